@@ -1,0 +1,185 @@
+//! The resolved expression tree that [`crate::eval`] runs.
+//!
+//! Every name is resolved here, once: locals to frame slots, closed-over
+//! values to capture indices, user/ definitions to [`GlobalId`]s, builtins to
+//! their registry row, tools and data to their names. Macros are gone; only
+//! the core forms remain. Destructuring is compiled to [`Bind`] steps that
+//! read pieces of an already-bound slot.
+
+use std::sync::Arc;
+
+use crate::builtins::Builtin;
+use crate::error::Span;
+use crate::value::{Map, Value};
+
+/// Index of a user/ definition in [`crate::eval::Globals`].
+pub type GlobalId = u32;
+/// Index of a local in the current call frame.
+pub type Slot = u32;
+
+pub enum Expr {
+    Const(Value),
+    Local(Slot),
+    Capture(u32),
+    /// The closure being run (a named `fn` referring to itself).
+    SelfFn,
+    /// The `n`th function of the enclosing `letfn` group.
+    Sibling(u32),
+    Global(GlobalId),
+    Builtin(&'static Builtin),
+    Data(Arc<str>, Span),
+    /// `*1`, `*2`, `*3`.
+    TurnHistory(u8),
+
+    Vector(Vec<Expr>),
+    Map(Vec<(Expr, Expr)>),
+    Set(Vec<Expr>),
+
+    If(Box<(Expr, Expr, Expr)>),
+    Do(Vec<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Let(Vec<Bind>, Box<Expr>),
+    Loop(Box<Loop>),
+    Recur(Vec<Expr>, Span),
+    MakeFn(Arc<FnProto>, Vec<Expr>),
+    Letfn(Box<Letfn>),
+    Def(Box<Def>),
+    Call(Box<Call>),
+    CallBuiltin(&'static Builtin, Vec<Expr>, Span),
+    CallTool(Arc<str>, Vec<Expr>, Span),
+    Try(Box<Try>),
+    Throw(Box<Expr>, Span),
+    For(Box<For>),
+    Case(Box<Case>),
+
+    // Destructuring steps (only inside `Bind::value`).
+    /// `(nth v i nil)` of a sequential value.
+    Nth(Slot, usize, Span),
+    /// Items from `i` on (`& rest`), `nil` when none.
+    NthRest(Slot, usize, Span),
+    /// Key lookup with keyword/string fallback, default when missing.
+    Key(Slot, Value, Option<Box<Expr>>, Span),
+    /// A map pattern applied to a sequence of `k v` pairs (`& {:keys …}`).
+    SeqToMap(Slot),
+}
+
+/// Evaluate `value` and store it in `slot`.
+pub struct Bind {
+    pub slot: Slot,
+    pub value: Expr,
+}
+
+pub struct Loop {
+    pub inits: Vec<Bind>,
+    /// The slots `recur` writes, in order.
+    pub params: Vec<Slot>,
+    /// Destructuring of the params, run at every iteration.
+    pub prologue: Vec<Bind>,
+    pub body: Expr,
+}
+
+pub struct Letfn {
+    pub slots: Vec<Slot>,
+    pub fns: Vec<(Arc<FnProto>, Vec<Expr>)>,
+    pub body: Expr,
+}
+
+pub struct Def {
+    pub id: GlobalId,
+    pub name: Arc<str>,
+    pub doc: Option<Arc<str>>,
+    pub value: Expr,
+}
+
+pub struct Call {
+    pub f: Expr,
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+pub struct Try {
+    pub body: Expr,
+    /// Slot of the caught error, and the handler.
+    pub catch: Option<(Slot, Expr)>,
+    pub finally: Option<Expr>,
+}
+
+pub enum ForClause {
+    /// `x coll`: bind each item to `slot`, then destructure.
+    Each {
+        slot: Slot,
+        coll: Expr,
+        prologue: Vec<Bind>,
+    },
+    Let(Vec<Bind>),
+    When(Expr),
+    While(Expr),
+}
+
+pub struct For {
+    pub clauses: Vec<ForClause>,
+    pub body: Expr,
+    /// `for` collects the body's values; `doseq` returns nil.
+    pub collect: bool,
+    pub span: Span,
+}
+
+pub struct Case {
+    pub value: Expr,
+    /// Test constant → branch index.
+    pub table: Map,
+    pub branches: Vec<Expr>,
+    pub default: Option<Expr>,
+    pub span: Span,
+}
+
+/// One compiled `fn`.
+pub struct FnProto {
+    pub name: Option<Arc<str>>,
+    pub arities: Vec<FnArity>,
+    /// How `#fn[...]` shows the parameters: `x y`, `x & more`.
+    pub display_params: String,
+    /// The parameter vectors as written, e.g. `[x]` or `[x] [x y]` (prelude).
+    pub source_params: String,
+    pub docstring: Option<Arc<str>>,
+    /// The source the body's spans point into.
+    pub source: Arc<str>,
+}
+
+pub struct FnArity {
+    /// Fixed parameters (slots `0..fixed`).
+    pub fixed: usize,
+    /// Whether the rest goes into slot `fixed`.
+    pub variadic: bool,
+    pub frame_size: usize,
+    pub prologue: Vec<Bind>,
+    pub body: Expr,
+}
+
+impl FnProto {
+    /// The arity that takes `n` arguments.
+    pub fn arity_for(&self, n: usize) -> Option<&FnArity> {
+        self.arities
+            .iter()
+            .find(|a| !a.variadic && a.fixed == n)
+            .or_else(|| self.arities.iter().find(|a| a.variadic && n >= a.fixed))
+    }
+
+    /// `1`, `1 or 2`, `at least 1`: the accepted counts, for arity errors.
+    pub fn describe_arities(&self) -> String {
+        let mut parts: Vec<String> = self
+            .arities
+            .iter()
+            .map(|a| {
+                if a.variadic {
+                    format!("at least {}", a.fixed)
+                } else {
+                    a.fixed.to_string()
+                }
+            })
+            .collect();
+        parts.dedup();
+        parts.join(" or ")
+    }
+}

@@ -1,0 +1,3 @@
+//! Analysis: spanned forms → resolved [`expr::Expr`] trees.
+
+pub mod expr;

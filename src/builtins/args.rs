@@ -1,0 +1,113 @@
+//! Argument helpers shared by every builtin area: type checks that produce
+//! the LLM-readable `type-error` (`count expects a collection, got integer 5`)
+//! and conversion of any seqable value to its items.
+
+use crate::error::{Error, Result};
+use crate::value::{Map, Value, Vector};
+
+/// `NAME expects EXPECTED, got TYPE PREVIEW`.
+pub fn type_error(fname: &str, expected: &str, got: &Value) -> Error {
+    Error::type_error(format!(
+        "{fname} expects {expected}, got {}",
+        got.describe()
+    ))
+}
+
+pub fn int(fname: &str, v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        _ => Err(type_error(fname, "an integer", v)),
+    }
+}
+
+/// An integer, or a float with an integral value (`(take 2.0 xs)`).
+pub fn index(fname: &str, v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
+        _ => Err(type_error(fname, "an integer", v)),
+    }
+}
+
+pub fn number(fname: &str, v: &Value) -> Result<f64> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Float(f) => Ok(*f),
+        _ => Err(type_error(fname, "a number", v)),
+    }
+}
+
+pub fn string<'a>(fname: &str, v: &'a Value) -> Result<&'a str> {
+    match v {
+        Value::Str(s) => Ok(s),
+        _ => Err(type_error(fname, "a string", v)),
+    }
+}
+
+pub fn map<'a>(fname: &str, v: &'a Value) -> Result<&'a Map> {
+    match v {
+        Value::Map(m) => Ok(m),
+        _ => Err(type_error(fname, "a map", v)),
+    }
+}
+
+/// A map, with `nil` read as the empty map (as Clojure's map functions do).
+pub fn map_or_nil(fname: &str, v: &Value) -> Result<Map> {
+    match v {
+        Value::Map(m) => Ok(m.clone()),
+        Value::Nil => Ok(Map::new()),
+        _ => Err(type_error(fname, "a map", v)),
+    }
+}
+
+/// Anything callable: functions, keywords, maps, sets.
+pub fn callable(fname: &str, v: &Value) -> Result<()> {
+    match v {
+        Value::Fn(_) | Value::Keyword(_) | Value::Map(_) | Value::Set(_) => Ok(()),
+        Value::Vector(_) => Err(type_error(fname, "a function", v).with_hint(
+            "a vector is not a function here; for a path use (fn [x] (get-in x [:a :b])) or #(get-in % [:a :b])",
+        )),
+        _ => Err(type_error(fname, "a function", v)),
+    }
+}
+
+/// The items of a seqable value, in order: `nil` → none, vectors as they are,
+/// sets in canonical order, maps as `[k v]` entries, strings as
+/// one-character strings. Infinite sequences cannot be realized this way
+/// (`limit-exceeded`); functions that can consume them lazily check for
+/// [`Value::Lazy`] first.
+pub fn items(fname: &str, v: &Value) -> Result<Vector> {
+    match v {
+        Value::Vector(vec) => Ok((**vec).clone()),
+        Value::Nil => Ok(Vector::new()),
+        Value::Set(s) => Ok(s.iter().cloned().collect()),
+        Value::Map(m) => Ok(m
+            .iter()
+            .map(|(k, v)| Value::entry(k.clone(), v.clone()))
+            .collect()),
+        Value::Str(s) => Ok(s.chars().map(|c| Value::string(c.to_string())).collect()),
+        Value::Lazy(_) => Err(infinite(fname)),
+        _ => Err(type_error(fname, "a collection", v)),
+    }
+}
+
+/// The error for trying to realize an infinite sequence completely.
+pub fn infinite(fname: &str) -> Error {
+    Error::limit(format!(
+        "{fname} cannot realize an infinite sequence (from range, iterate, repeat or cycle)"
+    ))
+    .with_hint("bound it first, e.g. (take 10 (iterate f x)) or (take-while pred xs)")
+}
+
+/// Number of items of a counted value, without copying.
+pub fn count(fname: &str, v: &Value) -> Result<usize> {
+    match v {
+        Value::Vector(vec) => Ok(vec.len()),
+        Value::Nil => Ok(0),
+        Value::Set(s) => Ok(s.len()),
+        Value::Map(m) => Ok(m.len()),
+        Value::Str(s) => Ok(s.chars().count()),
+        Value::Lazy(_) => Err(infinite(fname)),
+        _ => Err(type_error(fname, "a collection", v)),
+    }
+}

@@ -1,0 +1,5 @@
+//! Builtins: coll.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

@@ -1,0 +1,5 @@
+//! Builtins: core.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

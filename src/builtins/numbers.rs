@@ -1,0 +1,5 @@
+//! Builtins: numbers.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

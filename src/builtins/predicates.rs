@@ -1,0 +1,5 @@
+//! Builtins: predicates.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

@@ -1,0 +1,5 @@
+//! Builtins: query.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

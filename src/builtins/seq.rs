@@ -1,0 +1,5 @@
+//! Builtins: seq.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

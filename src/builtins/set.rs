@@ -1,0 +1,5 @@
+//! Builtins: set.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

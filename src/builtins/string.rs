@@ -1,0 +1,5 @@
+//! Builtins: string.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

@@ -1,0 +1,5 @@
+//! Builtins: walk.
+
+use super::Builtin;
+
+pub const BUILTINS: &[Builtin] = &[];

@@ -1,0 +1,293 @@
+//! The one error type of ptc.
+//!
+//! Every failure a program can meet is an [`Error`] whose [`ErrorKind`] is one
+//! of the kinds listed in `spec/language.md` §Errors, plus [`ErrorKind::Internal`]
+//! for bugs of ptc itself (tests treat those as failures). An error carries a
+//! one-line message written for an LLM to act on, an optional hint, an optional
+//! byte-range [`Span`] into the source it came from, and — for `ex-info`,
+//! `fail` and `return` — a value.
+//!
+//! `(return v)` travels as an error of kind [`ErrorKind::Return`] so that it can
+//! unwind through any depth of evaluation; it is not an error and never leaves
+//! [`crate::eval`] as one.
+//!
+//! Spans become line/column only when shown ([`Error::line_col`], and the
+//! `miette` diagnostic in [`Error::diagnostic`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::value::Value;
+
+/// A byte range `start..end` in a source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start.min(u32::MAX as usize) as u32,
+            end: end.min(u32::MAX as usize) as u32,
+        }
+    }
+
+    /// 1-based line and column (in characters) of `self.start` in `src`.
+    pub fn line_col(&self, src: &str) -> (usize, usize) {
+        line_col(src, self.start as usize)
+    }
+}
+
+/// 1-based line and column (counted in characters) of byte offset `at`.
+pub fn line_col(src: &str, at: usize) -> (usize, usize) {
+    let at = floor_char_boundary(src, at.min(src.len()));
+    let before = &src[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The kinds of `spec/language.md` §Errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    Parse,
+    Validation,
+    Type,
+    Arithmetic,
+    Arity,
+    Undefined,
+    Execution,
+    Tool,
+    Fail,
+    Timeout,
+    MemoryExceeded,
+    LimitExceeded,
+    /// A bug in ptc, never the program's fault.
+    Internal,
+    /// Not an error: `(return v)` unwinding to the top of the turn.
+    Return,
+}
+
+impl ErrorKind {
+    /// The kind's name as the spec and conformance cases spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Parse => "parse-error",
+            ErrorKind::Validation => "validation-error",
+            ErrorKind::Type => "type-error",
+            ErrorKind::Arithmetic => "arithmetic-error",
+            ErrorKind::Arity => "arity-error",
+            ErrorKind::Undefined => "undefined-error",
+            ErrorKind::Execution => "execution-error",
+            ErrorKind::Tool => "tool-error",
+            ErrorKind::Fail => "fail",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::MemoryExceeded => "memory-exceeded",
+            ErrorKind::LimitExceeded => "limit-exceeded",
+            ErrorKind::Internal => "internal-error",
+            ErrorKind::Return => "return",
+        }
+    }
+
+    /// Whether `try`/`catch` may catch this kind. Limits, `fail`, `return`
+    /// and ptc's own bugs always end the turn: a sandboxed program cannot
+    /// swallow them.
+    pub fn catchable(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Type
+                | ErrorKind::Arithmetic
+                | ErrorKind::Arity
+                | ErrorKind::Undefined
+                | ErrorKind::Execution
+                | ErrorKind::Tool
+        )
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of every fallible operation in ptc. Boxed so that
+/// `Result<Value>` stays small on the hot path.
+#[derive(Clone)]
+pub struct Error(Box<ErrorInner>);
+
+#[derive(Clone)]
+struct ErrorInner {
+    kind: ErrorKind,
+    message: String,
+    hint: Option<String>,
+    span: Option<Span>,
+    /// The source text `span` points into, once known (functions defined in
+    /// an earlier turn carry their own source).
+    source: Option<Arc<str>>,
+    data: Option<Value>,
+    /// Parse errors only: the input ended inside an open form or string
+    /// (the REPL keeps reading instead of reporting).
+    incomplete: bool,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error(Box::new(ErrorInner {
+            kind,
+            message: message.into(),
+            hint: None,
+            span: None,
+            source: None,
+            data: None,
+            incomplete: false,
+        }))
+    }
+
+    pub fn parse(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Parse, message)
+    }
+    pub fn validation(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Validation, message)
+    }
+    pub fn type_error(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Type, message)
+    }
+    pub fn arithmetic(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Arithmetic, message)
+    }
+    pub fn arity(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Arity, message)
+    }
+    pub fn undefined(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Undefined, message)
+    }
+    pub fn execution(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Execution, message)
+    }
+    pub fn limit(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::LimitExceeded, message)
+    }
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Internal, message)
+    }
+
+    /// `(return v)`.
+    pub fn return_signal(value: Value) -> Error {
+        Error::new(ErrorKind::Return, "return").with_data(value)
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
+        self.0.hint = Some(hint.into());
+        self
+    }
+    pub fn with_data(mut self, data: Value) -> Error {
+        self.0.data = Some(data);
+        self
+    }
+    pub fn with_span(mut self, span: Span) -> Error {
+        self.0.span = Some(span);
+        self
+    }
+    /// Marks a parse error as "the input ended too early".
+    pub fn incomplete(mut self) -> Error {
+        self.0.incomplete = true;
+        self
+    }
+
+    /// Sets the span if the error has none yet (the innermost span wins).
+    pub fn or_span(mut self, span: Span) -> Error {
+        if self.0.span.is_none() {
+            self.0.span = Some(span);
+        }
+        self
+    }
+    /// Records which source text the span points into, if not known yet.
+    pub fn or_source(mut self, source: &Arc<str>) -> Error {
+        if self.0.source.is_none() && self.0.span.is_some() {
+            self.0.source = Some(source.clone());
+        }
+        self
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+    pub fn hint(&self) -> Option<&str> {
+        self.0.hint.as_deref()
+    }
+    pub fn span(&self) -> Option<Span> {
+        self.0.span
+    }
+    pub fn source_text(&self) -> Option<&Arc<str>> {
+        self.0.source.as_ref()
+    }
+    pub fn data(&self) -> Option<&Value> {
+        self.0.data.as_ref()
+    }
+    pub fn is_incomplete(&self) -> bool {
+        self.0.incomplete
+    }
+
+    /// Line and column of the error, if it has a span and its source is known.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        let span = self.0.span?;
+        let src = self.0.source.as_ref()?;
+        Some(span.line_col(src))
+    }
+
+    /// A `miette` diagnostic showing the offending line with a caret.
+    pub fn diagnostic(&self) -> miette::Report {
+        let mut diag =
+            miette::MietteDiagnostic::new(self.0.message.clone()).with_code(self.0.kind.name());
+        if let Some(hint) = &self.0.hint {
+            diag = diag.with_help(hint.clone());
+        }
+        match (&self.0.span, &self.0.source) {
+            (Some(span), Some(src)) => {
+                let start = (span.start as usize).min(src.len());
+                let len = (span.end.saturating_sub(span.start) as usize).min(src.len() - start);
+                diag = diag.with_label(miette::LabeledSpan::at(start..start + len, "here"));
+                miette::Report::new(diag).with_source_code(src.to_string())
+            }
+            _ => miette::Report::new(diag),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.0.kind, self.0.message)?;
+        if let Some(hint) = &self.0.hint {
+            write!(f, " (hint: {hint})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self}")?;
+        if let Some(span) = self.0.span {
+            write!(f, " @{}..{}", span.start, span.end)?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,84 @@
+//! The user/ namespace: every definition made by `def`/`defn`.
+//!
+//! Names get a [`GlobalId`] the first time they are defined (or first seen
+//! in a `def` during analysis), so compiled code reads definitions by index,
+//! and ids follow the order of first definition (the prelude's order, R-24).
+//! Everything is persistent: [`Globals::clone`] is O(1) and shares structure,
+//! which makes per-turn snapshots and rollback of failed turns cheap.
+
+use std::sync::Arc;
+
+use crate::analyze::expr::GlobalId;
+use crate::value::Value;
+
+/// One definition.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    pub value: Value,
+    pub doc: Option<Arc<str>>,
+}
+
+#[derive(Clone, Default)]
+pub struct Globals {
+    names: imbl::Vector<Arc<str>>,
+    index: imbl::OrdMap<Arc<str>, GlobalId>,
+    defs: imbl::Vector<Option<Definition>>,
+}
+
+impl Globals {
+    pub fn new() -> Globals {
+        Globals::default()
+    }
+
+    /// The id of `name`, allocating one if it has none.
+    pub fn intern(&mut self, name: &str) -> GlobalId {
+        if let Some(id) = self.index.get(name) {
+            return *id;
+        }
+        let id = self.names.len() as GlobalId;
+        let name: Arc<str> = name.into();
+        self.names.push_back(name.clone());
+        self.index.insert(name, id);
+        self.defs.push_back(None);
+        id
+    }
+
+    pub fn id(&self, name: &str) -> Option<GlobalId> {
+        self.index.get(name).copied()
+    }
+
+    pub fn name(&self, id: GlobalId) -> &Arc<str> {
+        &self.names[id as usize]
+    }
+
+    #[inline]
+    pub fn get(&self, id: GlobalId) -> Option<&Definition> {
+        self.defs.get(id as usize).and_then(|d| d.as_ref())
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Definition> {
+        self.id(name).and_then(|id| self.get(id))
+    }
+
+    pub fn set(&mut self, id: GlobalId, def: Definition) {
+        self.defs.set(id as usize, Some(def));
+    }
+
+    /// Defines `name` directly (memory given by the host, tests).
+    pub fn define(&mut self, name: &str, value: Value, doc: Option<Arc<str>>) {
+        let id = self.intern(name);
+        self.set(id, Definition { value, doc });
+    }
+
+    /// Every defined name with its definition, in order of first definition.
+    pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Definition)> {
+        self.names
+            .iter()
+            .zip(self.defs.iter())
+            .filter_map(|(n, d)| d.as_ref().map(|d| (n, d)))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+}

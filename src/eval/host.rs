@@ -1,0 +1,60 @@
+//! What the program can reach outside itself: `data/` values, `tool/` calls
+//! and the host's clock. The session layer implements [`Host`]; tests and
+//! `ptc run` use [`StaticHost`].
+
+use std::collections::BTreeMap;
+
+use crate::value::Value;
+
+/// The program's outside world.
+pub trait Host: Send {
+    /// The value of `data/NAME`.
+    fn data(&self, name: &str) -> Option<Value>;
+    /// Every data name, sorted.
+    fn data_names(&self) -> Vec<String>;
+    fn has_tool(&self, name: &str) -> bool;
+    /// Every tool name, sorted.
+    fn tool_names(&self) -> Vec<String>;
+    /// Runs a tool; `Err` is the host's message (becomes a `tool-error`).
+    fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String>;
+    /// `System/currentTimeMillis`, if the host provides a clock.
+    fn current_time_millis(&self) -> Option<i64> {
+        None
+    }
+}
+
+/// A canned tool: a fixed result or a fixed error.
+#[derive(Clone, Debug)]
+pub enum CannedTool {
+    Returns(Value),
+    Error(String),
+}
+
+/// A host with fixed data and canned tools.
+#[derive(Clone, Debug, Default)]
+pub struct StaticHost {
+    pub data: BTreeMap<String, Value>,
+    pub tools: BTreeMap<String, CannedTool>,
+}
+
+impl Host for StaticHost {
+    fn data(&self, name: &str) -> Option<Value> {
+        self.data.get(name).cloned()
+    }
+    fn data_names(&self) -> Vec<String> {
+        self.data.keys().cloned().collect()
+    }
+    fn has_tool(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+    fn tool_names(&self) -> Vec<String> {
+        self.tools.keys().cloned().collect()
+    }
+    fn call_tool(&mut self, name: &str, _args: &[Value]) -> Result<Value, String> {
+        match self.tools.get(name) {
+            Some(CannedTool::Returns(v)) => Ok(v.clone()),
+            Some(CannedTool::Error(e)) => Err(e.clone()),
+            None => Err(format!("unknown tool {name}")),
+        }
+    }
+}

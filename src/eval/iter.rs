@@ -1,0 +1,143 @@
+//! Item-by-item iteration over any seqable value, infinite sequences
+//! included.
+//!
+//! [`SeqIter`] is what every consumer that may meet an infinite sequence
+//! (`take`, `take-while`, `first`, `nth`, `some`, `reduce`, `map` over several
+//! sequences, `for`, `doseq` …) uses: finite values yield their items
+//! (`args::items`' order), infinite ones generate items on demand, calling the
+//! interpreter for `iterate`. Each generated item costs a step, so a consumer
+//! that never stops runs into the step limit or the timeout, never a hang.
+
+use crate::builtins::args;
+use crate::error::Result;
+use crate::value::{LazySeq, Value, Vector};
+
+use super::Interp;
+
+pub enum SeqIter {
+    Finite { items: Vector, pos: usize },
+    Range { next: Value, step: Value },
+    Iterate { f: Value, next: Option<Value> },
+    Repeat(Value),
+    Cycle { items: Vector, pos: usize },
+}
+
+impl SeqIter {
+    /// Iterates `v`; `fname` names the caller in type errors.
+    pub fn new(fname: &str, v: &Value) -> Result<SeqIter> {
+        Ok(match v {
+            Value::Lazy(l) => match &**l {
+                LazySeq::Range { start, step } => SeqIter::Range {
+                    next: start.clone(),
+                    step: step.clone(),
+                },
+                LazySeq::Iterate { f, seed } => SeqIter::Iterate {
+                    f: f.clone(),
+                    next: Some(seed.clone()),
+                },
+                LazySeq::Repeat(x) => SeqIter::Repeat(x.clone()),
+                LazySeq::Cycle(items) => SeqIter::Cycle {
+                    items: items.clone(),
+                    pos: 0,
+                },
+            },
+            other => SeqIter::Finite {
+                items: args::items(fname, other)?,
+                pos: 0,
+            },
+        })
+    }
+
+    /// Whether the sequence never ends.
+    pub fn is_infinite(&self) -> bool {
+        !matches!(self, SeqIter::Finite { .. })
+    }
+
+    /// The next item, or `None` at the end of a finite sequence.
+    pub fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
+        match self {
+            SeqIter::Finite { items, pos } => {
+                let item = items.get(*pos).cloned();
+                *pos += 1;
+                Ok(item)
+            }
+            SeqIter::Range { next, step } => {
+                interp.tick(1)?;
+                let item = next.clone();
+                *next = match (&item, &*step) {
+                    (Value::Int(a), Value::Int(b)) => match a.checked_add(*b) {
+                        Some(n) => Value::Int(n),
+                        None => {
+                            return Err(crate::error::Error::arithmetic(
+                                "range overflowed 64-bit integers",
+                            ))
+                        }
+                    },
+                    (a, b) => Value::Float(as_f64(a) + as_f64(b)),
+                };
+                Ok(Some(item))
+            }
+            SeqIter::Iterate { f, next } => {
+                interp.tick(1)?;
+                let item = match next.take() {
+                    Some(v) => v,
+                    None => return Ok(None),
+                };
+                let f = f.clone();
+                *next = Some(interp.call(&f, std::slice::from_ref(&item))?);
+                Ok(Some(item))
+            }
+            SeqIter::Repeat(x) => {
+                interp.tick(1)?;
+                Ok(Some(x.clone()))
+            }
+            SeqIter::Cycle { items, pos } => {
+                interp.tick(1)?;
+                if items.is_empty() {
+                    return Ok(None);
+                }
+                let item = items[*pos % items.len()].clone();
+                *pos += 1;
+                Ok(Some(item))
+            }
+        }
+    }
+}
+
+fn as_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// The first `n` items of `v` when that needs no function calls (finite
+/// values, and infinite sequences other than `iterate`).
+pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
+    match v {
+        Value::Lazy(l) => {
+            let mut out = Vector::new();
+            match &**l {
+                LazySeq::Range { start, step } => {
+                    let mut cur = start.clone();
+                    for _ in 0..n {
+                        out.push_back(cur.clone());
+                        cur = match (&cur, step) {
+                            (Value::Int(a), Value::Int(b)) => Value::Int(a.saturating_add(*b)),
+                            (a, b) => Value::Float(as_f64(a) + as_f64(b)),
+                        };
+                    }
+                }
+                LazySeq::Repeat(x) => (0..n).for_each(|_| out.push_back(x.clone())),
+                LazySeq::Cycle(items) if !items.is_empty() => {
+                    (0..n).for_each(|i| out.push_back(items[i % items.len()].clone()))
+                }
+                LazySeq::Cycle(_) => {}
+                LazySeq::Iterate { .. } => return Err(args::infinite(fname)),
+            }
+            Ok(out)
+        }
+        other => Ok(args::items(fname, other)?.take(n)),
+    }
+}

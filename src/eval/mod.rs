@@ -1,0 +1,823 @@
+//! The evaluator: runs resolved [`Expr`] trees against an [`Interp`].
+//!
+//! `Interp` owns everything a running program touches: user/ definitions
+//! ([`Globals`]), the turn's [`Budget`], the [`Host`] (data and tools), and
+//! what the turn records (prints, tool calls). Locals live on one value
+//! stack; a call frame is a base index into it, so calls allocate nothing but
+//! their slots. Closures capture by value at creation (flat closures).
+//!
+//! `recur` is only allowed in tail position (checked by the analyzer), so it
+//! is implemented by parking the new arguments in `pending_recur` and
+//! returning; the enclosing `loop` or function picks them up.
+//!
+//! Native stack: evaluation recurses, so [`run_on_big_stack`] runs it on a
+//! thread with [`STACK_BYTES`] of stack, and call depth is capped by
+//! [`budget::HARD_MAX_DEPTH`] whatever the limits say.
+
+pub mod budget;
+pub mod globals;
+pub mod host;
+pub mod iter;
+
+use std::sync::Arc;
+
+use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, For, ForClause, Slot};
+use crate::builtins::Builtin;
+use crate::error::{Error, ErrorKind, Result, Span};
+use crate::value::{Func, Map, Value, Vector};
+
+pub use budget::{Budget, Limits};
+pub use globals::{Definition, Globals};
+pub use host::{CannedTool, Host, StaticHost};
+
+/// Stack size of the evaluation thread.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// Runs `f` on a thread with a [`STACK_BYTES`] stack (reserved, committed
+/// only as used) and returns its result.
+pub fn run_on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("ptc-eval".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, f)
+            .expect("spawning the evaluation thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A function value made by `fn`/`defn`.
+pub struct Closure {
+    pub proto: Arc<FnProto>,
+    pub captures: Vec<Value>,
+    /// The `letfn` group this closure belongs to, for sibling references.
+    pub group: Option<Arc<LetfnGroup>>,
+}
+
+/// The functions of one `letfn`, each with its captures. Siblings refer to
+/// each other through the group instead of holding each other (no cycles).
+pub struct LetfnGroup {
+    pub members: Vec<(Arc<FnProto>, Vec<Value>)>,
+}
+
+impl Closure {
+    pub fn name(&self) -> &str {
+        self.proto.name.as_deref().unwrap_or("fn")
+    }
+    pub fn display_params(&self) -> String {
+        self.proto.display_params.clone()
+    }
+}
+
+/// One tool call as recorded on the turn.
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    pub name: String,
+    pub args: Vec<Value>,
+    /// The result, or the host's error message.
+    pub result: std::result::Result<Value, String>,
+}
+
+/// Where the current function's locals and captures are.
+#[derive(Clone, Copy)]
+pub struct Frame<'a> {
+    bp: usize,
+    closure: Option<&'a Arc<Closure>>,
+}
+
+impl Frame<'_> {
+    /// The frame of top-level code.
+    pub fn top(bp: usize) -> Frame<'static> {
+        Frame { bp, closure: None }
+    }
+}
+
+/// The interpreter state of a session.
+pub struct Interp {
+    pub globals: Globals,
+    pub budget: Budget,
+    pub host: Box<dyn Host>,
+    /// `println` entries of the current turn.
+    pub prints: Vec<String>,
+    /// Tool calls of the current turn.
+    pub tool_calls: Vec<ToolCall>,
+    /// Results of earlier turns, oldest first (`*1 *2 *3`).
+    pub turn_history: Vec<Value>,
+    /// Called with every print as it happens (`ptc run` streams them).
+    pub on_print: Option<Box<dyn FnMut(&str) + Send>>,
+    stack: Vec<Value>,
+    pending_recur: Option<Vec<Value>>,
+}
+
+impl Interp {
+    pub fn new(host: Box<dyn Host>, limits: Limits) -> Interp {
+        Interp {
+            globals: Globals::new(),
+            budget: Budget::new(limits),
+            host,
+            prints: Vec::new(),
+            tool_calls: Vec::new(),
+            turn_history: Vec::new(),
+            on_print: None,
+            stack: Vec::new(),
+            pending_recur: None,
+        }
+    }
+
+    /// An interpreter with no data, no tools and default limits.
+    pub fn standalone() -> Interp {
+        Interp::new(Box::new(StaticHost::default()), Limits::default())
+    }
+
+    /// Records one `println` entry (charged to the print budget).
+    pub fn emit_print(&mut self, text: String) -> Result<()> {
+        self.budget.print(text.len() + 1)?;
+        if let Some(cb) = self.on_print.as_mut() {
+            cb(&text);
+        }
+        self.prints.push(text);
+        Ok(())
+    }
+
+    /// Charges `n` steps of work.
+    #[inline]
+    pub fn tick(&mut self, n: u64) -> Result<()> {
+        self.budget.tick(n)
+    }
+
+    /// Charges `bytes` of newly built values.
+    #[inline]
+    pub fn alloc(&mut self, bytes: u64) -> Result<()> {
+        self.budget.alloc(bytes)
+    }
+
+    /// Calls any callable value: functions, keywords (`(:k m)`), maps
+    /// (`(m :k)`) and sets (`(s x)`).
+    pub fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Builtin(b)) => self.call_builtin(b, args),
+            Value::Fn(Func::Closure(c)) => self.call_closure(c, args),
+            Value::Fn(Func::Native(n)) => {
+                self.budget.tick(1)?;
+                self.budget.enter()?;
+                let r = (n.body)(self, args);
+                self.budget.leave();
+                r
+            }
+            Value::Keyword(_) => match args {
+                [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
+                [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "keyword {} called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
+                    crate::format::to_clojure(f, None, None).0,
+                    args.len()
+                ))),
+            },
+            Value::Map(m) => match args {
+                [k] => Ok(lookup_in_map(m, k).unwrap_or(Value::Nil)),
+                [k, default] => Ok(lookup_in_map(m, k).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "a map called as a function expects 1 or 2 arguments (a key and an optional default), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Set(s) => match args {
+                [x] => Ok(if s.contains(x) { x.clone() } else { Value::Nil }),
+                _ => Err(Error::arity(format!(
+                    "a set called as a function expects 1 argument, got {}",
+                    args.len()
+                ))),
+            },
+            other => Err(Error::type_error(format!(
+                "cannot call {} as a function",
+                other.describe()
+            ))
+            .with_hint(not_a_function_hint(other))),
+        }
+    }
+
+    /// Calls a builtin after checking its arity.
+    pub fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
+        if !b.arity.accepts(args.len()) {
+            return Err(builtin_arity_error(b, args.len()));
+        }
+        self.budget.tick(1)?;
+        (b.f)(self, args)
+    }
+
+    pub fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
+        let Some(arity) = c.proto.arity_for(args.len()) else {
+            return Err(Error::arity(format!(
+                "{} expects {} {}, got {}",
+                c.name(),
+                c.proto.describe_arities(),
+                if c.proto.describe_arities() == "1" {
+                    "argument"
+                } else {
+                    "arguments"
+                },
+                args.len()
+            )));
+        };
+        self.budget.tick(1)?;
+        self.budget.enter()?;
+        let bp = self.stack.len();
+        self.stack.extend_from_slice(&args[..arity.fixed]);
+        if arity.variadic {
+            let rest = &args[arity.fixed..];
+            self.stack.push(if rest.is_empty() {
+                Value::Nil
+            } else {
+                Value::vector_from(rest.iter().cloned())
+            });
+        }
+        let result = self.run_fn_body(c, arity, bp);
+        self.stack.truncate(bp);
+        self.budget.leave();
+        result.map_err(|e| e.or_source(&c.proto.source))
+    }
+
+    fn run_fn_body(&mut self, c: &Arc<Closure>, arity: &FnArity, bp: usize) -> Result<Value> {
+        self.stack.resize(bp + arity.frame_size, Value::Nil);
+        let frame = Frame {
+            bp,
+            closure: Some(c),
+        };
+        loop {
+            self.run_binds(&arity.prologue, frame)?;
+            let v = self.eval(&arity.body, frame)?;
+            match self.pending_recur.take() {
+                None => return Ok(v),
+                Some(args) => {
+                    let n = arity.fixed + arity.variadic as usize;
+                    if args.len() != n {
+                        return Err(Error::arity(format!(
+                            "recur in {} expects {} arguments, got {}",
+                            c.name(),
+                            n,
+                            args.len()
+                        )));
+                    }
+                    self.budget.tick(1)?;
+                    for (i, a) in args.into_iter().enumerate() {
+                        self.stack[bp + i] = a;
+                    }
+                }
+            }
+        }
+    }
+
+    fn run_binds(&mut self, binds: &[Bind], frame: Frame) -> Result<()> {
+        for b in binds {
+            let v = self.eval(&b.value, frame)?;
+            self.stack[frame.bp + b.slot as usize] = v;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn local(&self, frame: Frame, slot: Slot) -> &Value {
+        &self.stack[frame.bp + slot as usize]
+    }
+
+    /// Makes room for a top-level form's locals; returns its frame base.
+    pub fn push_top_frame(&mut self, size: usize) -> usize {
+        let bp = self.stack.len();
+        self.stack.resize(bp + size, Value::Nil);
+        bp
+    }
+
+    pub fn pop_frame(&mut self, bp: usize) {
+        self.stack.truncate(bp);
+        self.pending_recur = None;
+    }
+
+    /// Evaluates one expression.
+    pub fn eval(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
+        match e {
+            Expr::Const(v) => Ok(v.clone()),
+            Expr::Local(s) => Ok(self.local(frame, *s).clone()),
+            Expr::Capture(i) => match frame.closure {
+                Some(c) => Ok(c.captures[*i as usize].clone()),
+                None => Err(Error::internal("capture outside a closure")),
+            },
+            Expr::SelfFn => match frame.closure {
+                Some(c) => Ok(Value::Fn(Func::Closure(c.clone()))),
+                None => Err(Error::internal("self reference outside a closure")),
+            },
+            Expr::Sibling(i) => {
+                let group = frame
+                    .closure
+                    .and_then(|c| c.group.clone())
+                    .ok_or_else(|| Error::internal("letfn sibling outside its group"))?;
+                let (proto, captures) = &group.members[*i as usize];
+                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+                    proto: proto.clone(),
+                    captures: captures.clone(),
+                    group: Some(group.clone()),
+                }))))
+            }
+            Expr::Global(id) => match self.globals.get(*id) {
+                Some(d) => Ok(d.value.clone()),
+                None => Err(Error::undefined(format!(
+                    "{} is declared but has no value yet",
+                    self.globals.name(*id)
+                ))),
+            },
+            Expr::Builtin(b) => Ok(Value::Fn(Func::Builtin(b))),
+            Expr::Data(name, span) => self.data(name).map_err(|e| e.or_span(*span)),
+            Expr::TurnHistory(n) => {
+                let n = *n as usize;
+                let len = self.turn_history.len();
+                Ok(if n <= len {
+                    self.turn_history[len - n].clone()
+                } else {
+                    Value::Nil
+                })
+            }
+            Expr::Vector(items) => {
+                let mut v = Vector::new();
+                for item in items {
+                    v.push_back(self.eval(item, frame)?);
+                }
+                self.budget.alloc(16 * items.len() as u64 + 32)?;
+                Ok(Value::vector(v))
+            }
+            Expr::Map(entries) => {
+                let mut m = Map::new();
+                for (k, v) in entries {
+                    let k = self.eval(k, frame)?;
+                    let v = self.eval(v, frame)?;
+                    m.insert(k, v);
+                }
+                self.budget.alloc(48 * entries.len() as u64 + 32)?;
+                Ok(Value::Map(m))
+            }
+            Expr::Set(items) => {
+                let mut s = crate::value::Set::new();
+                for item in items {
+                    s.insert(self.eval(item, frame)?);
+                }
+                self.budget.alloc(32 * items.len() as u64 + 32)?;
+                Ok(Value::Set(s))
+            }
+            Expr::If(b) => {
+                let (c, t, f) = &**b;
+                if self.eval(c, frame)?.truthy() {
+                    self.eval(t, frame)
+                } else {
+                    self.eval(f, frame)
+                }
+            }
+            Expr::Do(body) => self.eval_body(body, frame),
+            Expr::And(items) => {
+                let mut last = Value::Bool(true);
+                for item in items {
+                    last = self.eval(item, frame)?;
+                    if !last.truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Or(items) => {
+                let mut last = Value::Nil;
+                for item in items {
+                    last = self.eval(item, frame)?;
+                    if last.truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Let(binds, body) => {
+                self.run_binds(binds, frame)?;
+                self.eval(body, frame)
+            }
+            Expr::Loop(l) => {
+                self.run_binds(&l.inits, frame)?;
+                loop {
+                    self.run_binds(&l.prologue, frame)?;
+                    let v = self.eval(&l.body, frame)?;
+                    match self.pending_recur.take() {
+                        None => return Ok(v),
+                        Some(args) => {
+                            self.budget.tick(1)?;
+                            for (slot, a) in l.params.iter().zip(args) {
+                                self.stack[frame.bp + *slot as usize] = a;
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Recur(args, _span) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, frame)?);
+                }
+                self.pending_recur = Some(vals);
+                Ok(Value::Nil)
+            }
+            Expr::MakeFn(proto, captures) => {
+                let mut caps = Vec::with_capacity(captures.len());
+                for c in captures {
+                    caps.push(self.eval(c, frame)?);
+                }
+                self.budget.alloc(64 + 24 * caps.len() as u64)?;
+                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+                    proto: proto.clone(),
+                    captures: caps,
+                    group: None,
+                }))))
+            }
+            Expr::Letfn(l) => {
+                let mut members = Vec::with_capacity(l.fns.len());
+                for (proto, captures) in &l.fns {
+                    let mut caps = Vec::with_capacity(captures.len());
+                    for c in captures {
+                        caps.push(self.eval(c, frame)?);
+                    }
+                    members.push((proto.clone(), caps));
+                }
+                let group = Arc::new(LetfnGroup { members });
+                for (i, slot) in l.slots.iter().enumerate() {
+                    let (proto, captures) = &group.members[i];
+                    self.stack[frame.bp + *slot as usize] =
+                        Value::Fn(Func::Closure(Arc::new(Closure {
+                            proto: proto.clone(),
+                            captures: captures.clone(),
+                            group: Some(group.clone()),
+                        })));
+                }
+                self.eval(&l.body, frame)
+            }
+            Expr::Def(d) => {
+                let value = self.eval(&d.value, frame)?;
+                self.globals.set(
+                    d.id,
+                    Definition {
+                        value,
+                        doc: d.doc.clone(),
+                    },
+                );
+                Ok(Value::Var(d.name.clone()))
+            }
+            Expr::Call(call) => {
+                let f = self.eval(&call.f, frame)?;
+                let args = self.eval_args(&call.args, frame)?;
+                self.call(&f, &args).map_err(|e| e.or_span(call.span))
+            }
+            Expr::CallBuiltin(b, args, span) => {
+                let args = self.eval_args(args, frame)?;
+                self.budget.tick(1)?;
+                (b.f)(self, &args).map_err(|e| e.or_span(*span))
+            }
+            Expr::CallTool(name, args, span) => {
+                let args = self.eval_args(args, frame)?;
+                self.call_tool(name, args).map_err(|e| e.or_span(*span))
+            }
+            Expr::Try(t) => {
+                let result = match self.eval(&t.body, frame) {
+                    Err(e) if e.kind().catchable() && t.catch.is_some() => {
+                        // `recur` cannot cross `try`, so nothing is pending.
+                        self.pending_recur = None;
+                        let (slot, handler) = t.catch.as_ref().expect("checked above");
+                        self.stack[frame.bp + *slot as usize] = error_value(&e);
+                        self.eval(handler, frame)
+                    }
+                    other => other,
+                };
+                if let Some(fin) = &t.finally {
+                    self.eval(fin, frame)?;
+                }
+                result
+            }
+            Expr::Throw(x, span) => {
+                let v = self.eval(x, frame)?;
+                Err(thrown_error(v).with_span(*span))
+            }
+            Expr::For(f) => self.eval_for(f, frame),
+            Expr::Case(c) => self.eval_case(c, frame),
+            Expr::Nth(slot, i, span) => {
+                destructure_nth(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
+            }
+            Expr::NthRest(slot, i, span) => {
+                destructure_rest(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
+            }
+            Expr::Key(slot, key, default, span) => {
+                let found = match self.local(frame, *slot) {
+                    Value::Map(m) => lookup_in_map(m, key),
+                    Value::Nil => None,
+                    other => {
+                        return Err(Error::type_error(format!(
+                            "cannot destructure {} as a map (its :keys or keys)",
+                            other.describe()
+                        ))
+                        .with_span(*span))
+                    }
+                };
+                match (found, default) {
+                    (Some(v), _) => Ok(v),
+                    (None, Some(d)) => self.eval(d, frame),
+                    (None, None) => Ok(Value::Nil),
+                }
+            }
+            Expr::SeqToMap(slot) => {
+                let v = self.local(frame, *slot).clone();
+                match v {
+                    Value::Vector(items) => {
+                        if items.len() == 1 {
+                            if let Some(Value::Map(m)) = items.get(0) {
+                                return Ok(Value::Map(m.clone()));
+                            }
+                        }
+                        let mut m = Map::new();
+                        let mut it = items.iter();
+                        while let Some(k) = it.next() {
+                            m.insert(k.clone(), it.next().cloned().unwrap_or(Value::Nil));
+                        }
+                        Ok(Value::Map(m))
+                    }
+                    other => Ok(other),
+                }
+            }
+        }
+    }
+
+    fn eval_args(&mut self, args: &[Expr], frame: Frame) -> Result<Vec<Value>> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a, frame)?);
+        }
+        Ok(vals)
+    }
+
+    /// Evaluates a body (implicit `do`); `nil` when empty.
+    pub fn eval_body(&mut self, body: &[Expr], frame: Frame) -> Result<Value> {
+        let Some((last, init)) = body.split_last() else {
+            return Ok(Value::Nil);
+        };
+        for e in init {
+            self.eval(e, frame)?;
+        }
+        self.eval(last, frame)
+    }
+
+    fn data(&self, name: &str) -> Result<Value> {
+        self.host.data(name).ok_or_else(|| {
+            let names = self.host.data_names();
+            let listing = if names.is_empty() {
+                "there is no data".to_string()
+            } else {
+                format!(
+                    "available: {}",
+                    names
+                        .iter()
+                        .map(|n| format!("data/{n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            Error::undefined(format!("data/{name} is not defined; {listing}"))
+        })
+    }
+
+    /// Calls a host tool and records the call.
+    pub fn call_tool(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
+        if !self.host.has_tool(name) {
+            let names = self.host.tool_names();
+            let listing = if names.is_empty() {
+                "there are no tools".to_string()
+            } else {
+                format!(
+                    "available: {}",
+                    names
+                        .iter()
+                        .map(|n| format!("tool/{n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Err(Error::undefined(format!(
+                "tool/{name} is not defined; {listing}"
+            )));
+        }
+        self.budget.tool_call()?;
+        let result = self.host.call_tool(name, &args);
+        self.tool_calls.push(ToolCall {
+            name: name.to_string(),
+            args,
+            result: result.clone(),
+        });
+        result.map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))
+    }
+
+    fn eval_case(&mut self, c: &Case, frame: Frame) -> Result<Value> {
+        let v = self.eval(&c.value, frame)?;
+        if let Some(Value::Int(i)) = c.table.get(&v) {
+            return self.eval(&c.branches[*i as usize], frame);
+        }
+        match &c.default {
+            Some(d) => self.eval(d, frame),
+            None => Err(Error::execution(format!(
+                "case has no clause matching {}",
+                crate::format::to_clojure(&v, Some(5), Some(60)).0
+            ))
+            .with_hint("add a default expression as the last argument of case")
+            .with_span(c.span)),
+        }
+    }
+
+    fn eval_for(&mut self, f: &For, frame: Frame) -> Result<Value> {
+        let mut out = Vector::new();
+        self.for_clauses(&f.clauses, f, frame, &mut out)
+            .map_err(|e| e.or_span(f.span))?;
+        Ok(if f.collect {
+            Value::vector(out)
+        } else {
+            Value::Nil
+        })
+    }
+
+    /// Runs the clauses from the first; returns false when a `:while` ended
+    /// the enclosing binding's iteration.
+    fn for_clauses(
+        &mut self,
+        clauses: &[ForClause],
+        f: &For,
+        frame: Frame,
+        out: &mut Vector,
+    ) -> Result<bool> {
+        let Some((first, rest)) = clauses.split_first() else {
+            let v = self.eval(&f.body, frame)?;
+            if f.collect {
+                self.budget.alloc(16)?;
+                out.push_back(v);
+            }
+            return Ok(true);
+        };
+        match first {
+            ForClause::Each {
+                slot,
+                coll,
+                prologue,
+            } => {
+                let coll = self.eval(coll, frame)?;
+                let fname = if f.collect { "for" } else { "doseq" };
+                let mut it = iter::SeqIter::new(fname, &coll)?;
+                while let Some(item) = it.next(self)? {
+                    self.budget.tick(1)?;
+                    self.stack[frame.bp + *slot as usize] = item;
+                    self.run_binds(prologue, frame)?;
+                    if !self.for_clauses(rest, f, frame, out)? {
+                        break;
+                    }
+                }
+                Ok(true)
+            }
+            ForClause::Let(binds) => {
+                self.run_binds(binds, frame)?;
+                self.for_clauses(rest, f, frame, out)
+            }
+            ForClause::When(cond) => {
+                if self.eval(cond, frame)?.truthy() {
+                    self.for_clauses(rest, f, frame, out)
+                } else {
+                    Ok(true)
+                }
+            }
+            ForClause::While(cond) => {
+                if self.eval(cond, frame)?.truthy() {
+                    self.for_clauses(rest, f, frame, out)
+                } else {
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
+
+fn builtin_arity_error(b: &Builtin, got: usize) -> Error {
+    Error::arity(format!(
+        "{} expects {}, got {}",
+        b.name,
+        b.arity.describe(),
+        got
+    ))
+}
+
+/// The arity error for calling builtin `b` with `got` arguments.
+pub fn arity_error(b: &Builtin, got: usize) -> Error {
+    builtin_arity_error(b, got)
+}
+
+fn not_a_function_hint(v: &Value) -> String {
+    match v {
+        Value::Str(_) => "a string is not a function; to call a tool write (tool/name args)".into(),
+        Value::Nil => "the function position evaluated to nil; is the name defined?".into(),
+        Value::Vector(_) => "a vector is not a function here; use (nth v i) or (get v i)".into(),
+        _ => "only functions, keywords, maps and sets can be called".into(),
+    }
+}
+
+/// Key lookup with the keyword ⇄ string fallback of `language.md`: a missing
+/// keyword key falls back to the same-named string key, and the reverse.
+pub fn lookup_in_map(m: &Map, k: &Value) -> Option<Value> {
+    if let Some(v) = m.get(k) {
+        return Some(v.clone());
+    }
+    match k {
+        Value::Keyword(name) => m.get(&Value::Str(name.clone())).cloned(),
+        Value::Str(name) => m.get(&Value::Keyword(name.clone())).cloned(),
+        _ => None,
+    }
+}
+
+/// `(get coll k)` for any collection: maps with fallback, vectors by index,
+/// sets by membership; `nil` for anything else.
+pub fn lookup(coll: &Value, k: &Value) -> Option<Value> {
+    match coll {
+        Value::Map(m) => lookup_in_map(m, k),
+        Value::Vector(v) => match k {
+            Value::Int(i) if *i >= 0 => v.get(*i as usize).cloned(),
+            _ => None,
+        },
+        Value::Set(s) => s.contains(k).then(|| k.clone()),
+        Value::Str(s) => match k {
+            Value::Int(i) if *i >= 0 => s
+                .chars()
+                .nth(*i as usize)
+                .map(|c| Value::string(c.to_string())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn destructure_nth(v: &Value, i: usize) -> Result<Value> {
+    match v {
+        Value::Vector(items) => Ok(items.get(i).cloned().unwrap_or(Value::Nil)),
+        Value::Nil => Ok(Value::Nil),
+        Value::Str(s) => Ok(s
+            .chars()
+            .nth(i)
+            .map_or(Value::Nil, |c| Value::string(c.to_string()))),
+        Value::Map(_) | Value::Set(_) | Value::Lazy(_) => {
+            let items = crate::builtins::args::items("destructuring", v)
+                .or_else(|_| iter::take_items("destructuring", v, i + 1))?;
+            Ok(items.get(i).cloned().unwrap_or(Value::Nil))
+        }
+        other => Err(Error::type_error(format!(
+            "cannot destructure {} as a sequence",
+            other.describe()
+        ))),
+    }
+}
+
+fn destructure_rest(v: &Value, i: usize) -> Result<Value> {
+    let items = match v {
+        Value::Vector(items) => (**items).clone(),
+        Value::Nil => return Ok(Value::Nil),
+        Value::Lazy(_) => {
+            return Err(crate::builtins::args::infinite("destructuring with &"));
+        }
+        other => crate::builtins::args::items("destructuring", other)?,
+    };
+    if items.len() <= i {
+        Ok(Value::Nil)
+    } else {
+        Ok(Value::vector(items.skip(i)))
+    }
+}
+
+/// The value a `catch` binds for an error: a map with `:message`, `:kind`,
+/// and `:data` when the error carries data (`ex-info`).
+pub fn error_value(e: &Error) -> Value {
+    let mut m = Map::new();
+    m.insert(Value::keyword("message"), Value::string(e.message()));
+    m.insert(Value::keyword("kind"), Value::keyword(e.kind().name()));
+    if let Some(d) = e.data() {
+        m.insert(Value::keyword("data"), d.clone());
+    }
+    Value::Map(m)
+}
+
+/// The error `(throw v)` raises: an `ex-info` value keeps its message and
+/// data; anything else becomes the message.
+pub fn thrown_error(v: Value) -> Error {
+    if let Value::Map(m) = &v {
+        if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
+            let mut e = Error::execution(msg.to_string());
+            if let Some(d) = m.get(&Value::keyword("data")) {
+                e = e.with_data(d.clone());
+            }
+            return e;
+        }
+    }
+    let text = match &v {
+        Value::Str(s) => s.to_string(),
+        other => crate::format::to_clojure(other, None, None).0,
+    };
+    Error::execution(text).with_data(v)
+}

@@ -1,0 +1,21 @@
+//! Infinite sequences: `(range)`, `(range start)`… with no end, `(iterate f x)`,
+//! `(repeat x)`, `(cycle coll)`.
+//!
+//! They are descriptions, not buffers: consumers (`take`, `take-while`,
+//! `first`, `nth`, `some`, `reduce` with `reduced`, `map` beside a finite
+//! sequence …) pull items one at a time through [`crate::builtins::seq`]'s
+//! iteration helpers. Anything that would realize one completely ends in a
+//! `limit-exceeded` error instead of hanging.
+
+use super::{Value, Vector};
+
+pub enum LazySeq {
+    /// `start, start+step, …` (integers or floats).
+    Range { start: Value, step: Value },
+    /// `x, (f x), (f (f x)), …`
+    Iterate { f: Value, seed: Value },
+    /// `x, x, x, …`
+    Repeat(Value),
+    /// The items of a non-empty vector, over and over.
+    Cycle(Vector),
+}

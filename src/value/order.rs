@@ -1,0 +1,298 @@
+//! Equality, the canonical order (`format.md` F-2) and hashing of values.
+//!
+//! The three agree: `a == b` exactly when `a.cmp(b) == Equal`, and equal values
+//! hash alike. This is *structural* equality, the one map keys and sets use:
+//! `1` and `1.0` are different values (ordered `1` first), `##NaN` equals
+//! itself, and `0.0` equals `-0.0`. Clojure's `=` differs only for NaN, which
+//! the `=` builtin handles ([`lisp_equal`]).
+//!
+//! Kind order: numbers < strings < keywords < symbols < booleans < nil <
+//! vectors < maps < sets < everything else (functions, regexes, vars,
+//! infinite sequences, reduced). Infinite sequences compare by identity.
+//!
+//! Comparison of nested collections recurses; values nested deeper than the
+//! reader and evaluator allow cannot be built, and evaluation runs on a
+//! big-stack thread.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::{Func, Value};
+
+fn kind_rank(v: &Value) -> u8 {
+    match v {
+        Value::Int(_) | Value::Float(_) => 0,
+        Value::Str(_) => 1,
+        Value::Keyword(_) => 2,
+        Value::Symbol(_) => 3,
+        Value::Bool(_) => 4,
+        Value::Nil => 5,
+        Value::Vector(_) => 6,
+        Value::Map(_) => 7,
+        Value::Set(_) => 8,
+        Value::Fn(_) => 9,
+        Value::Regex(_) => 10,
+        Value::Var(_) => 11,
+        Value::Lazy(_) => 12,
+        Value::Reduced(_) => 13,
+    }
+}
+
+/// Total order on floats: numeric, `-0.0 == 0.0`, NaN above everything and
+/// equal to itself.
+pub fn cmp_f64(a: f64, b: f64) -> Ordering {
+    match a.partial_cmp(&b) {
+        Some(o) => o,
+        None => a.is_nan().cmp(&b.is_nan()),
+    }
+}
+
+/// Numeric comparison of an integer with a float.
+pub fn cmp_int_float(i: i64, f: f64) -> Ordering {
+    if f.is_nan() {
+        return Ordering::Less;
+    }
+    if f >= 9.223_372_036_854_775_807e18 {
+        return Ordering::Less;
+    }
+    if f < -9.223_372_036_854_775_808e18 {
+        return Ordering::Greater;
+    }
+    let t = f.trunc();
+    match i.cmp(&(t as i64)) {
+        Ordering::Equal => 0.0f64.partial_cmp(&(f - t)).unwrap_or(Ordering::Equal),
+        o => o,
+    }
+}
+
+fn func_key(f: &Func) -> (String, usize) {
+    (f.name().to_string(), f.addr())
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a.cmp(b),
+            (Float(a), Float(b)) => cmp_f64(*a, *b),
+            // Numerically equal int and float are still different values:
+            // the integer comes first.
+            (Int(a), Float(b)) => cmp_int_float(*a, *b).then(Ordering::Less),
+            (Float(a), Int(b)) => cmp_int_float(*b, *a).reverse().then(Ordering::Greater),
+            (Str(a), Str(b)) => a.cmp(b),
+            (Keyword(a), Keyword(b)) => a.cmp(b),
+            (Symbol(a), Symbol(b)) => a.cmp(b),
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Nil, Nil) => Ordering::Equal,
+            (Vector(a), Vector(b)) => {
+                if Arc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                for (x, y) in a.iter().zip(b.iter()) {
+                    match x.cmp(y) {
+                        Ordering::Equal => {}
+                        o => return o,
+                    }
+                }
+                a.len().cmp(&b.len())
+            }
+            (Map(a), Map(b)) => {
+                if a.ptr_eq(b) {
+                    return Ordering::Equal;
+                }
+                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+            }
+            (Set(a), Set(b)) => {
+                if a.ptr_eq(b) {
+                    return Ordering::Equal;
+                }
+                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+            }
+            (Fn(a), Fn(b)) => func_key(a).cmp(&func_key(b)),
+            (Regex(a), Regex(b)) => a.as_str().cmp(b.as_str()),
+            (Var(a), Var(b)) => a.cmp(b),
+            (Lazy(a), Lazy(b)) => (Arc::as_ptr(a) as usize).cmp(&(Arc::as_ptr(b) as usize)),
+            (Reduced(a), Reduced(b)) => a.cmp(b),
+            _ => kind_rank(self).cmp(&kind_rank(other)),
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a == b,
+            (Str(a), Str(b)) | (Keyword(a), Keyword(b)) => a == b,
+            (Vector(a), Vector(b)) => {
+                Arc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().eq(b.iter()))
+            }
+            (Map(a), Map(b)) => a.ptr_eq(b) || (a.len() == b.len() && a.iter().eq(b.iter())),
+            _ => self.cmp(other) == Ordering::Equal,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        kind_rank(self).hash(state);
+        match self {
+            Value::Nil => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Int(i) => i.hash(state),
+            Value::Float(f) => {
+                let bits = if f.is_nan() {
+                    f64::NAN.to_bits()
+                } else if *f == 0.0 {
+                    0
+                } else {
+                    f.to_bits()
+                };
+                bits.hash(state)
+            }
+            Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) | Value::Var(s) => s.hash(state),
+            Value::Vector(v) => {
+                v.len().hash(state);
+                v.iter().for_each(|x| x.hash(state))
+            }
+            Value::Map(m) => {
+                m.len().hash(state);
+                m.iter().for_each(|(k, v)| {
+                    k.hash(state);
+                    v.hash(state)
+                })
+            }
+            Value::Set(s) => {
+                s.len().hash(state);
+                s.iter().for_each(|x| x.hash(state))
+            }
+            Value::Fn(f) => func_key(f).hash(state),
+            Value::Regex(r) => r.as_str().hash(state),
+            Value::Lazy(l) => (Arc::as_ptr(l) as usize).hash(state),
+            Value::Reduced(v) => v.hash(state),
+        }
+    }
+}
+
+/// Clojure's `=`: structural equality, except that NaN is not equal to
+/// anything, itself included.
+pub fn lisp_equal(a: &Value, b: &Value) -> bool {
+    if contains_nan(a) || contains_nan(b) {
+        return nan_aware_equal(a, b);
+    }
+    a == b
+}
+
+fn contains_nan(v: &Value) -> bool {
+    matches!(v, Value::Float(f) if f.is_nan())
+}
+
+fn nan_aware_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Clojure's `compare` / `sort` order: numbers compare numerically across
+/// int and float (`(compare 1 1.0)` is 0), everything else by the canonical
+/// order. Returns `None` for pairs Clojure cannot compare (e.g. a map with a
+/// map), so callers can raise a `type-error`.
+pub fn compare_values(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Float(x), Float(y)) => Some(cmp_f64(*x, *y)),
+        (Int(x), Float(y)) => Some(cmp_int_float(*x, *y)),
+        (Float(x), Int(y)) => Some(cmp_int_float(*y, *x).reverse()),
+        (Str(x), Str(y)) | (Keyword(x), Keyword(y)) | (Symbol(x), Symbol(y)) => Some(x.cmp(y)),
+        (Bool(x), Bool(y)) => Some(x.cmp(y)),
+        (Nil, Nil) => Some(Ordering::Equal),
+        (Nil, _) => Some(Ordering::Less),
+        (_, Nil) => Some(Ordering::Greater),
+        (Vector(x), Vector(y)) => {
+            // Clojure compares vectors by length first, then element-wise.
+            match x.len().cmp(&y.len()) {
+                Ordering::Equal => {
+                    for (p, q) in x.iter().zip(y.iter()) {
+                        match compare_values(p, q)? {
+                            Ordering::Equal => {}
+                            o => return Some(o),
+                        }
+                    }
+                    Some(Ordering::Equal)
+                }
+                o => Some(o),
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ints_and_floats_are_distinct_but_ordered_numerically() {
+        assert_ne!(Value::Int(1), Value::Float(1.0));
+        assert_eq!(Value::Int(1).cmp(&Value::Float(1.0)), Ordering::Less);
+        assert_eq!(Value::Float(0.5).cmp(&Value::Int(1)), Ordering::Less);
+        assert_eq!(Value::Int(2).cmp(&Value::Float(1.5)), Ordering::Greater);
+        assert_eq!(Value::Float(-0.0), Value::Float(0.0));
+        assert_eq!(Value::Float(f64::NAN), Value::Float(f64::NAN));
+    }
+
+    #[test]
+    fn kinds_follow_f2() {
+        let mut vals = vec![
+            Value::set_from([]),
+            Value::map_from([]),
+            Value::empty_vector(),
+            Value::Nil,
+            Value::Bool(true),
+            Value::symbol("s"),
+            Value::keyword("k"),
+            Value::string("s"),
+            Value::Int(3),
+        ];
+        vals.sort();
+        let names: Vec<_> = vals.iter().map(|v| v.type_name()).collect();
+        assert_eq!(
+            names,
+            ["integer", "string", "keyword", "symbol", "boolean", "nil", "vector", "map", "set"]
+        );
+    }
+
+    #[test]
+    fn clojure_equality_rejects_nan() {
+        let nan = Value::Float(f64::NAN);
+        assert!(!lisp_equal(&nan, &nan));
+        assert!(lisp_equal(&Value::Int(1), &Value::Int(1)));
+    }
+
+    #[test]
+    fn compare_mixes_numbers() {
+        assert_eq!(
+            compare_values(&Value::Int(1), &Value::Float(1.0)),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare_values(&Value::Nil, &Value::Int(1)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            compare_values(&Value::map_from([]), &Value::map_from([])),
+            None
+        );
+    }
+}
