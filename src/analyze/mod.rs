@@ -362,7 +362,14 @@ impl<'a> Analyzer<'a> {
                     ))
                     .with_span(span)),
                 },
-                None => Err(names::unknown_namespace(ns, name).with_span(span)),
+                None => match names::java_static(&format!("{ns}/{name}")) {
+                    Some(names::JavaStatic::Const(v)) => Ok(Expr::Const(v)),
+                    Some(names::JavaStatic::Builtin(b)) => match builtins::lookup_in(Ns::Core, b) {
+                        Some(b) => Ok(Expr::Builtin(b)),
+                        None => Err(names::unknown_namespace(ns, name).with_span(span)),
+                    },
+                    None => Err(names::unknown_namespace(ns, name).with_span(span)),
+                },
             },
         }
     }

@@ -160,13 +160,13 @@ pub fn unknown_namespace(ns: &str, name: &str) -> Error {
     )
 }
 
-/// Forms that exist in Clojure but not in the sandbox.
+/// Forms the sandbox forbids (`language.md`: `atom`, `eval`, `ns`,
+/// `require`, I/O, `System/exit` …): a `validation-error`.
 const FORBIDDEN: &[(&str, &str)] = &[
     ("eval", "programs cannot evaluate code at run time; write the code directly"),
     ("load", "programs cannot load code"),
     ("load-file", "programs cannot read files"),
     ("load-string", "programs cannot evaluate code at run time"),
-    ("read-string", "programs cannot evaluate code at run time; to parse numbers use parse-long or parse-double"),
     ("ns", "there are no namespaces to declare; just def and defn"),
     ("require", "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/"),
     ("import", "Java interop is not available"),
@@ -177,7 +177,6 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("atom", "there is no mutable state; use let, loop/recur or reduce, and def for values kept across turns"),
     ("swap!", "there is no mutable state; use reduce or loop/recur, and def to store results"),
     ("reset!", "there is no mutable state; use def to store results"),
-    ("deref", "there are no references to dereference"),
     ("volatile!", "there is no mutable state; use reduce or loop/recur"),
     ("vswap!", "there is no mutable state; use reduce or loop/recur"),
     ("ref", "there is no mutable state"),
@@ -185,9 +184,16 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("agent", "there is no concurrency; use pmap for parallel-looking work"),
     ("future", "there is no concurrency; use pmap or pcalls"),
     ("promise", "there is no concurrency"),
-    ("thread", "there is no concurrency"),
-    ("binding", "there are no dynamic vars; use let"),
     ("set!", "there is no mutable state"),
+    ("with-open", "programs cannot open files or connections"),
+    ("sh", "programs cannot start processes"),
+    (".", "Java interop is not available; use the builtin functions"),
+];
+
+/// Clojure features PTC-Lisp does not have: an `undefined-error` (they are
+/// simply not defined) with a hint at what to use instead.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("read-string", "to parse numbers use parse-long or parse-double"),
     ("defmacro", "macros cannot be defined; use defn"),
     ("defprotocol", "protocols are not available; use maps and functions"),
     ("defrecord", "records are not available; use maps"),
@@ -198,37 +204,76 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("reify", "Java interop is not available"),
     ("proxy", "Java interop is not available"),
     ("new", "Java interop is not available"),
+    ("binding", "there are no dynamic vars; use let"),
     ("lazy-seq", "evaluation is eager; build the collection with loop/recur, for or reduce"),
     ("rand", "programs are deterministic: there is no randomness"),
     ("rand-int", "programs are deterministic: there is no randomness"),
     ("rand-nth", "programs are deterministic: there is no randomness"),
     ("shuffle", "programs are deterministic: there is no randomness"),
-    ("with-open", "programs cannot open files or connections"),
-    ("sh", "programs cannot start processes"),
-    ("System/exit", "programs cannot exit the process; end the mission with (return v) or (fail reason)"),
 ];
 
-/// A `validation-error` if `name` in call position is a forbidden form.
+/// The error for a form in call position that the sandbox forbids or that
+/// PTC-Lisp does not have, if `name` is one.
 pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     if let Some((_, hint)) = FORBIDDEN.iter().find(|(n, _)| *n == name) {
-        return Err(
-            Error::validation(format!("{name} is not available in PTC-Lisp"))
-                .with_hint(*hint)
-                .with_span(span),
-        );
+        return Err(Error::validation(format!("{name} is not available in PTC-Lisp")).with_hint(*hint).with_span(span));
     }
-    if name.starts_with('.') && name.len() > 1 && !name.starts_with("..")
-        || (name.ends_with('.') && name.len() > 1 && name != "..")
-    {
-        return Err(Error::validation(format!(
-            "Java interop ({name}) is not available in PTC-Lisp"
-        ))
-        .with_hint(
-            "use the builtin functions, e.g. clojure.string/upper-case instead of .toUpperCase",
-        )
-        .with_span(span));
+    if let Some((_, hint)) = UNSUPPORTED.iter().find(|(n, _)| *n == name) {
+        return Err(Error::undefined(format!("undefined symbol '{name}'"))
+            .with_hint(format!("{name} is not supported in PTC-Lisp; {hint}"))
+            .with_span(span));
+    }
+    let method = name.len() > 1 && name.starts_with('.') && !name.starts_with("..");
+    let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
+    if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
+        return Err(Error::undefined(format!("{name} is not supported: Java interop is limited"))
+            .with_hint("supported interop: (java.util.Date.), (java.util.Date. ms), (.getTime date), (System/currentTimeMillis), (java.time.LocalDate/parse s); otherwise use the builtin functions")
+            .with_span(span));
     }
     Ok(())
+}
+
+/// The Java interop PTC-Lisp supports (date helpers).
+pub const SUPPORTED_INTEROP: &[&str] = &[".getTime", "java.util.Date."];
+
+/// Java static members that mean a builtin or a constant.
+pub fn java_static(full: &str) -> Option<JavaStatic> {
+    use JavaStatic::*;
+    Some(match full {
+        "Double/POSITIVE_INFINITY" => Const(f64::INFINITY.into()),
+        "Double/NEGATIVE_INFINITY" => Const(f64::NEG_INFINITY.into()),
+        "Double/NaN" => Const(f64::NAN.into()),
+        "Double/MAX_VALUE" => Const(f64::MAX.into()),
+        "Double/MIN_VALUE" => Const(f64::MIN_POSITIVE.into()),
+        "Long/MAX_VALUE" => Const(i64::MAX.into()),
+        "Long/MIN_VALUE" => Const(i64::MIN.into()),
+        "Integer/MAX_VALUE" => Const(i64::from(i32::MAX).into()),
+        "Integer/MIN_VALUE" => Const(i64::from(i32::MIN).into()),
+        "Math/PI" => Const(std::f64::consts::PI.into()),
+        "Math/E" => Const(std::f64::consts::E.into()),
+        "Math/abs" => Builtin("abs"),
+        "Math/max" => Builtin("max"),
+        "Math/min" => Builtin("min"),
+        "Math/floor" => Builtin("floor"),
+        "Math/ceil" => Builtin("ceil"),
+        "Math/round" => Builtin("round"),
+        "Math/pow" => Builtin("pow"),
+        "Math/sqrt" => Builtin("sqrt"),
+        "Integer/parseInt" | "Long/parseLong" => Builtin("parse-long"),
+        "Double/parseDouble" => Builtin("parse-double"),
+        "Boolean/parseBoolean" => Builtin("parse-boolean"),
+        "String/valueOf" => Builtin("str"),
+        "System/currentTimeMillis" => Builtin("current-time-millis"),
+        "LocalDate/parse" | "java.time.LocalDate/parse" => Builtin("local-date-parse"),
+        _ => return None,
+    })
+}
+
+/// What a Java static member resolves to.
+pub enum JavaStatic {
+    Const(crate::value::Value),
+    /// A clojure.core builtin, by name.
+    Builtin(&'static str),
 }
 
 #[cfg(test)]
