@@ -1154,7 +1154,7 @@ mod tests {
     #[test]
     fn keys_vals_entries() {
         let d = m(&[(kw("b"), i(2)), (kw("a"), i(1))]);
-        assert_eq!(ok(keys, &[d.clone()]), v(&[kw("a"), kw("b")]));
+        assert_eq!(ok(keys, std::slice::from_ref(&d)), v(&[kw("a"), kw("b")]));
         assert_eq!(ok(vals, &[d]), v(&[i(1), i(2)]));
         assert_eq!(ok(keys, &[m(&[])]), Value::Nil);
         assert_eq!(ok(vals, &[Value::Nil]), Value::Nil);
@@ -1256,9 +1256,9 @@ mod tests {
     #[test]
     fn vectors() {
         let x = v(&[i(1), i(2), i(3), i(4)]);
-        assert_eq!(ok(peek, &[x.clone()]), i(4));
+        assert_eq!(ok(peek, std::slice::from_ref(&x)), i(4));
         assert_eq!(ok(peek, &[v(&[])]), Value::Nil);
-        assert_eq!(ok(pop, &[x.clone()]), v(&[i(1), i(2), i(3)]));
+        assert_eq!(ok(pop, std::slice::from_ref(&x)), v(&[i(1), i(2), i(3)]));
         assert_eq!(err(pop, &[v(&[])]), ErrorKind::Execution);
         assert_eq!(ok(subvec, &[x.clone(), i(1), i(3)]), v(&[i(2), i(3)]));
         assert_eq!(ok(subvec, &[x.clone(), i(2)]), v(&[i(3), i(4)]));
