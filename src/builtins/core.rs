@@ -52,9 +52,9 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(prn \"x\" 1) ;=> nil"),
     Builtin::new("pr", Arity::at_least(0), "Prints the arguments as literals (strings quoted) separated by spaces; returns nil.", pr)
         .example("(pr \"x\") ;=> nil"),
-    Builtin::new("return", Arity::exact(1), "Ends the mission successfully with the value v.", return_)
+    Builtin::new("return", Arity::at_least(0), "Ends the mission successfully with the value v.", return_)
         .example("(return {:answer 42})"),
-    Builtin::new("fail", Arity::exact(1), "Ends the mission as failed with a reason (a string or any value).", fail)
+    Builtin::new("fail", Arity::at_least(0), "Ends the mission as failed with a reason (a string or any value).", fail)
         .example("(fail \"no matching orders\")"),
     Builtin::new("ex-info", Arity::range(1, 3), "An error value with a message and a data map, for throw: (throw (ex-info msg {:k v})).", ex_info)
         .example("(ex-message (ex-info \"bad\" {:id 1})) ;=> \"bad\""),
@@ -271,12 +271,29 @@ fn pr(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 // ---------------------------------------------------------------- control
 
+/// `return` and `fail` take exactly one argument; a wrong count is a
+/// malformed mission ending, a `validation-error` (as in PTC-Lisp), not an
+/// ordinary arity error that `try` could catch.
+fn one_arg<'a>(fname: &str, what: &str, a: &'a [Value]) -> Result<&'a Value> {
+    match a {
+        [x] => Ok(x),
+        _ => Err(Error::validation(format!(
+            "{fname} expects exactly 1 argument ({what}), got {}",
+            a.len()
+        ))
+        .with_hint(format!(
+            "write ({fname} x); to combine several values use a map: ({fname} {{:a a :b b}})"
+        ))),
+    }
+}
+
 fn return_(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    Err(Error::return_signal(a[0].clone()))
+    let v = one_arg("return", "the result", a)?;
+    Err(Error::return_signal(v.clone()))
 }
 
 fn fail(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let reason = a[0].clone();
+    let reason = one_arg("fail", "the reason", a)?.clone();
     Err(Error::new(ErrorKind::Fail, show(&reason)).with_data(reason))
 }
 
@@ -504,6 +521,12 @@ mod tests {
         let e = fail(&mut it, std::slice::from_ref(&reason)).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Fail);
         assert_eq!(e.data(), Some(&reason));
+        let e = return_(&mut it, &[]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Validation);
+        assert!(e.message().contains("return"));
+        let e = fail(&mut it, &[i(1), i(2)]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Validation);
+        assert!(e.message().contains("fail"));
     }
 
     #[test]

@@ -315,7 +315,8 @@ mod tests {
         }
         let r = crate::eval::run_on_big_stack(move || {
             keywordize_keys(&mut Interp::standalone(), &[deep]).map_err(|e| e.kind())
-        });
+        })
+        .unwrap();
         assert_eq!(r.unwrap_err(), ErrorKind::LimitExceeded);
         let mut shallow = i(0);
         for _ in 0..100 {
