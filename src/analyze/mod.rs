@@ -324,6 +324,15 @@ impl<'a> Analyzer<'a> {
         if let Some(id) = self.cx.globals.id(name) {
             return Ok(Expr::Global(id));
         }
+        if name == "return" || name == "fail" {
+            return Err(
+                Error::undefined(format!("{name} cannot be used as a value"))
+                    .with_hint(format!(
+                        "{name} ends the turn; call it directly, e.g. ({name} result)"
+                    ))
+                    .with_span(span),
+            );
+        }
         if let Some(b) = builtins::lookup(name) {
             return Ok(Expr::Builtin(b));
         }

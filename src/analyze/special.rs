@@ -161,6 +161,23 @@ pub fn analyze(
         }
         "case" => a.case(args, span, tail)?,
         "for" | "doseq" => a.comprehension(args, span, name == "for")?,
+        "return" | "fail" => {
+            if args.len() != 1 {
+                let example = if name == "return" {
+                    "(return {:answer 42})"
+                } else {
+                    "(fail \"reason\")"
+                };
+                return Err(invalid(
+                    span,
+                    format!("{name} expects exactly one argument, got {}", args.len()),
+                )
+                .with_hint(format!("write {example}")));
+            }
+            let b = crate::builtins::lookup_in(crate::builtins::Ns::Core, name)
+                .ok_or_else(|| Error::internal(format!("builtin {name} is missing")))?;
+            Expr::CallBuiltin(b, vec![a.analyze(&args[0], false)?], span)
+        }
         "var" => match args.first().map(|f| &f.kind) {
             Some(FormKind::Symbol(n)) if args.len() == 1 => {
                 Expr::Const(Value::Var(n.as_str().into()))
