@@ -152,7 +152,7 @@ impl<'a> Analyzer<'a> {
             }
             FormKind::Set(items) => {
                 let exprs = self.analyze_all(items)?;
-                Ok(constant_or(exprs, Expr::Set, |vals| Value::set_from(vals)))
+                Ok(constant_or(exprs, Expr::Set, Value::set_from))
             }
             FormKind::Map(items) => {
                 let exprs = self.analyze_all(items)?;

@@ -54,6 +54,9 @@ pub fn run_on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
     })
 }
 
+/// Receives each print as it happens.
+pub type PrintSink = Box<dyn FnMut(&str) + Send>;
+
 /// A function value made by `fn`/`defn`.
 pub struct Closure {
     pub proto: Arc<FnProto>,
@@ -112,7 +115,7 @@ pub struct Interp {
     /// Results of earlier turns, oldest first (`*1 *2 *3`).
     pub turn_history: Vec<Value>,
     /// Called with every print as it happens (`ptc run` streams them).
-    pub on_print: Option<Box<dyn FnMut(&str) + Send>>,
+    pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
     pending_recur: Option<Vec<Value>>,
 }
