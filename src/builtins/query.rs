@@ -145,6 +145,15 @@ fn parse_op(v: &Value) -> Option<Op> {
     })
 }
 
+/// An operator as the program wrote it (the analyzer passes `=` as `:=`).
+fn op_text(v: &Value) -> String {
+    match v {
+        Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
+        Value::Fn(f) => f.name().to_string(),
+        other => show(other),
+    }
+}
+
 const WHERE_FORMS: &str =
     "write (where :field op value) with op one of = not= > < >= <= includes in, (where [:a :b] op value) for nested fields, or (where :field) to test truthiness";
 
@@ -303,24 +312,25 @@ fn where_(_: &mut Interp, args: &[Value]) -> Result<Value> {
         [field] => (parse_field(field)?, Op::Truthy, Value::Nil),
         [field, second] => {
             parse_field(field)?;
-            let msg = if parse_op(second).is_some() {
-                format!(
-                    "where {} {} is missing the value to compare with",
-                    show(field),
-                    show(second)
-                )
+            return Err(if parse_op(second).is_some() {
+                let op = op_text(second);
+                Error::validation(format!(
+                    "(where {} {op}) is missing the value to compare with",
+                    show(field)
+                ))
+                .with_hint(format!("write (where {} {op} value)", show(field)))
             } else {
-                format!(
+                Error::validation(format!(
                     "where expects an operator between the field and the value, got (where {} {})",
                     show(field),
                     show(second)
-                )
-            };
-            return Err(Error::validation(msg).with_hint(format!(
-                "did you mean (where {} = {})? operators: {OPS}",
-                show(field),
-                show(second)
-            )));
+                ))
+                .with_hint(format!(
+                    "did you mean (where {} = {})? operators: {OPS}",
+                    show(field),
+                    show(second)
+                ))
+            });
         }
         [field, op, value] => {
             let path = parse_field(field)?;
