@@ -14,14 +14,18 @@ fn shared_dir() -> PathBuf {
 }
 
 fn known_failures() -> BTreeMap<String, String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/known-failures.txt");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/known-failures.txt");
     let text = std::fs::read_to_string(&path).expect("known-failures.txt is readable");
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
             let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-            assert!(!reason.trim().is_empty(), "known failure {id} needs a reason");
+            assert!(
+                !reason.trim().is_empty(),
+                "known failure {id} needs a reason"
+            );
             (id.to_string(), reason.trim().to_string())
         })
         .collect()
@@ -29,15 +33,25 @@ fn known_failures() -> BTreeMap<String, String> {
 
 fn check_file(name: &str) {
     let path = shared_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let ids: Vec<String> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("case is JSON")["id"].as_str().unwrap_or("").to_string())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("case is JSON")["id"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
         .collect();
     let report = run_file(&text).expect("cases parse");
     let known = known_failures();
-    let failed: BTreeMap<&str, &str> = report.failures.iter().map(|(id, why)| (id.as_str(), why.as_str())).collect();
+    let failed: BTreeMap<&str, &str> = report
+        .failures
+        .iter()
+        .map(|(id, why)| (id.as_str(), why.as_str()))
+        .collect();
     let mut problems = Vec::new();
     for (id, why) in &failed {
         if !known.contains_key(*id) {
@@ -46,10 +60,17 @@ fn check_file(name: &str) {
     }
     for id in &ids {
         if known.contains_key(id) && !failed.contains_key(id.as_str()) {
-            problems.push(format!("PASS (listed as known failure; remove it from known-failures.txt) {id}"));
+            problems.push(format!(
+                "PASS (listed as known failure; remove it from known-failures.txt) {id}"
+            ));
         }
     }
-    println!("{name}: {} passed, {} failed ({} known)", report.passed, failed.len(), failed.len() - problems.iter().filter(|p| p.starts_with("FAIL")).count());
+    println!(
+        "{name}: {} passed, {} failed ({} known)",
+        report.passed,
+        failed.len(),
+        failed.len() - problems.iter().filter(|p| p.starts_with("FAIL")).count()
+    );
     assert!(problems.is_empty(), "{name}:\n{}", problems.join("\n"));
 }
 

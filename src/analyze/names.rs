@@ -193,30 +193,58 @@ const FORBIDDEN: &[(&str, &str)] = &[
 /// Clojure features PTC-Lisp does not have: an `undefined-error` (they are
 /// simply not defined) with a hint at what to use instead.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("read-string", "to parse numbers use parse-long or parse-double"),
+    (
+        "read-string",
+        "to parse numbers use parse-long or parse-double",
+    ),
     ("defmacro", "macros cannot be defined; use defn"),
-    ("defprotocol", "protocols are not available; use maps and functions"),
+    (
+        "defprotocol",
+        "protocols are not available; use maps and functions",
+    ),
     ("defrecord", "records are not available; use maps"),
     ("deftype", "types are not available; use maps"),
     ("definterface", "interfaces are not available"),
-    ("defmulti", "multimethods are not available; use cond or case on a dispatch value"),
-    ("defmethod", "multimethods are not available; use cond or case"),
+    (
+        "defmulti",
+        "multimethods are not available; use cond or case on a dispatch value",
+    ),
+    (
+        "defmethod",
+        "multimethods are not available; use cond or case",
+    ),
     ("reify", "Java interop is not available"),
     ("proxy", "Java interop is not available"),
     ("new", "Java interop is not available"),
     ("binding", "there are no dynamic vars; use let"),
-    ("lazy-seq", "evaluation is eager; build the collection with loop/recur, for or reduce"),
+    (
+        "lazy-seq",
+        "evaluation is eager; build the collection with loop/recur, for or reduce",
+    ),
     ("rand", "programs are deterministic: there is no randomness"),
-    ("rand-int", "programs are deterministic: there is no randomness"),
-    ("rand-nth", "programs are deterministic: there is no randomness"),
-    ("shuffle", "programs are deterministic: there is no randomness"),
+    (
+        "rand-int",
+        "programs are deterministic: there is no randomness",
+    ),
+    (
+        "rand-nth",
+        "programs are deterministic: there is no randomness",
+    ),
+    (
+        "shuffle",
+        "programs are deterministic: there is no randomness",
+    ),
 ];
 
 /// The error for a form in call position that the sandbox forbids or that
 /// PTC-Lisp does not have, if `name` is one.
 pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     if let Some((_, hint)) = FORBIDDEN.iter().find(|(n, _)| *n == name) {
-        return Err(Error::validation(format!("{name} is not available in PTC-Lisp")).with_hint(*hint).with_span(span));
+        return Err(
+            Error::validation(format!("{name} is not available in PTC-Lisp"))
+                .with_hint(*hint)
+                .with_span(span),
+        );
     }
     if let Some((_, hint)) = UNSUPPORTED.iter().find(|(n, _)| *n == name) {
         return Err(Error::undefined(format!("undefined symbol '{name}'"))

@@ -62,7 +62,11 @@ fn get_time(_: &mut Interp, args: &[Value]) -> Result<Value> {
             }
         }
     }
-    Err(type_error(".getTime", "a date (from java.util.Date.)", &args[0]))
+    Err(type_error(
+        ".getTime",
+        "a date (from java.util.Date.)",
+        &args[0],
+    ))
 }
 
 fn current_time_millis(interp: &mut Interp, _: &[Value]) -> Result<Value> {
@@ -72,11 +76,19 @@ fn current_time_millis(interp: &mut Interp, _: &[Value]) -> Result<Value> {
 fn local_date_parse(_: &mut Interp, args: &[Value]) -> Result<Value> {
     let s = match &args[0] {
         Value::Str(s) => s,
-        other => return Err(type_error("LocalDate/parse", "a date string like \"2023-10-27\"", other)),
+        other => {
+            return Err(type_error(
+                "LocalDate/parse",
+                "a date string like \"2023-10-27\"",
+                other,
+            ))
+        }
     };
     match parse_ymd(s) {
         Some(_) if s.len() == 10 => Ok(Value::Str(s.clone())),
-        _ => Err(Error::execution(format!("LocalDate/parse cannot parse {s:?}; expected YYYY-MM-DD"))),
+        _ => Err(Error::execution(format!(
+            "LocalDate/parse cannot parse {s:?}; expected YYYY-MM-DD"
+        ))),
     }
 }
 
@@ -108,7 +120,12 @@ fn iso_string(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     let (y, m, d) = civil_from_days(days);
-    let (h, min, s, milli) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000);
+    let (h, min, s, milli) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
     if milli == 0 {
         format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}Z")
     } else {
@@ -131,7 +148,11 @@ fn parse_hms(s: &str) -> Option<i64> {
     let h: i64 = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;
     let sec: i64 = parts.next().map_or(Some(0), |p| p.parse().ok())?;
-    let milli: i64 = if frac.is_empty() { 0 } else { format!("{:0<3}", &frac[..frac.len().min(3)]).parse().ok()? };
+    let milli: i64 = if frac.is_empty() {
+        0
+    } else {
+        format!("{:0<3}", &frac[..frac.len().min(3)]).parse().ok()?
+    };
     (h < 24 && m < 60 && sec < 61).then_some(((h * 60 + m) * 60 + sec) * 1000 + milli)
 }
 
@@ -174,7 +195,9 @@ pub fn parse_date_time(s: &str) -> Option<i64> {
 }
 
 fn parse_rfc2822(s: &str) -> Option<i64> {
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
     let s = s.split_once(',').map_or(s, |(_, rest)| rest).trim();
     let mut parts = s.split_whitespace();
     let d: i64 = parts.next()?.parse().ok()?;
@@ -192,10 +215,19 @@ mod tests {
 
     #[test]
     fn parses_the_documented_formats() {
-        assert_eq!(parse_date_time("2026-01-08T14:30:00Z"), Some(1_767_882_600_000));
+        assert_eq!(
+            parse_date_time("2026-01-08T14:30:00Z"),
+            Some(1_767_882_600_000)
+        );
         assert_eq!(parse_date_time("2026-01-08"), Some(1_767_830_400_000));
-        assert_eq!(parse_date_time("Wed, 8 Jan 2026 14:30:00 +0000"), Some(1_767_882_600_000));
-        assert_eq!(parse_date_time("2026-01-08T15:30:00+01:00"), Some(1_767_882_600_000));
+        assert_eq!(
+            parse_date_time("Wed, 8 Jan 2026 14:30:00 +0000"),
+            Some(1_767_882_600_000)
+        );
+        assert_eq!(
+            parse_date_time("2026-01-08T15:30:00+01:00"),
+            Some(1_767_882_600_000)
+        );
         assert_eq!(parse_date_time("yesterday"), None);
     }
 

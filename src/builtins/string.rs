@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 
 use super::args;
 use super::{Arity, Builtin, Ns};
@@ -572,7 +572,11 @@ thread_local! {
     static REGEX_CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
 }
 
-const REGEX_CACHE_MAX: usize = 256;
+const REGEX_CACHE_MAX: usize = 64;
+/// Longer patterns are not cached (they are rare, and may be large).
+const REGEX_CACHE_MAX_SRC: usize = 1000;
+/// Compiled size limit of one regex (the crate's default is 10 MB).
+const REGEX_SIZE_LIMIT: usize = 2 << 20;
 
 /// Compiles a regex written in Java/Clojure syntax (see the module docs),
 /// with a per-thread cache. The error is an `execution-error` naming the
@@ -583,6 +587,9 @@ pub fn compile_regex(src: &str) -> Result<Arc<Regex>> {
         return Ok(re);
     }
     let re = Arc::new(compile_uncached(src)?);
+    if src.len() > REGEX_CACHE_MAX_SRC {
+        return Ok(re);
+    }
     REGEX_CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= REGEX_CACHE_MAX {
@@ -594,13 +601,14 @@ pub fn compile_regex(src: &str) -> Result<Arc<Regex>> {
 }
 
 fn compile_uncached(src: &str) -> Result<Regex> {
-    let first_err = match Regex::new(src) {
+    let build = |p: &str| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build();
+    let first_err = match build(src) {
         Ok(re) => return Ok(re),
         Err(e) => e,
     };
     if let Some(translated) = translate_java_regex(src) {
         if translated != src {
-            if let Ok(re) = Regex::new(&translated) {
+            if let Ok(re) = build(&translated) {
                 return Ok(re);
             }
         }
@@ -1328,6 +1336,9 @@ fn split_lines(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 // ---------------------------------------------------------------------------
 // format
 
+/// The largest width or precision `format` accepts.
+const MAX_FORMAT_WIDTH: usize = 1 << 20;
+
 /// One parsed `%` directive.
 #[derive(Default)]
 struct Spec {
@@ -1410,6 +1421,13 @@ fn format_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {
                 .map_or(bytes.len(), |p| p + i + 1);
             spec.precision = Some(fmt[i + 1..p_end].parse().unwrap_or(0));
             i = p_end;
+        }
+        let asked = spec.width.unwrap_or(0).max(spec.precision.unwrap_or(0));
+        if asked > room.min(MAX_FORMAT_WIDTH) {
+            return Err(Error::execution(format!(
+                "format: the width or precision {asked} in {} is too large",
+                &fmt[directive_start..i.min(fmt.len())]
+            )));
         }
         let Some(conv) = fmt[i..].chars().next() else {
             return Err(Error::execution(format!(
@@ -1506,7 +1524,11 @@ fn format_one(
     };
     match conv {
         's' | 'S' => {
-            let mut s = format::display_println(arg);
+            // Java's toString, except that nil shows as nil.
+            let mut s = match arg {
+                Value::Nil => "nil".to_string(),
+                other => format::display(other),
+            };
             if let Some(p) = spec.precision {
                 s.truncate(byte_at(&s, p));
             }
@@ -2184,6 +2206,14 @@ mod tests {
             ErrorKind::Execution
         );
         assert_eq!(err(format_fn, &[s("50%")]), ErrorKind::Execution);
+        assert_eq!(
+            err(format_fn, &[s("%99999999999s"), s("x")]),
+            ErrorKind::Execution
+        );
+        assert_eq!(
+            err(format_fn, &[s("%.99999999999f"), Value::Float(1.0)]),
+            ErrorKind::Execution
+        );
     }
 
     #[test]

@@ -83,8 +83,9 @@ pub fn to_clojure_capped(
 }
 
 /// What `str` shows for one argument: strings raw, `nil` as the empty
-/// string (`(str nil)` is `""`), everything else as [`to_clojure`] without
-/// limits. Nested values keep their printed form: `(str [nil "a"])` is
+/// string (`(str nil)` is `""`), infinite and NaN floats as Java's
+/// `Infinity`, `-Infinity`, `NaN` (as Clojure's `str` does), everything else
+/// as [`to_clojure`] without limits. Nested values keep their printed form: `(str [nil "a"])` is
 /// `[nil "a"]`.
 pub fn display(v: &Value) -> String {
     let mut out = String::new();
@@ -103,7 +104,7 @@ pub fn display_println(v: &Value) -> String {
 /// How a top-level argument is shown by [`write_display`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
-    /// `str`: strings raw, `nil` empty.
+    /// `str`: strings raw, `nil` empty, top-level `##Inf` as `Infinity`.
     Str,
     /// `println`, `print-str`: strings raw, `nil` as `nil`.
     Println,
@@ -123,6 +124,18 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
             out.len() <= max_bytes
         }
         (Value::Nil, Style::Str) => true,
+        // `(str ##Inf)` is Java's "Infinity" (conformance
+        // up-runtime_special_values-26); nested ones print `##Inf`.
+        (Value::Float(f), Style::Str) if !f.is_finite() => {
+            out.push_str(if f.is_nan() {
+                "NaN"
+            } else if *f > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            });
+            out.len() <= max_bytes
+        }
         _ => !print_into(out, v, None, None, max_bytes).overflowed,
     }
 }
@@ -634,6 +647,14 @@ mod tests {
         assert_eq!(display(&Value::from("a\"b")), "a\"b");
         assert_eq!(display(&kw("k")), ":k");
         assert_eq!(display(&Value::Float(0.1)), "0.1");
+        assert_eq!(display(&Value::Float(f64::INFINITY)), "Infinity");
+        assert_eq!(display(&Value::Float(f64::NEG_INFINITY)), "-Infinity");
+        assert_eq!(display(&Value::Float(f64::NAN)), "NaN");
+        assert_eq!(display_println(&Value::Float(f64::NAN)), "##NaN");
+        assert_eq!(
+            display(&Value::vector_from([Value::Float(f64::INFINITY)])),
+            "[##Inf]"
+        );
         let v = Value::vector_from([Value::Int(1), Value::from("a"), Value::Nil]);
         assert_eq!(display(&v), "[1 \"a\" nil]");
         assert_eq!(display_println(&v), "[1 \"a\" nil]");
