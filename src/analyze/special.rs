@@ -442,8 +442,15 @@ impl Analyzer<'_> {
             }
         }
         let mut prologue = Vec::new();
-        for (slot, pattern) in &slots {
-            if let Some(p) = pattern {
+        let rest_index = rest_pattern.map(|_| slots.len() - 1);
+        for (i, (slot, pattern)) in slots.iter().enumerate() {
+            let Some(p) = pattern else { continue };
+            if Some(i) == rest_index && matches!(p.kind, FormKind::Map(_)) {
+                // `& {:keys [a]}`: keyword arguments become a map first.
+                let map = self.temp_slot();
+                prologue.push(Bind { slot: map, value: Expr::SeqToMap(*slot) });
+                self.destructure(p, map, &mut prologue)?;
+            } else {
                 self.destructure(p, *slot, &mut prologue)?;
             }
         }

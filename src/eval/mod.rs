@@ -514,19 +514,10 @@ impl Interp {
             Expr::NthRest(slot, i, span) => {
                 destructure_rest(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
             }
-            Expr::Key(slot, key, default, span) => {
-                let found = match self.local(frame, *slot) {
-                    Value::Map(m) => lookup_in_map(m, key),
-                    Value::Nil => None,
-                    other => {
-                        return Err(Error::type_error(format!(
-                            "cannot destructure {} as a map (its :keys or keys)",
-                            other.describe()
-                        ))
-                        .with_span(*span))
-                    }
-                };
-                match (found, default) {
+            Expr::Key(slot, key, default, _span) => {
+                // A map pattern reads with `get`: on a non-map it binds nil
+                // (Clojure), with the keyword/string fallback on maps.
+                match (lookup(self.local(frame, *slot), key), default) {
                     (Some(v), _) => Ok(v),
                     (None, Some(d)) => self.eval(d, frame),
                     (None, None) => Ok(Value::Nil),
@@ -772,11 +763,12 @@ fn destructure_nth(v: &Value, i: usize) -> Result<Value> {
             .chars()
             .nth(i)
             .map_or(Value::Nil, |c| Value::string(c.to_string()))),
-        Value::Map(_) | Value::Set(_) | Value::Lazy(_) => {
-            let items = crate::builtins::args::items("destructuring", v)
-                .or_else(|_| iter::take_items("destructuring", v, i + 1))?;
-            Ok(items.get(i).cloned().unwrap_or(Value::Nil))
-        }
+        Value::Lazy(_) => Ok(iter::take_items("destructuring", v, i + 1)?.get(i).cloned().unwrap_or(Value::Nil)),
+        Value::Map(_) | Value::Set(_) => Err(Error::type_error(format!(
+            "cannot destructure {} with a vector pattern; vector patterns need a sequence",
+            v.describe()
+        ))
+        .with_hint("to read keys of a map use a map pattern, e.g. {:keys [a b]}")),
         other => Err(Error::type_error(format!(
             "cannot destructure {} as a sequence",
             other.describe()
