@@ -363,7 +363,9 @@ impl<'a> Analyzer<'a> {
                 }
             },
             _ => match Ns::from_qualifier(ns) {
-                Some(n) => match builtins::lookup_in(n, name) {
+                // Any builtin is reachable through any known namespace
+                // (`str/map`, `core/join`): the named one first.
+                Some(n) => match builtins::lookup_in(n, name).or_else(|| builtins::lookup(name)) {
                     Some(b) => Ok(Expr::Builtin(b)),
                     None => Err(Error::undefined(format!(
                         "{}/{name} is not a function ptc provides",

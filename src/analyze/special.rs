@@ -448,7 +448,10 @@ impl Analyzer<'_> {
             if Some(i) == rest_index && matches!(p.kind, FormKind::Map(_)) {
                 // `& {:keys [a]}`: keyword arguments become a map first.
                 let map = self.temp_slot();
-                prologue.push(Bind { slot: map, value: Expr::SeqToMap(*slot) });
+                prologue.push(Bind {
+                    slot: map,
+                    value: Expr::SeqToMap(*slot),
+                });
                 self.destructure(p, map, &mut prologue)?;
             } else {
                 self.destructure(p, *slot, &mut prologue)?;

@@ -763,7 +763,10 @@ fn destructure_nth(v: &Value, i: usize) -> Result<Value> {
             .chars()
             .nth(i)
             .map_or(Value::Nil, |c| Value::string(c.to_string()))),
-        Value::Lazy(_) => Ok(iter::take_items("destructuring", v, i + 1)?.get(i).cloned().unwrap_or(Value::Nil)),
+        Value::Lazy(_) => Ok(iter::take_items("destructuring", v, i + 1)?
+            .get(i)
+            .cloned()
+            .unwrap_or(Value::Nil)),
         Value::Map(_) | Value::Set(_) => Err(Error::type_error(format!(
             "cannot destructure {} with a vector pattern; vector patterns need a sequence",
             v.describe()

@@ -18,6 +18,7 @@ pub mod function;
 pub mod json;
 pub mod lazy;
 pub mod order;
+pub mod regex;
 
 use std::sync::Arc;
 
@@ -48,7 +49,7 @@ pub enum Value {
     Map(Map),
     Set(Set),
     Fn(Func),
-    Regex(Arc<regex::Regex>),
+    Regex(Arc<::regex::Regex>),
     /// `#'name`, what `def` returns.
     Var(Arc<str>),
     /// An infinite sequence, realized only as far as it is consumed.
