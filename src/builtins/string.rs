@@ -1100,6 +1100,7 @@ fn split_lines(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::strformat::format_fn;
     use crate::error::ErrorKind;
     use crate::value::Func;
 
