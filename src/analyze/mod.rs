@@ -30,6 +30,56 @@ use crate::value::{Func, Value};
 
 use expr::{Call, Expr, GlobalId, Slot};
 
+/// Every name the analyzer handles itself (special forms and macros), for
+/// the registry-facing views (REPL completion, system prompt, tests).
+pub const SPECIAL_NAMES: &[&str] = &[
+    "quote",
+    "if",
+    "do",
+    "and",
+    "or",
+    "let",
+    "loop",
+    "recur",
+    "fn",
+    "def",
+    "defonce",
+    "defn",
+    "defn-",
+    "letfn",
+    "try",
+    "catch",
+    "finally",
+    "throw",
+    "case",
+    "for",
+    "doseq",
+    "var",
+    "return",
+    "fail",
+    "when",
+    "when-not",
+    "if-not",
+    "cond",
+    "condp",
+    "->",
+    "->>",
+    "as->",
+    "some->",
+    "some->>",
+    "cond->",
+    "cond->>",
+    "doto",
+    "if-let",
+    "when-let",
+    "if-some",
+    "when-some",
+    "when-first",
+    "dotimes",
+    "comment",
+    "declare",
+];
+
 /// The names a program can see besides its own locals.
 pub struct Context<'a> {
     pub globals: &'a mut Globals,
