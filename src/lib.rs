@@ -6,11 +6,16 @@
 
 pub mod analyze;
 pub mod builtins;
+pub mod check;
+pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod format;
 pub mod reader;
+pub mod run;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Result, Span};
+pub use eval::{Host, Interp, Limits, StaticHost};
+pub use run::Outcome;
 pub use value::Value;

@@ -1,3 +1,420 @@
-//! Analysis: spanned forms → resolved [`expr::Expr`] trees.
+//! Analysis: spanned [`Form`]s → resolved [`Expr`] trees.
+//!
+//! The analyzer owns scoping and name resolution (`language.md` §Names):
+//! a bare symbol is a local, then a user/ definition, then a builtin, then
+//! `tool/NAME`, then `data/NAME` (both → "ambiguous reference"). Locals are
+//! frame slots; names from enclosing functions become captures. It expands
+//! the macros ([`macros`]), compiles special forms ([`special`]) and
+//! destructuring ([`destructure`]), checks what can be checked before running
+//! (`recur` in tail position, binding vectors, `if` arity, forbidden forms),
+//! and suggests names for typos ([`names`]).
+//!
+//! Analysis happens one top-level form at a time, right before that form runs,
+//! so a `def` in one form is visible to the next — as in Clojure. A `def`
+//! interns its name as soon as it is analyzed, so the rest of the same form
+//! can refer to it.
 
+pub mod destructure;
 pub mod expr;
+pub mod macros;
+pub mod names;
+pub mod special;
+
+use std::sync::Arc;
+
+use crate::builtins::{self, Ns};
+use crate::error::{Error, Result, Span};
+use crate::eval::{Globals, Host};
+use crate::reader::{form_to_value, Form, FormKind};
+use crate::value::{Func, Value};
+
+use expr::{Call, Expr, GlobalId, Slot};
+
+/// The names a program can see besides its own locals.
+pub struct Context<'a> {
+    pub globals: &'a mut Globals,
+    pub host: &'a dyn Host,
+    /// The whole source of the program being analyzed.
+    pub source: Arc<str>,
+}
+
+/// One function body (or the top level) being analyzed.
+#[derive(Default)]
+struct Scope {
+    /// Visible locals, innermost last.
+    locals: Vec<(Arc<str>, Slot)>,
+    next_slot: Slot,
+    frame_size: Slot,
+    /// Captured names and how to get them in the enclosing scope.
+    captures: Vec<(Arc<str>, Expr)>,
+    self_name: Option<Arc<str>>,
+    siblings: Vec<Arc<str>>,
+    /// How many arguments `recur` takes here, if it may appear.
+    recur_arity: Option<usize>,
+}
+
+/// A compiled top-level form: run it in a frame of `frame_size` slots.
+pub struct TopLevel {
+    pub expr: Expr,
+    pub frame_size: usize,
+}
+
+pub struct Analyzer<'a> {
+    cx: Context<'a>,
+    scopes: Vec<Scope>,
+    gensym: u32,
+}
+
+impl<'a> Analyzer<'a> {
+    pub fn new(cx: Context<'a>) -> Analyzer<'a> {
+        Analyzer {
+            cx,
+            scopes: Vec::new(),
+            gensym: 0,
+        }
+    }
+
+    /// Analyzes one top-level form.
+    pub fn top_level(&mut self, form: &Form) -> Result<TopLevel> {
+        self.scopes.push(Scope::default());
+        let expr = self.analyze(form, false);
+        let scope = self.scopes.pop().unwrap_or_default();
+        Ok(TopLevel {
+            expr: expr?,
+            frame_size: scope.frame_size as usize,
+        })
+    }
+
+    fn scope(&mut self) -> &mut Scope {
+        self.scopes.last_mut().expect("analysis always has a scope")
+    }
+
+    /// A fresh local that no program can name.
+    fn gensym(&mut self, base: &str) -> String {
+        self.gensym += 1;
+        format!(" {base}{}", self.gensym)
+    }
+
+    fn push_local(&mut self, name: &str) -> Slot {
+        let scope = self.scope();
+        let slot = scope.next_slot;
+        scope.next_slot += 1;
+        scope.frame_size = scope.frame_size.max(scope.next_slot);
+        scope.locals.push((name.into(), slot));
+        slot
+    }
+
+    /// A slot for an intermediate value, not visible by name.
+    fn temp_slot(&mut self) -> Slot {
+        let scope = self.scope();
+        let slot = scope.next_slot;
+        scope.next_slot += 1;
+        scope.frame_size = scope.frame_size.max(scope.next_slot);
+        slot
+    }
+
+    /// Saves the local bindings; [`Analyzer::restore`] pops back to them.
+    fn mark(&mut self) -> (usize, Slot) {
+        let scope = self.scope();
+        (scope.locals.len(), scope.next_slot)
+    }
+
+    fn restore(&mut self, mark: (usize, Slot)) {
+        let scope = self.scope();
+        scope.locals.truncate(mark.0);
+        scope.next_slot = mark.1;
+    }
+
+    fn with_recur<T>(&mut self, arity: Option<usize>, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.scope().recur_arity, arity);
+        let r = f(self);
+        self.scope().recur_arity = saved;
+        r
+    }
+
+    /// Analyzes a form; `tail` says whether it is in tail position of the
+    /// innermost `loop` or `fn` (where `recur` may appear).
+    pub fn analyze(&mut self, form: &Form, tail: bool) -> Result<Expr> {
+        match &form.kind {
+            FormKind::Nil => Ok(Expr::Const(Value::Nil)),
+            FormKind::Bool(b) => Ok(Expr::Const(Value::Bool(*b))),
+            FormKind::Int(i) => Ok(Expr::Const(Value::Int(*i))),
+            FormKind::Float(f) => Ok(Expr::Const(Value::Float(*f))),
+            FormKind::Str(s) => Ok(Expr::Const(Value::string(s.as_str()))),
+            FormKind::Keyword(k) => Ok(Expr::Const(Value::keyword(k.as_str()))),
+            FormKind::Regex(_) => Ok(Expr::Const(form_to_value(form)?)),
+            FormKind::Symbol(name) => self.symbol(name, form.span),
+            FormKind::Vector(items) => {
+                let exprs = self.analyze_all(items)?;
+                Ok(constant_or(exprs, Expr::Vector, |vals| {
+                    Value::vector_from(vals)
+                }))
+            }
+            FormKind::Set(items) => {
+                let exprs = self.analyze_all(items)?;
+                Ok(constant_or(exprs, Expr::Set, Value::set_from))
+            }
+            FormKind::Map(items) => {
+                let exprs = self.analyze_all(items)?;
+                let mut pairs = Vec::with_capacity(exprs.len() / 2);
+                let mut it = exprs.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    pairs.push((k, v));
+                }
+                if pairs
+                    .iter()
+                    .all(|(k, v)| matches!((k, v), (Expr::Const(_), Expr::Const(_))))
+                {
+                    let m = pairs
+                        .into_iter()
+                        .map(|(k, v)| match (k, v) {
+                            (Expr::Const(k), Expr::Const(v)) => (k, v),
+                            _ => unreachable!("checked above"),
+                        })
+                        .collect();
+                    Ok(Expr::Const(Value::Map(m)))
+                } else {
+                    Ok(Expr::Map(pairs))
+                }
+            }
+            FormKind::List(items) => {
+                if items.is_empty() {
+                    return Ok(Expr::Const(Value::empty_vector()));
+                }
+                self.list(form, items, tail)
+            }
+        }
+    }
+
+    fn analyze_all(&mut self, forms: &[Form]) -> Result<Vec<Expr>> {
+        forms.iter().map(|f| self.analyze(f, false)).collect()
+    }
+
+    /// A body (implicit `do`): the last form inherits `tail`.
+    fn body(&mut self, forms: &[Form], tail: bool) -> Result<Expr> {
+        match forms.len() {
+            0 => Ok(Expr::Const(Value::Nil)),
+            1 => self.analyze(&forms[0], tail),
+            n => {
+                let mut exprs = Vec::with_capacity(n);
+                for (i, f) in forms.iter().enumerate() {
+                    exprs.push(self.analyze(f, tail && i + 1 == n)?);
+                }
+                Ok(Expr::Do(exprs))
+            }
+        }
+    }
+
+    fn list(&mut self, form: &Form, items: &[Form], tail: bool) -> Result<Expr> {
+        let head = &items[0];
+        if let FormKind::Symbol(name) = &head.kind {
+            if self.resolve_local(self.scopes.len() - 1, name).is_none() {
+                if let Some(expanded) = macros::expand(self, name, form, items)? {
+                    return self.analyze(&expanded, tail);
+                }
+                if let Some(expr) = special::analyze(self, name, form, items, tail)? {
+                    return Ok(expr);
+                }
+                names::check_forbidden(name, head.span)?;
+            }
+        }
+        self.call(form, items)
+    }
+
+    fn call(&mut self, form: &Form, items: &[Form]) -> Result<Expr> {
+        let head = &items[0];
+        let args_forms = &items[1..];
+        if let FormKind::Symbol(name) = &head.kind {
+            if let Some(tool) = self.tool_call_name(name) {
+                let args = self.analyze_all(args_forms)?;
+                return Ok(Expr::CallTool(tool.into(), args, form.span));
+            }
+        }
+        let f = self.analyze(head, false)?;
+        if let Expr::Builtin(b) = f {
+            let args = if b.name == "where" && b.ns == Ns::Core {
+                self.where_args(args_forms)?
+            } else {
+                self.analyze_all(args_forms)?
+            };
+            return Ok(Expr::CallBuiltin(b, args, form.span));
+        }
+        let args = self.analyze_all(args_forms)?;
+        Ok(Expr::Call(Box::new(Call {
+            f,
+            args,
+            span: form.span,
+        })))
+    }
+
+    /// `where`'s operator written as a bare symbol (`=`, `>`, `includes`,
+    /// `in` …) is passed as a keyword, so `includes` and `in` need no
+    /// definition of their own.
+    fn where_args(&mut self, forms: &[Form]) -> Result<Vec<Expr>> {
+        const OPS: [&str; 8] = ["=", "not=", ">", "<", ">=", "<=", "includes", "in"];
+        let mut args = Vec::with_capacity(forms.len());
+        for (i, f) in forms.iter().enumerate() {
+            match &f.kind {
+                FormKind::Symbol(op)
+                    if i == 1
+                        && OPS.contains(&op.as_str())
+                        && self.resolve_local(self.scopes.len() - 1, op).is_none() =>
+                {
+                    args.push(Expr::Const(Value::keyword(op.as_str())))
+                }
+                _ => args.push(self.analyze(f, false)?),
+            }
+        }
+        Ok(args)
+    }
+
+    /// If `name` in call position calls a tool (`tool/x`, or a bare name that
+    /// falls back to a tool), the tool's name.
+    fn tool_call_name<'n>(&mut self, name: &'n str) -> Option<&'n str> {
+        if let Some(tool) = name.strip_prefix("tool/") {
+            return Some(tool);
+        }
+        if name.contains('/') || self.resolve_local(self.scopes.len() - 1, name).is_some() {
+            return None;
+        }
+        if self.cx.globals.id(name).is_some() || builtins::lookup(name).is_some() {
+            return None;
+        }
+        (self.cx.host.has_tool(name) && self.cx.host.data(name).is_none()).then_some(name)
+    }
+
+    /// Finds a local (or self name, sibling, capture) visible in scope
+    /// `depth`, capturing it through every function boundary on the way.
+    fn resolve_local(&mut self, depth: usize, name: &str) -> Option<Expr> {
+        let scope = &self.scopes[depth];
+        if let Some((_, slot)) = scope.locals.iter().rev().find(|(n, _)| &**n == name) {
+            return Some(Expr::Local(*slot));
+        }
+        if scope.self_name.as_deref() == Some(name) {
+            return Some(Expr::SelfFn);
+        }
+        if let Some(i) = scope.siblings.iter().position(|n| &**n == name) {
+            return Some(Expr::Sibling(i as u32));
+        }
+        if let Some(i) = scope.captures.iter().position(|(n, _)| &**n == name) {
+            return Some(Expr::Capture(i as u32));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let outer = self.resolve_local(depth - 1, name)?;
+        let scope = &mut self.scopes[depth];
+        scope.captures.push((name.into(), outer));
+        Some(Expr::Capture(scope.captures.len() as u32 - 1))
+    }
+
+    fn symbol(&mut self, name: &str, span: Span) -> Result<Expr> {
+        if let Some(local) = self.resolve_local(self.scopes.len() - 1, name) {
+            return Ok(local);
+        }
+        match name {
+            "*1" => return Ok(Expr::TurnHistory(1)),
+            "*2" => return Ok(Expr::TurnHistory(2)),
+            "*3" => return Ok(Expr::TurnHistory(3)),
+            _ => {}
+        }
+        if let Some(i) = name.find('/').filter(|&i| i > 0 && i + 1 < name.len()) {
+            return self.qualified(&name[..i], &name[i + 1..], span);
+        }
+        if let Some(id) = self.cx.globals.id(name) {
+            return Ok(Expr::Global(id));
+        }
+        if name == "return" || name == "fail" {
+            return Err(
+                Error::undefined(format!("{name} cannot be used as a value"))
+                    .with_hint(format!(
+                        "{name} ends the turn; call it directly, e.g. ({name} result)"
+                    ))
+                    .with_span(span),
+            );
+        }
+        if let Some(b) = builtins::lookup(name) {
+            return Ok(Expr::Builtin(b));
+        }
+        let is_tool = self.cx.host.has_tool(name);
+        let is_data = self.cx.host.data(name).is_some();
+        match (is_tool, is_data) {
+            (true, true) => Err(Error::execution(format!(
+                "ambiguous reference {name}: both tool/{name} and data/{name} exist"
+            ))
+            .with_hint(format!("write tool/{name} or data/{name}"))
+            .with_span(span)),
+            (true, false) => Ok(Expr::Const(tool_fn(name))),
+            (false, true) => Ok(Expr::Data(name.into(), span)),
+            (false, false) => {
+                Err(names::undefined_symbol(name, self.cx.globals, self.cx.host).with_span(span))
+            }
+        }
+    }
+
+    fn qualified(&mut self, ns: &str, name: &str, span: Span) -> Result<Expr> {
+        match ns {
+            "data" => Ok(Expr::Data(name.into(), span)),
+            "tool" => Ok(Expr::Const(tool_fn(name))),
+            "user" => match self.cx.globals.id(name) {
+                Some(id) => Ok(Expr::Global(id)),
+                None => {
+                    Err(Error::undefined(format!("user/{name} is not defined")).with_span(span))
+                }
+            },
+            _ => match Ns::from_qualifier(ns) {
+                Some(n) => match builtins::lookup_in(n, name) {
+                    Some(b) => Ok(Expr::Builtin(b)),
+                    None => Err(Error::undefined(format!(
+                        "{}/{name} is not a function ptc provides",
+                        n.name()
+                    ))
+                    .with_span(span)),
+                },
+                None => match names::java_static(&format!("{ns}/{name}")) {
+                    Some(names::JavaStatic::Const(v)) => Ok(Expr::Const(v)),
+                    Some(names::JavaStatic::Builtin(b)) => match builtins::lookup_in(Ns::Core, b) {
+                        Some(b) => Ok(Expr::Builtin(b)),
+                        None => Err(names::unknown_namespace(ns, name).with_span(span)),
+                    },
+                    None => Err(names::unknown_namespace(ns, name).with_span(span)),
+                },
+            },
+        }
+    }
+
+    /// The id of a user/ definition, interned now so later references in the
+    /// same form resolve to it.
+    fn intern_global(&mut self, name: &str) -> GlobalId {
+        self.cx.globals.intern(name)
+    }
+}
+
+/// A function value that calls `tool/NAME` (a tool used as a value, e.g.
+/// `(map tool/lookup ids)`).
+fn tool_fn(name: &str) -> Value {
+    let tool: Arc<str> = name.into();
+    Func::native(format!("tool/{name}"), move |interp, args| {
+        interp.call_tool(&tool, args.to_vec())
+    })
+}
+
+/// Folds a collection literal whose items are all constants into a constant.
+fn constant_or(
+    exprs: Vec<Expr>,
+    make: impl FnOnce(Vec<Expr>) -> Expr,
+    fold: impl FnOnce(Vec<Value>) -> Value,
+) -> Expr {
+    if exprs.iter().all(|e| matches!(e, Expr::Const(_))) {
+        let vals = exprs
+            .into_iter()
+            .map(|e| match e {
+                Expr::Const(v) => v,
+                _ => unreachable!("checked above"),
+            })
+            .collect();
+        Expr::Const(fold(vals))
+    } else {
+        make(exprs)
+    }
+}

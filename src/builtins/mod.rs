@@ -9,7 +9,8 @@
 //! [`numbers`], [`predicates`], [`seq`] (sequence functions and infinite
 //! sequences), [`coll`] (collections and maps), [`string`] (clojure.string,
 //! regexes, `format`), [`set`] (clojure.set), [`walk`] (clojure.walk),
-//! [`query`] (`where`, `all-of`, the aggregators: PTC-Lisp extensions).
+//! [`query`] (`where`, `all-of`, the aggregators: PTC-Lisp extensions),
+//! [`interop`] (the date helpers, the only Java interop).
 //!
 //! Names resolve by namespace: `clojure.string/join`, `str/join` and
 //! `string/join` are [`Ns::String`]'s `join`; a bare name is looked up in
@@ -18,6 +19,7 @@
 pub mod args;
 pub mod coll;
 pub mod core;
+pub mod interop;
 pub mod numbers;
 pub mod predicates;
 pub mod query;
@@ -164,7 +166,7 @@ fn tables() -> [&'static [Builtin]; 10] {
         set::BUILTINS,
         walk::BUILTINS,
         query::BUILTINS,
-        &[],
+        interop::BUILTINS,
     ]
 }
 

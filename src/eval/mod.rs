@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, For, ForClause, Slot};
 use crate::builtins::Builtin;
-use crate::error::{Error, ErrorKind, Result, Span};
+use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
 
 pub use budget::{Budget, Limits};
@@ -34,18 +34,28 @@ pub use host::{CannedTool, Host, StaticHost};
 pub const STACK_BYTES: usize = 1 << 30;
 
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack (reserved, committed
-/// only as used) and returns its result.
-pub fn run_on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+/// only as used). A panic in `f` (a bug of ptc) comes back as an
+/// `internal-error` instead of taking the process down.
+pub fn run_on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
     std::thread::scope(|s| {
-        std::thread::Builder::new()
+        let handle = std::thread::Builder::new()
             .name("ptc-eval".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(s, f)
-            .expect("spawning the evaluation thread")
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .map_err(|e| Error::internal(format!("cannot start the evaluation thread: {e}")))?;
+        handle.join().map_err(|panic| {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Error::internal(format!("ptc crashed while evaluating: {msg}"))
+        })
     })
 }
+
+/// Receives each print as it happens.
+pub type PrintSink = Box<dyn FnMut(&str) + Send>;
 
 /// A function value made by `fn`/`defn`.
 pub struct Closure {
@@ -105,7 +115,7 @@ pub struct Interp {
     /// Results of earlier turns, oldest first (`*1 *2 *3`).
     pub turn_history: Vec<Value>,
     /// Called with every print as it happens (`ptc run` streams them).
-    pub on_print: Option<Box<dyn FnMut(&str) + Send>>,
+    pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
     pending_recur: Option<Vec<Value>>,
 }
@@ -470,8 +480,7 @@ impl Interp {
             }
             Expr::CallBuiltin(b, args, span) => {
                 let args = self.eval_args(args, frame)?;
-                self.budget.tick(1)?;
-                (b.f)(self, &args).map_err(|e| e.or_span(*span))
+                self.call_builtin(b, &args).map_err(|e| e.or_span(*span))
             }
             Expr::CallTool(name, args, span) => {
                 let args = self.eval_args(args, frame)?;

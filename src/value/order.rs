@@ -53,10 +53,10 @@ pub fn cmp_int_float(i: i64, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Less;
     }
-    if f >= 9.223_372_036_854_775_807e18 {
+    if f >= 9_223_372_036_854_775_808.0 {
         return Ordering::Less;
     }
-    if f < -9.223_372_036_854_775_808e18 {
+    if f < -9_223_372_036_854_775_808.0 {
         return Ordering::Greater;
     }
     let t = f.trunc();

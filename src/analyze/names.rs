@@ -1,0 +1,328 @@
+//! Errors about names, with the hints an LLM needs to fix them: "did you
+//! mean" by edit distance over every visible name, names from other
+//! languages (`upcase`, `len`), data referenced without `data/`, and the
+//! forms the sandbox forbids (`eval`, `atom`, `slurp` …).
+
+use crate::builtins;
+use crate::error::{Error, Result, Span};
+use crate::eval::{Globals, Host};
+
+/// Names LLMs borrow from other languages or libraries, with the ptc name.
+const ALIASES: &[(&str, &str)] = &[
+    ("upcase", "upper-case"),
+    ("downcase", "lower-case"),
+    ("uppercase", "upper-case"),
+    ("lowercase", "lower-case"),
+    ("to-upper", "upper-case"),
+    ("to-lower", "lower-case"),
+    ("len", "count"),
+    ("length", "count"),
+    ("size", "count"),
+    ("strlen", "count"),
+    ("foreach", "doseq"),
+    ("for-each", "doseq"),
+    ("each", "doseq"),
+    ("print-line", "println"),
+    ("puts", "println"),
+    ("printf", "(println (format ...))"),
+    ("null", "nil"),
+    ("None", "nil"),
+    ("True", "true"),
+    ("False", "false"),
+    ("elif", "cond"),
+    ("lambda", "fn"),
+    ("sum", "(reduce + xs) or sum-by"),
+    ("avg", "avg-by"),
+    ("average", "avg-by"),
+    ("mean", "avg-by"),
+    ("sort-on", "sort-by"),
+    ("uniq", "distinct"),
+    ("unique", "distinct"),
+    ("head", "first"),
+    ("tail", "rest"),
+    ("append", "conj"),
+    ("push", "conj"),
+    ("concat-str", "str"),
+    ("string-join", "clojure.string/join"),
+    ("substring", "subs"),
+    ("substr", "subs"),
+    ("contains", "contains? or clojure.string/includes?"),
+    ("includes", "clojure.string/includes?"),
+    ("starts-with", "clojure.string/starts-with?"),
+    ("ends-with", "clojure.string/ends-with?"),
+    ("hash", "hash-map"),
+    ("dict", "hash-map"),
+    ("lookup", "get"),
+    ("fetch", "get"),
+    ("zip", "(map vector xs ys)"),
+    (
+        "sqrt",
+        "(Math/sqrt x) is not available; use (pow x 0.5) if available or compute with *",
+    ),
+];
+
+/// The error for a symbol that names nothing.
+pub fn undefined_symbol(name: &str, globals: &Globals, host: &dyn Host) -> Error {
+    let err = Error::undefined(format!("undefined symbol '{name}'"));
+    match hint_for(name, globals, host) {
+        Some(h) => err.with_hint(h),
+        None => err,
+    }
+}
+
+fn hint_for(name: &str, globals: &Globals, host: &dyn Host) -> Option<String> {
+    if let Some((_, to)) = ALIASES.iter().find(|(from, _)| *from == name) {
+        return Some(format!("did you mean {to}?"));
+    }
+    let data = host.data_names();
+    let tools = host.tool_names();
+    let mut candidates: Vec<String> = Vec::new();
+    candidates.extend(globals.iter().map(|(n, _)| n.to_string()));
+    candidates.extend(builtins::all().iter().map(|b| b.name.to_string()));
+    candidates.extend(data.iter().map(|d| format!("data/{d}")));
+    candidates.extend(tools.iter().map(|t| format!("tool/{t}")));
+    let best = closest(name, candidates.iter().map(String::as_str))?;
+    if best.starts_with("data/") {
+        return Some(format!(
+            "did you mean {best}? data values are read as {best}"
+        ));
+    }
+    Some(format!("did you mean {best}?"))
+}
+
+/// The candidate closest to `name` by edit distance, if close enough to be
+/// a plausible typo.
+pub fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    let max = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        // Compare `data/x` candidates by their bare part too.
+        let bare = c.rsplit('/').next().unwrap_or(c);
+        let d = edit_distance(name, c).min(edit_distance(name, bare));
+        if d <= max && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > 3 {
+        return a.len().abs_diff(b.len());
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Java-style `Class/member` names LLMs write, with what to use instead.
+const JAVA_HINTS: &[(&str, &str)] = &[
+    ("Math/abs", "abs"),
+    ("Math/max", "max"),
+    ("Math/min", "min"),
+    ("Math/floor", "floor"),
+    ("Math/ceil", "ceil"),
+    ("Math/round", "round"),
+    ("Math/pow", "pow"),
+    ("Math/sqrt", "sqrt"),
+    ("Integer/parseInt", "parse-long"),
+    ("Long/parseLong", "parse-long"),
+    ("Double/parseDouble", "parse-double"),
+    ("Boolean/parseBoolean", "parse-boolean"),
+    ("String/valueOf", "str"),
+];
+
+/// `Unknown/name`: a namespace ptc does not have.
+pub fn unknown_namespace(ns: &str, name: &str) -> Error {
+    let full = format!("{ns}/{name}");
+    let err = Error::validation(format!("unknown namespace {ns} in {full}"));
+    if let Some((_, to)) = JAVA_HINTS.iter().find(|(j, _)| *j == full) {
+        return err.with_hint(format!("Java interop is not available; use {to}"));
+    }
+    if full == "System/exit" {
+        return err.with_hint(
+            "programs cannot exit the process; end the mission with (return v) or (fail reason)",
+        );
+    }
+    err.with_hint(
+        "available namespaces: data/, tool/, user/, clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/)",
+    )
+}
+
+/// Forms the sandbox forbids (`language.md`: `atom`, `eval`, `ns`,
+/// `require`, I/O, `System/exit` …): a `validation-error`.
+const FORBIDDEN: &[(&str, &str)] = &[
+    ("eval", "programs cannot evaluate code at run time; write the code directly"),
+    ("load", "programs cannot load code"),
+    ("load-file", "programs cannot read files"),
+    ("load-string", "programs cannot evaluate code at run time"),
+    ("ns", "there are no namespaces to declare; just def and defn"),
+    ("require", "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/"),
+    ("import", "Java interop is not available"),
+    ("use", "clojure.string, clojure.set and clojure.walk are always available"),
+    ("in-ns", "there are no namespaces to switch to"),
+    ("slurp", "programs cannot read files or URLs; inputs are in data/ and tools in tool/"),
+    ("spit", "programs cannot write files; return results with (return v)"),
+    ("atom", "there is no mutable state; use let, loop/recur or reduce, and def for values kept across turns"),
+    ("swap!", "there is no mutable state; use reduce or loop/recur, and def to store results"),
+    ("reset!", "there is no mutable state; use def to store results"),
+    ("volatile!", "there is no mutable state; use reduce or loop/recur"),
+    ("vswap!", "there is no mutable state; use reduce or loop/recur"),
+    ("ref", "there is no mutable state"),
+    ("dosync", "there is no mutable state"),
+    ("agent", "there is no concurrency; use pmap for parallel-looking work"),
+    ("future", "there is no concurrency; use pmap or pcalls"),
+    ("promise", "there is no concurrency"),
+    ("set!", "there is no mutable state"),
+    ("with-open", "programs cannot open files or connections"),
+    ("sh", "programs cannot start processes"),
+    (".", "Java interop is not available; use the builtin functions"),
+];
+
+/// Clojure features PTC-Lisp does not have: an `undefined-error` (they are
+/// simply not defined) with a hint at what to use instead.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    (
+        "read-string",
+        "to parse numbers use parse-long or parse-double",
+    ),
+    ("defmacro", "macros cannot be defined; use defn"),
+    (
+        "defprotocol",
+        "protocols are not available; use maps and functions",
+    ),
+    ("defrecord", "records are not available; use maps"),
+    ("deftype", "types are not available; use maps"),
+    ("definterface", "interfaces are not available"),
+    (
+        "defmulti",
+        "multimethods are not available; use cond or case on a dispatch value",
+    ),
+    (
+        "defmethod",
+        "multimethods are not available; use cond or case",
+    ),
+    ("reify", "Java interop is not available"),
+    ("proxy", "Java interop is not available"),
+    ("new", "Java interop is not available"),
+    ("binding", "there are no dynamic vars; use let"),
+    (
+        "lazy-seq",
+        "evaluation is eager; build the collection with loop/recur, for or reduce",
+    ),
+    ("rand", "programs are deterministic: there is no randomness"),
+    (
+        "rand-int",
+        "programs are deterministic: there is no randomness",
+    ),
+    (
+        "rand-nth",
+        "programs are deterministic: there is no randomness",
+    ),
+    (
+        "shuffle",
+        "programs are deterministic: there is no randomness",
+    ),
+];
+
+/// The error for a form in call position that the sandbox forbids or that
+/// PTC-Lisp does not have, if `name` is one.
+pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
+    if let Some((_, hint)) = FORBIDDEN.iter().find(|(n, _)| *n == name) {
+        return Err(
+            Error::validation(format!("{name} is not available in PTC-Lisp"))
+                .with_hint(*hint)
+                .with_span(span),
+        );
+    }
+    if let Some((_, hint)) = UNSUPPORTED.iter().find(|(n, _)| *n == name) {
+        return Err(Error::undefined(format!("undefined symbol '{name}'"))
+            .with_hint(format!("{name} is not supported in PTC-Lisp; {hint}"))
+            .with_span(span));
+    }
+    let method = name.len() > 1 && name.starts_with('.') && !name.starts_with("..");
+    let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
+    if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
+        return Err(Error::undefined(format!("{name} is not supported: Java interop is limited"))
+            .with_hint("supported interop: (java.util.Date.), (java.util.Date. ms), (.getTime date), (System/currentTimeMillis), (java.time.LocalDate/parse s); otherwise use the builtin functions")
+            .with_span(span));
+    }
+    Ok(())
+}
+
+/// The Java interop PTC-Lisp supports (date helpers).
+pub const SUPPORTED_INTEROP: &[&str] = &[".getTime", "java.util.Date."];
+
+/// Java static members that mean a builtin or a constant.
+pub fn java_static(full: &str) -> Option<JavaStatic> {
+    use JavaStatic::*;
+    Some(match full {
+        "Double/POSITIVE_INFINITY" => Const(f64::INFINITY.into()),
+        "Double/NEGATIVE_INFINITY" => Const(f64::NEG_INFINITY.into()),
+        "Double/NaN" => Const(f64::NAN.into()),
+        "Double/MAX_VALUE" => Const(f64::MAX.into()),
+        "Double/MIN_VALUE" => Const(f64::MIN_POSITIVE.into()),
+        "Long/MAX_VALUE" => Const(i64::MAX.into()),
+        "Long/MIN_VALUE" => Const(i64::MIN.into()),
+        "Integer/MAX_VALUE" => Const(i64::from(i32::MAX).into()),
+        "Integer/MIN_VALUE" => Const(i64::from(i32::MIN).into()),
+        "Math/PI" => Const(std::f64::consts::PI.into()),
+        "Math/E" => Const(std::f64::consts::E.into()),
+        "Math/abs" => Builtin("abs"),
+        "Math/max" => Builtin("max"),
+        "Math/min" => Builtin("min"),
+        "Math/floor" => Builtin("floor"),
+        "Math/ceil" => Builtin("ceil"),
+        "Math/round" => Builtin("round"),
+        "Math/pow" => Builtin("pow"),
+        "Math/sqrt" => Builtin("sqrt"),
+        "Integer/parseInt" | "Long/parseLong" => Builtin("parse-long"),
+        "Double/parseDouble" => Builtin("parse-double"),
+        "Boolean/parseBoolean" => Builtin("parse-boolean"),
+        "String/valueOf" => Builtin("str"),
+        "System/currentTimeMillis" => Builtin("current-time-millis"),
+        "LocalDate/parse" | "java.time.LocalDate/parse" => Builtin("local-date-parse"),
+        _ => return None,
+    })
+}
+
+/// What a Java static member resolves to.
+pub enum JavaStatic {
+    Const(crate::value::Value),
+    /// A clojure.core builtin, by name.
+    Builtin(&'static str),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("filter", "filtr"), 1);
+        assert_eq!(edit_distance("map", "map"), 0);
+        assert_eq!(edit_distance("abc", "xyz"), 3);
+    }
+
+    #[test]
+    fn closest_prefers_near_names() {
+        let names = ["filter", "first", "data/products"];
+        assert_eq!(closest("filtr", names.into_iter()), Some("filter"));
+        assert_eq!(
+            closest("products", names.into_iter()),
+            Some("data/products")
+        );
+        assert_eq!(closest("zzzzzz", names.into_iter()), None);
+    }
+}

@@ -1,0 +1,743 @@
+//! Special forms: `quote if do let loop recur fn def defn defonce letfn try
+//! throw case and or for doseq var`.
+//!
+//! Each is checked for shape here (a `validation-error` with the form's span
+//! when it is malformed) and compiled to its [`Expr`].
+
+use std::sync::Arc;
+
+use super::expr::{Bind, Case, Def, Expr, FnArity, FnProto, For, ForClause, Letfn, Loop, Try};
+use super::{Analyzer, Scope};
+use crate::error::{Error, Result, Span};
+use crate::reader::{form_to_value, Form, FormKind};
+use crate::value::{Map, Value};
+
+/// Compiles `items` if its head names a special form.
+pub fn analyze(
+    a: &mut Analyzer,
+    name: &str,
+    form: &Form,
+    items: &[Form],
+    tail: bool,
+) -> Result<Option<Expr>> {
+    let args = &items[1..];
+    let span = form.span;
+    let expr = match name {
+        "quote" => {
+            if args.len() != 1 {
+                return Err(invalid(span, "quote expects exactly one form"));
+            }
+            Expr::Const(form_to_value(&args[0])?)
+        }
+        "if" => {
+            if !(2..=3).contains(&args.len()) {
+                return Err(invalid(
+                    span,
+                    format!("if expects a condition, a then-branch and an optional else-branch, got {} forms", args.len()),
+                )
+                .with_hint("use cond for several branches, or wrap several expressions in (do ...)"));
+            }
+            let c = a.analyze(&args[0], false)?;
+            let t = a.analyze(&args[1], tail)?;
+            let e = match args.get(2) {
+                Some(f) => a.analyze(f, tail)?,
+                None => Expr::Const(Value::Nil),
+            };
+            Expr::If(Box::new((c, t, e)))
+        }
+        "do" => a.body(args, tail)?,
+        "and" | "or" => {
+            if args.is_empty() {
+                return Ok(Some(Expr::Const(if name == "and" {
+                    Value::Bool(true)
+                } else {
+                    Value::Nil
+                })));
+            }
+            let n = args.len();
+            let mut exprs = Vec::with_capacity(n);
+            for (i, f) in args.iter().enumerate() {
+                exprs.push(a.analyze(f, tail && i + 1 == n)?);
+            }
+            if n == 1 {
+                return Ok(exprs.pop());
+            }
+            if name == "and" {
+                Expr::And(exprs)
+            } else {
+                Expr::Or(exprs)
+            }
+        }
+        "let" => {
+            let bindings = binding_vector(args, span, "let")?;
+            let mark = a.mark();
+            let mut binds = Vec::new();
+            for pair in bindings.chunks(2) {
+                a.bind(&pair[0], &pair[1], &mut binds)?;
+            }
+            let body = a.body(&args[1..], tail);
+            a.restore(mark);
+            Expr::Let(binds, Box::new(body?))
+        }
+        "loop" => {
+            let bindings = binding_vector(args, span, "loop")?;
+            let mark = a.mark();
+            let mut inits = Vec::new();
+            let mut params = Vec::new();
+            let mut prologue = Vec::new();
+            for pair in bindings.chunks(2) {
+                let value = a.analyze(&pair[1], false)?;
+                match &pair[0].kind {
+                    FormKind::Symbol(n) => {
+                        let slot = a.push_local(n);
+                        inits.push(Bind { slot, value });
+                        params.push(slot);
+                    }
+                    _ => {
+                        let slot = a.temp_slot();
+                        inits.push(Bind { slot, value });
+                        params.push(slot);
+                        a.destructure(&pair[0], slot, &mut prologue)?;
+                    }
+                }
+            }
+            let body = a.with_recur(Some(params.len()), |a| a.body(&args[1..], true));
+            a.restore(mark);
+            Expr::Loop(Box::new(Loop {
+                inits,
+                params,
+                prologue,
+                body: body?,
+            }))
+        }
+        "recur" => {
+            let Some(expected) = a.scope().recur_arity else {
+                return Err(
+                    invalid(span, "recur is only allowed in tail position of loop or fn")
+                        .with_hint("recur must be the last thing evaluated in its loop or fn body"),
+                );
+            };
+            if !tail {
+                return Err(invalid(span, "recur is only allowed in tail position of loop or fn")
+                    .with_hint("recur must be the last thing evaluated in its loop or fn body; its value cannot be used"));
+            }
+            if args.len() != expected {
+                return Err(Error::arity(format!(
+                    "recur expects {expected} argument{} (one per loop binding or fn parameter), got {}",
+                    if expected == 1 { "" } else { "s" },
+                    args.len()
+                ))
+                .with_span(span));
+            }
+            Expr::Recur(a.analyze_all(args)?, span)
+        }
+        "fn" | "fn*" => {
+            let (name, rest) = match args.first().map(|f| &f.kind) {
+                Some(FormKind::Symbol(n)) => (Some(n.as_str()), &args[1..]),
+                _ => (None, args),
+            };
+            a.function(name, None, rest, span, FnKind::Fn)?
+        }
+        "def" => a.def(args, span)?,
+        "defonce" => {
+            if let Some(FormKind::Symbol(n)) = args.first().map(|f| &f.kind) {
+                if a.cx.globals.lookup(n).is_some() {
+                    return Ok(Some(Expr::Const(Value::Var(n.as_str().into()))));
+                }
+            }
+            a.def(args, span)?
+        }
+        "defn" | "defn-" => a.defn(args, span)?,
+        "letfn" => a.letfn(args, span, tail)?,
+        "try" => a.try_form(args, span)?,
+        "throw" => {
+            if args.len() != 1 {
+                return Err(invalid(
+                    span,
+                    "throw expects exactly one argument, e.g. (throw (ex-info \"msg\" {}))",
+                ));
+            }
+            Expr::Throw(Box::new(a.analyze(&args[0], false)?), span)
+        }
+        "case" => a.case(args, span, tail)?,
+        "for" | "doseq" => a.comprehension(args, span, name == "for")?,
+        "return" | "fail" => {
+            if args.len() != 1 {
+                let example = if name == "return" {
+                    "(return {:answer 42})"
+                } else {
+                    "(fail \"reason\")"
+                };
+                return Err(invalid(
+                    span,
+                    format!("{name} expects exactly one argument, got {}", args.len()),
+                )
+                .with_hint(format!("write {example}")));
+            }
+            let b = crate::builtins::lookup_in(crate::builtins::Ns::Core, name)
+                .ok_or_else(|| Error::internal(format!("builtin {name} is missing")))?;
+            Expr::CallBuiltin(b, vec![a.analyze(&args[0], false)?], span)
+        }
+        "var" => match args.first().map(|f| &f.kind) {
+            Some(FormKind::Symbol(n)) if args.len() == 1 => {
+                Expr::Const(Value::Var(n.as_str().into()))
+            }
+            _ => return Err(invalid(span, "var expects a symbol")),
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(expr))
+}
+
+/// What kind of function is being compiled: how its own name resolves.
+pub(super) enum FnKind {
+    /// `(fn name? ...)`: the name is the closure itself.
+    Fn,
+    /// `defn`: the name resolves to the user/ definition.
+    Defn,
+    /// A `letfn` function: every sibling name resolves through the group.
+    Letfn(Vec<Arc<str>>),
+}
+
+fn invalid(span: Span, msg: impl Into<String>) -> Error {
+    Error::validation(msg).with_span(span)
+}
+
+/// The binding vector of `let`/`loop`/…: a vector with an even number of forms.
+fn binding_vector<'f>(args: &'f [Form], span: Span, what: &str) -> Result<&'f [Form]> {
+    match args.first().map(|f| &f.kind) {
+        Some(FormKind::Vector(items)) if items.len() % 2 == 0 => Ok(items),
+        Some(FormKind::Vector(_)) => Err(invalid(
+            args[0].span,
+            format!(
+                "{what} requires an even number of forms in its binding vector (name value pairs)"
+            ),
+        )),
+        _ => Err(invalid(
+            span,
+            format!("{what} expects a binding vector, e.g. ({what} [x 1] ...)"),
+        )),
+    }
+}
+
+impl Analyzer<'_> {
+    /// `pattern value`: evaluates `value` and binds the pattern, adding the
+    /// names to the current scope.
+    pub(super) fn bind(
+        &mut self,
+        pattern: &Form,
+        value: &Form,
+        binds: &mut Vec<Bind>,
+    ) -> Result<()> {
+        let value = self.analyze(value, false)?;
+        match &pattern.kind {
+            FormKind::Symbol(n) => {
+                check_binding_name(n, pattern.span)?;
+                let slot = self.push_local(n);
+                binds.push(Bind { slot, value });
+            }
+            _ => {
+                let slot = self.temp_slot();
+                binds.push(Bind { slot, value });
+                self.destructure(pattern, slot, binds)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn def(&mut self, args: &[Form], span: Span) -> Result<Expr> {
+        let Some(FormKind::Symbol(name)) = args.first().map(|f| &f.kind) else {
+            return Err(invalid(span, "def expects a name, e.g. (def total 42)"));
+        };
+        check_def_name(name, args[0].span)?;
+        let (doc, value) = match &args[1..] {
+            [] => (None, None),
+            [v] => (None, Some(v)),
+            [Form {
+                kind: FormKind::Str(doc),
+                ..
+            }, v] => (Some(doc.as_str()), Some(v)),
+            _ => {
+                return Err(invalid(
+                    span,
+                    "def expects a name, an optional docstring and one value",
+                )
+                .with_hint("(def name value) or (def name \"doc\" value)"))
+            }
+        };
+        let id = self.intern_global(name);
+        let value = match value {
+            Some(v) => self.analyze(v, false)?,
+            None => Expr::Const(Value::Nil),
+        };
+        Ok(Expr::Def(Box::new(Def {
+            id,
+            name: name.as_str().into(),
+            doc: doc.map(Arc::from),
+            value,
+        })))
+    }
+
+    fn defn(&mut self, args: &[Form], span: Span) -> Result<Expr> {
+        let Some(FormKind::Symbol(name)) = args.first().map(|f| &f.kind) else {
+            return Err(invalid(
+                span,
+                "defn expects a name, e.g. (defn add [a b] (+ a b))",
+            ));
+        };
+        check_def_name(name, args[0].span)?;
+        let mut rest = &args[1..];
+        let mut doc = None;
+        if let [Form {
+            kind: FormKind::Str(d),
+            ..
+        }, more @ ..] = rest
+        {
+            if !more.is_empty() {
+                doc = Some(d.as_str());
+                rest = more;
+            }
+        }
+        if let [Form {
+            kind: FormKind::Map(_),
+            ..
+        }, more @ ..] = rest
+        {
+            rest = more;
+        }
+        if rest.is_empty() {
+            return Err(invalid(
+                span,
+                format!("defn {name} needs a parameter vector and a body"),
+            )
+            .with_hint(format!("(defn {name} [x] ...)")));
+        }
+        let id = self.intern_global(name);
+        let f = self.function(Some(name), doc, rest, span, FnKind::Defn)?;
+        Ok(Expr::Def(Box::new(Def {
+            id,
+            name: name.as_str().into(),
+            doc: None,
+            value: f,
+        })))
+    }
+
+    /// Compiles `fn`'s arities (`[params] body…` or `([params] body…)…`).
+    /// `defn` functions do not bind their own name locally: it resolves to
+    /// the user/ definition, as in Clojure.
+    pub(super) fn function(
+        &mut self,
+        name: Option<&str>,
+        doc: Option<&str>,
+        rest: &[Form],
+        span: Span,
+        kind: FnKind,
+    ) -> Result<Expr> {
+        let is_defn = matches!(kind, FnKind::Defn);
+        let arity_forms: Vec<(&[Form], &[Form])> = match rest.first().map(|f| &f.kind) {
+            Some(FormKind::Vector(params)) => vec![(params.as_slice(), &rest[1..])],
+            Some(FormKind::List(_)) => {
+                let mut out = Vec::new();
+                for f in rest {
+                    match &f.kind {
+                        FormKind::List(items) => match items.first().map(|p| &p.kind) {
+                            Some(FormKind::Vector(params)) => out.push((params.as_slice(), &items[1..])),
+                            _ => return Err(invalid(f.span, "each arity of a multi-arity fn must start with a parameter vector, e.g. ([x] ...)")),
+                        },
+                        _ => return Err(invalid(f.span, "expected an arity like ([x] body) in a multi-arity fn")),
+                    }
+                }
+                out
+            }
+            _ => {
+                let what = if is_defn { "defn" } else { "fn" };
+                return Err(invalid(
+                    span,
+                    format!("{what} expects a parameter vector, e.g. [x y]"),
+                )
+                .with_hint("parameters go in square brackets: (fn [x] ...), not (fn (x) ...)"));
+            }
+        };
+        let scope = match kind {
+            FnKind::Fn => Scope {
+                self_name: name.map(Arc::from),
+                ..Scope::default()
+            },
+            FnKind::Defn => Scope::default(),
+            FnKind::Letfn(siblings) => Scope {
+                siblings,
+                ..Scope::default()
+            },
+        };
+        self.scopes.push(scope);
+        let result = self.arities(&arity_forms, span);
+        let scope = self.scopes.pop().unwrap_or_default();
+        let arities = result?;
+        let source_params = arity_forms
+            .iter()
+            .map(|(params, _)| source_text(&self.cx.source, params))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let proto = FnProto {
+            name: name.map(Arc::from),
+            display_params: display_params(arity_forms[0].0),
+            source_params,
+            docstring: doc.map(Arc::from),
+            source: self.cx.source.clone(),
+            arities,
+        };
+        let captures = scope.captures.into_iter().map(|(_, e)| e).collect();
+        Ok(Expr::MakeFn(Arc::new(proto), captures))
+    }
+
+    fn arities(&mut self, forms: &[(&[Form], &[Form])], span: Span) -> Result<Vec<FnArity>> {
+        let mut out: Vec<FnArity> = Vec::new();
+        for (params, body) in forms {
+            let arity = self.arity(params, body, span)?;
+            if out
+                .iter()
+                .any(|a| a.fixed == arity.fixed && a.variadic == arity.variadic)
+            {
+                return Err(invalid(
+                    span,
+                    format!("fn has two arities with {} parameters", arity.fixed),
+                ));
+            }
+            out.push(arity);
+        }
+        if out.iter().filter(|a| a.variadic).count() > 1 {
+            return Err(invalid(span, "fn can have only one variadic arity"));
+        }
+        Ok(out)
+    }
+
+    fn arity(&mut self, params: &[Form], body: &[Form], span: Span) -> Result<FnArity> {
+        let mark = self.mark();
+        let mut fixed_patterns = Vec::new();
+        let mut rest_pattern = None;
+        let mut i = 0;
+        while i < params.len() {
+            match &params[i].kind {
+                FormKind::Symbol(s) if s == "&" => {
+                    match params.get(i + 1) {
+                        Some(p) if i + 2 == params.len() => rest_pattern = Some(p),
+                        _ => return Err(invalid(params[i].span, "& in a parameter vector must be followed by exactly one name, e.g. [x & more]")),
+                    }
+                    break;
+                }
+                _ => fixed_patterns.push(&params[i]),
+            }
+            i += 1;
+        }
+        // Parameters take slots 0..n in order; destructured ones are unpacked
+        // by the prologue.
+        let mut slots = Vec::new();
+        for p in fixed_patterns.iter().chain(rest_pattern.iter()) {
+            match &p.kind {
+                FormKind::Symbol(n) => {
+                    check_binding_name(n, p.span)?;
+                    slots.push((self.push_local(n), None));
+                }
+                _ => slots.push((self.temp_slot(), Some(*p))),
+            }
+        }
+        let mut prologue = Vec::new();
+        for (slot, pattern) in &slots {
+            if let Some(p) = pattern {
+                self.destructure(p, *slot, &mut prologue)?;
+            }
+        }
+        let n = slots.len();
+        let body = self.with_recur(Some(n), |a| a.body(body, true));
+        let frame_size = self.scope().frame_size as usize;
+        self.restore(mark);
+        let _ = span;
+        Ok(FnArity {
+            fixed: fixed_patterns.len(),
+            variadic: rest_pattern.is_some(),
+            frame_size,
+            prologue,
+            body: body?,
+        })
+    }
+
+    fn letfn(&mut self, args: &[Form], span: Span, tail: bool) -> Result<Expr> {
+        let Some(FormKind::Vector(fns)) = args.first().map(|f| &f.kind) else {
+            return Err(invalid(
+                span,
+                "letfn expects a vector of function definitions, e.g. (letfn [(f [x] ...)] ...)",
+            ));
+        };
+        let mut defs = Vec::new();
+        for f in fns {
+            match &f.kind {
+                FormKind::List(items) => match items.first().map(|i| &i.kind) {
+                    Some(FormKind::Symbol(n)) => defs.push((n.as_str(), &items[1..], f.span)),
+                    _ => {
+                        return Err(invalid(
+                            f.span,
+                            "each letfn binding is (name [params] body...)",
+                        ))
+                    }
+                },
+                _ => {
+                    return Err(invalid(
+                        f.span,
+                        "each letfn binding is (name [params] body...)",
+                    ))
+                }
+            }
+        }
+        let siblings: Vec<Arc<str>> = defs.iter().map(|(n, _, _)| Arc::from(*n)).collect();
+        let mut compiled = Vec::new();
+        for (name, rest, fspan) in &defs {
+            match self.function(
+                Some(name),
+                None,
+                rest,
+                *fspan,
+                FnKind::Letfn(siblings.clone()),
+            )? {
+                Expr::MakeFn(proto, captures) => compiled.push((proto, captures)),
+                _ => return Err(Error::internal("letfn function did not compile to a fn")),
+            }
+        }
+        let mark = self.mark();
+        let slots: Vec<_> = defs.iter().map(|(n, _, _)| self.push_local(n)).collect();
+        let body = self.body(&args[1..], tail);
+        self.restore(mark);
+        Ok(Expr::Letfn(Box::new(Letfn {
+            slots,
+            fns: compiled,
+            body: body?,
+        })))
+    }
+
+    fn try_form(&mut self, args: &[Form], span: Span) -> Result<Expr> {
+        let mut body_forms = Vec::new();
+        let mut catch = None;
+        let mut finally = None;
+        for f in args {
+            if let FormKind::List(items) = &f.kind {
+                match items.first().map(|h| &h.kind) {
+                    Some(FormKind::Symbol(s)) if s == "catch" => {
+                        if catch.is_some() {
+                            return Err(invalid(f.span, "try supports one catch clause"));
+                        }
+                        let name = match items.get(2).map(|n| &n.kind) {
+                            Some(FormKind::Symbol(n)) if items.len() >= 3 => n.clone(),
+                            _ => return Err(invalid(
+                                f.span,
+                                "catch expects a class and a name, e.g. (catch Exception e ...)",
+                            )),
+                        };
+                        catch = Some((name, &items[3..]));
+                        continue;
+                    }
+                    Some(FormKind::Symbol(s)) if s == "finally" => {
+                        finally = Some(&items[1..]);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if catch.is_some() || finally.is_some() {
+                return Err(invalid(f.span, "catch and finally must come last in try"));
+            }
+            body_forms.push(f.clone());
+        }
+        let _ = span;
+        let body = self.with_recur(None, |a| a.body(&body_forms, false))?;
+        let catch = match catch {
+            Some((name, handler)) => {
+                let mark = self.mark();
+                let slot = self.push_local(&name);
+                let h = self.with_recur(None, |a| a.body(handler, false));
+                self.restore(mark);
+                Some((slot, h?))
+            }
+            None => None,
+        };
+        let finally = match finally {
+            Some(forms) => Some(self.with_recur(None, |a| a.body(forms, false))?),
+            None => None,
+        };
+        Ok(Expr::Try(Box::new(Try {
+            body,
+            catch,
+            finally,
+        })))
+    }
+
+    fn case(&mut self, args: &[Form], span: Span, tail: bool) -> Result<Expr> {
+        let Some(value_form) = args.first() else {
+            return Err(invalid(
+                span,
+                "case expects an expression and test/result pairs",
+            ));
+        };
+        let value = self.analyze(value_form, false)?;
+        let clauses = &args[1..];
+        let (pairs, default) = if clauses.len() % 2 == 1 {
+            (&clauses[..clauses.len() - 1], clauses.last())
+        } else {
+            (clauses, None)
+        };
+        let mut table = Map::new();
+        let mut branches = Vec::new();
+        for pair in pairs.chunks(2) {
+            let idx = Value::Int(branches.len() as i64);
+            match &pair[0].kind {
+                FormKind::List(alts) => {
+                    for alt in alts {
+                        table.entry(form_to_value(alt)?).or_insert(idx.clone());
+                    }
+                }
+                _ => {
+                    table.entry(form_to_value(&pair[0])?).or_insert(idx);
+                }
+            }
+            branches.push(self.analyze(&pair[1], tail)?);
+        }
+        let default = match default {
+            Some(d) => Some(self.analyze(d, tail)?),
+            None => None,
+        };
+        Ok(Expr::Case(Box::new(Case {
+            value,
+            table,
+            branches,
+            default,
+            span,
+        })))
+    }
+
+    fn comprehension(&mut self, args: &[Form], span: Span, collect: bool) -> Result<Expr> {
+        let what = if collect { "for" } else { "doseq" };
+        let Some(FormKind::Vector(bindings)) = args.first().map(|f| &f.kind) else {
+            return Err(invalid(
+                span,
+                format!("{what} expects a binding vector, e.g. ({what} [x xs] ...)"),
+            ));
+        };
+        if bindings.len() % 2 != 0 {
+            return Err(invalid(
+                args[0].span,
+                format!("{what} requires an even number of forms in its binding vector"),
+            ));
+        }
+        let mark = self.mark();
+        let result = (|| {
+            let mut clauses = Vec::new();
+            for pair in bindings.chunks(2) {
+                match &pair[0].kind {
+                    FormKind::Keyword(k) if k == "let" => {
+                        let FormKind::Vector(lets) = &pair[1].kind else {
+                            return Err(invalid(pair[1].span, ":let expects a binding vector"));
+                        };
+                        if lets.len() % 2 != 0 {
+                            return Err(invalid(
+                                pair[1].span,
+                                ":let requires an even number of forms",
+                            ));
+                        }
+                        let mut binds = Vec::new();
+                        for p in lets.chunks(2) {
+                            self.bind(&p[0], &p[1], &mut binds)?;
+                        }
+                        clauses.push(ForClause::Let(binds));
+                    }
+                    FormKind::Keyword(k) if k == "when" => {
+                        clauses.push(ForClause::When(self.analyze(&pair[1], false)?))
+                    }
+                    FormKind::Keyword(k) if k == "while" => {
+                        clauses.push(ForClause::While(self.analyze(&pair[1], false)?))
+                    }
+                    FormKind::Keyword(k) => {
+                        return Err(invalid(
+                            pair[0].span,
+                            format!("{what} does not support :{k}; use :let, :when or :while"),
+                        ))
+                    }
+                    _ => {
+                        let coll = self.analyze(&pair[1], false)?;
+                        let mut prologue = Vec::new();
+                        let slot = match &pair[0].kind {
+                            FormKind::Symbol(n) => {
+                                check_binding_name(n, pair[0].span)?;
+                                self.push_local(n)
+                            }
+                            _ => {
+                                let slot = self.temp_slot();
+                                self.destructure(&pair[0], slot, &mut prologue)?;
+                                slot
+                            }
+                        };
+                        clauses.push(ForClause::Each {
+                            slot,
+                            coll,
+                            prologue,
+                        });
+                    }
+                }
+            }
+            let body = self.with_recur(None, |a| a.body(&args[1..], false))?;
+            Ok(Expr::For(Box::new(For {
+                clauses,
+                body,
+                collect,
+                span,
+            })))
+        })();
+        self.restore(mark);
+        result
+    }
+}
+
+fn check_binding_name(name: &str, span: Span) -> Result<()> {
+    if name.contains('/') && name != "/" {
+        return Err(invalid(
+            span,
+            format!("cannot bind the qualified name {name}; local names have no namespace"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_def_name(name: &str, span: Span) -> Result<()> {
+    if name.contains('/') && name != "/" {
+        return Err(invalid(span, format!("def takes a plain name, got {name}")));
+    }
+    Ok(())
+}
+
+/// The source text covering `forms` (parameter vectors as written).
+fn source_text(src: &str, forms: &[Form]) -> String {
+    let _ = forms;
+    let text = forms
+        .iter()
+        .map(|f| {
+            src.get(f.span.start as usize..f.span.end as usize)
+                .unwrap_or("")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("[{}]", collapse_whitespace(&text))
+}
+
+fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `#fn[x y]`: parameter names; destructured parameters are `_`, the rest
+/// parameter `& xs`.
+fn display_params(params: &[Form]) -> String {
+    params
+        .iter()
+        .map(|p| match &p.kind {
+            FormKind::Symbol(s) => s.clone(),
+            _ => "_".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

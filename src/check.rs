@@ -1,0 +1,209 @@
+//! Conformance cases (`conformance/README.md`): parse a `.jsonl` file, run
+//! each case in a fresh interpreter, and compare every field the case gives —
+//! `expect` or `error`/`error_contains`, `prints`, `tool_calls`, `defines`,
+//! `signal` — under its `data`, `memory`, `tools`, `limits` and
+//! `turn_history`. `ptc check` and the test suite both use [`run_case`].
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::eval::{CannedTool, Interp, Limits, StaticHost};
+use crate::format::to_clojure;
+use crate::reader::read_value;
+use crate::run::Outcome;
+use crate::value::Value;
+
+/// One case. Informational fields (`clojure`, `section`, `note` …) are
+/// accepted and ignored.
+#[derive(Debug, Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub program: String,
+    pub expect: Option<String>,
+    pub error: Option<String>,
+    pub error_contains: Option<String>,
+    #[serde(default)]
+    pub data: BTreeMap<String, String>,
+    #[serde(default)]
+    pub memory: BTreeMap<String, String>,
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolSpec>,
+    pub prints: Option<Vec<String>>,
+    pub tool_calls: Option<Vec<ExpectedCall>>,
+    pub defines: Option<BTreeMap<String, String>>,
+    pub limits: Option<Limits>,
+    pub turn_history: Option<Vec<String>>,
+    pub signal: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ToolSpec {
+    pub returns: Option<String>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ExpectedCall {
+    pub name: String,
+    pub args: String,
+}
+
+/// Parses a `.jsonl` file's text; blank lines are skipped. The error names
+/// the line.
+pub fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+fn literal(what: &str, src: &str) -> Result<Value, String> {
+    read_value(src).map_err(|e| format!("cannot read {what} literal {src:?}: {e}"))
+}
+
+/// Runs a case; `Err` says what did not match.
+pub fn run_case(case: &Case) -> Result<(), String> {
+    let mut host = StaticHost::default();
+    for (name, src) in &case.data {
+        host.data.insert(name.clone(), literal("data", src)?);
+    }
+    for (name, spec) in &case.tools {
+        let tool = match (&spec.error, &spec.returns) {
+            (Some(e), _) => CannedTool::Error(e.clone()),
+            (None, Some(r)) => CannedTool::Returns(literal("tool result", r)?),
+            (None, None) => CannedTool::Returns(Value::Nil),
+        };
+        host.tools.insert(name.clone(), tool);
+    }
+    let mut interp = Interp::new(Box::new(host), case.limits.clone().unwrap_or_default());
+    for (name, src) in &case.memory {
+        interp.globals.define(name, literal("memory", src)?, None);
+    }
+    if let Some(history) = &case.turn_history {
+        interp.turn_history = history
+            .iter()
+            .map(|h| literal("turn_history", h))
+            .collect::<Result<_, _>>()?;
+    }
+    let outcome = interp.run_program(&case.program);
+    compare(case, &interp, &outcome)
+}
+
+fn show(v: &Value) -> String {
+    to_clojure(v, None, None).0
+}
+
+fn compare(case: &Case, interp: &Interp, outcome: &Outcome) -> Result<(), String> {
+    match (&case.error, &outcome.result) {
+        (Some(kind), Err(e)) => {
+            if e.kind().name() != kind {
+                return Err(format!(
+                    "expected {kind}, got {}: {}",
+                    e.kind(),
+                    e.message()
+                ));
+            }
+            if let Some(sub) = &case.error_contains {
+                if !e.message().contains(sub.as_str()) {
+                    return Err(format!(
+                        "error message {:?} does not contain {sub:?}",
+                        e.message()
+                    ));
+                }
+            }
+        }
+        (Some(kind), Ok(v)) => return Err(format!("expected {kind}, got value {}", show(v))),
+        (None, Err(e)) => return Err(format!("unexpected {}: {}", e.kind(), e.message())),
+        (None, Ok(v)) => {
+            if let Some(expect) = &case.expect {
+                let want = literal("expect", expect)?;
+                if *v != want {
+                    return Err(format!("expected {}, got {}", show(&want), show(v)));
+                }
+            }
+        }
+    }
+    let want_return = case.signal.as_deref() == Some("return");
+    if outcome.result.is_ok() && want_return != outcome.returned {
+        return Err(if want_return {
+            "expected the program to end with (return v)".to_string()
+        } else {
+            "the program ended with (return v), which the case does not expect".to_string()
+        });
+    }
+    if let Some(prints) = &case.prints {
+        if &interp.prints != prints {
+            return Err(format!(
+                "expected prints {prints:?}, got {:?}",
+                interp.prints
+            ));
+        }
+    }
+    if let Some(calls) = &case.tool_calls {
+        let got: Vec<(String, Value)> = interp
+            .tool_calls
+            .iter()
+            .map(|c| (c.name.clone(), Value::vector_from(c.args.iter().cloned())))
+            .collect();
+        let mut want = Vec::new();
+        for c in calls {
+            want.push((c.name.clone(), literal("tool_calls args", &c.args)?));
+        }
+        if got != want {
+            let fmt = |calls: &[(String, Value)]| {
+                calls
+                    .iter()
+                    .map(|(n, a)| format!("{n}{}", show(a)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(format!(
+                "expected tool calls [{}], got [{}]",
+                fmt(&want),
+                fmt(&got)
+            ));
+        }
+    }
+    if let Some(defines) = &case.defines {
+        for (name, src) in defines {
+            let want = literal("defines", src)?;
+            match interp.globals.lookup(name) {
+                Some(d) if d.value == want => {}
+                Some(d) => {
+                    return Err(format!(
+                        "expected {name} = {}, got {}",
+                        show(&want),
+                        show(&d.value)
+                    ))
+                }
+                None => return Err(format!("expected {name} to be defined")),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The result of running one file.
+pub struct FileReport {
+    pub passed: usize,
+    /// `(id, reason)` of every failed case.
+    pub failures: Vec<(String, String)>,
+}
+
+/// Runs every case of a file's text.
+pub fn run_file(text: &str) -> Result<FileReport, String> {
+    let cases = parse_cases(text)?;
+    let mut report = FileReport {
+        passed: 0,
+        failures: Vec::new(),
+    };
+    for case in &cases {
+        match run_case(case) {
+            Ok(()) => report.passed += 1,
+            Err(why) => report.failures.push((case.id.clone(), why)),
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,42 @@
+//! `ptc check FILE.jsonl…`: one line per failing case, then
+//! `N passed, N failed`; exit 1 on any failure.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::input_error;
+use crate::check::run_file;
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Conformance case files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print only the closing line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn check(args: CheckArgs) -> i32 {
+    let (mut passed, mut failed) = (0, 0);
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return input_error(format!("cannot read {}: {e}", path.display())),
+        };
+        let report = match run_file(&text) {
+            Ok(r) => r,
+            Err(e) => return input_error(format!("{}: {e}", path.display())),
+        };
+        passed += report.passed;
+        failed += report.failures.len();
+        if !args.quiet {
+            for (id, why) in &report.failures {
+                println!("FAIL {} {id}: {why}", path.display());
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    i32::from(failed > 0)
+}

@@ -1,0 +1,51 @@
+//! The `ptc` command line (`spec/session.md` §Commands). Parsing with clap;
+//! each command is a thin layer over the library. Exit codes: 0 success,
+//! 1 the program or a check failed, 2 bad input (missing file, bad JSON …).
+
+mod check;
+mod limits;
+mod run;
+
+use clap::{Parser, Subcommand};
+
+pub use limits::LimitArgs;
+
+#[derive(Parser)]
+#[command(
+    name = "ptc",
+    version,
+    about = "Run PTC-Lisp programs written by LLMs, safely"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one program and print its result (prints stream as they happen).
+    Run(run::RunArgs),
+    /// Run conformance cases; prints failures and `N passed, N failed`.
+    Check(check::CheckArgs),
+}
+
+/// Parses the arguments, runs the command, returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Check(args) => check::check(args),
+    }
+}
+
+/// Reports an input problem (exit 2).
+fn input_error(msg: impl std::fmt::Display) -> i32 {
+    eprintln!("ptc: {msg}");
+    2
+}

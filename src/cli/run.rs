@@ -1,0 +1,70 @@
+//! `ptc run FILE.clj [--data NAME=FILE.json]… [LIMITS]`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{input_error, LimitArgs};
+use crate::eval::{Interp, Limits, StaticHost};
+use crate::format::to_clojure;
+use crate::value::json::from_json;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The program (`-` reads standard input).
+    file: PathBuf,
+    /// A data/ value from a JSON file: `--data products=products.json`.
+    #[arg(long = "data", value_name = "NAME=FILE.json")]
+    data: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+pub fn run(args: RunArgs) -> i32 {
+    let source = if args.file.as_os_str() == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            return input_error(format!("cannot read standard input: {e}"));
+        }
+        s
+    } else {
+        match std::fs::read_to_string(&args.file) {
+            Ok(s) => s,
+            Err(e) => return input_error(format!("cannot read {}: {e}", args.file.display())),
+        }
+    };
+    let mut host = StaticHost::default();
+    for spec in &args.data {
+        let Some((name, path)) = spec.split_once('=') else {
+            return input_error(format!("--data expects NAME=FILE.json, got {spec:?}"));
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return input_error(format!("cannot read {path}: {e}")),
+        };
+        match serde_json::from_str(&text) {
+            Ok(json) => {
+                host.data.insert(name.to_string(), from_json(&json));
+            }
+            Err(e) => return input_error(format!("{path}: invalid JSON: {e}")),
+        }
+    }
+    let mut interp = Interp::new(Box::new(host), args.limits.apply(Limits::default()));
+    interp.on_print = Some(Box::new(|line| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+    }));
+    let outcome = interp.run_program(&source);
+    match outcome.result {
+        Ok(v) => {
+            println!("{}", to_clojure(&v, None, None).0);
+            0
+        }
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{:?}", e.diagnostic());
+            1
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Running one program: read it all, then analyze and evaluate each top-level
+//! form in turn (a `def` is visible to the next form, as in Clojure), on a
+//! big-stack thread, all or nothing.
+//!
+//! A program that fails leaves user/ exactly as it was; its prints and tool
+//! calls stay recorded on the interpreter (they happened). `(return v)` ends
+//! the program successfully with `v`.
+
+use std::sync::Arc;
+
+use crate::analyze::{Analyzer, Context};
+use crate::error::{ErrorKind, Result};
+use crate::eval::{run_on_big_stack, Frame, Interp};
+use crate::reader::{read_all, Form, FormKind};
+use crate::value::Value;
+
+/// How a program ended.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The value of the last form (or of `return`), or the error.
+    pub result: Result<Value>,
+    /// Whether the program ended with `(return v)`.
+    pub returned: bool,
+}
+
+impl Outcome {
+    pub fn is_ok(&self) -> bool {
+        self.result.is_ok()
+    }
+}
+
+impl Interp {
+    /// Runs `source` as one program (one turn): budget reset, prints and tool
+    /// calls cleared, memory rolled back if it fails.
+    pub fn run_program(&mut self, source: &str) -> Outcome {
+        let src: Arc<str> = source.into();
+        let snapshot = self.globals.clone();
+        match run_on_big_stack(|| self.run_program_here(&src)) {
+            Ok(outcome) => outcome,
+            Err(crash) => {
+                self.globals = snapshot;
+                Outcome {
+                    result: Err(crash),
+                    returned: false,
+                }
+            }
+        }
+    }
+
+    /// [`Interp::run_program`] on the current thread (whose stack must be
+    /// large enough for the configured call depth).
+    pub fn run_program_here(&mut self, src: &Arc<str>) -> Outcome {
+        self.prints.clear();
+        self.tool_calls.clear();
+        self.budget.reset();
+        let snapshot = self.globals.clone();
+        let result = self.run_forms(src);
+        match result {
+            Ok(v) => Outcome {
+                result: Ok(v),
+                returned: false,
+            },
+            Err(e) if e.kind() == ErrorKind::Return => Outcome {
+                result: Ok(e.data().cloned().unwrap_or(Value::Nil)),
+                returned: true,
+            },
+            Err(e) => {
+                self.globals = snapshot;
+                Outcome {
+                    result: Err(e.or_source(src)),
+                    returned: false,
+                }
+            }
+        }
+    }
+
+    fn run_forms(&mut self, src: &Arc<str>) -> Result<Value> {
+        let forms = read_all(src)?;
+        let mut last = Value::Nil;
+        for form in &forms {
+            last = self.run_top_level(form, src)?;
+        }
+        Ok(last)
+    }
+
+    /// Top-level `do` is unrolled so each inner form is analyzed after the
+    /// previous one ran, as Clojure does.
+    fn run_top_level(&mut self, form: &Form, src: &Arc<str>) -> Result<Value> {
+        if let FormKind::List(items) = &form.kind {
+            if let Some(FormKind::Symbol(head)) = items.first().map(|f| &f.kind) {
+                if head == "do" {
+                    let mut last = Value::Nil;
+                    for f in &items[1..] {
+                        last = self.run_top_level(f, src)?;
+                    }
+                    return Ok(last);
+                }
+            }
+        }
+        let top = {
+            let mut analyzer = Analyzer::new(Context {
+                globals: &mut self.globals,
+                host: &*self.host,
+                source: src.clone(),
+            });
+            analyzer.top_level(form)?
+        };
+        let bp = self.push_top_frame(top.frame_size);
+        let result = self.eval(&top.expr, Frame::top(bp));
+        self.pop_frame(bp);
+        result
+    }
+}

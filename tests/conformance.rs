@@ -1,0 +1,112 @@
+//! Runs every public conformance file (`../shared/conformance/public/`)
+//! through the same code as `ptc check`, against the checked-in list of known
+//! failures (`tests/conformance/known-failures.txt`, one `id  reason` per
+//! line). The list may only shrink: a test fails when an unlisted case fails
+//! *or* a listed case passes (then delete its line).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use ptc_lisp::check::run_file;
+
+fn shared_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/public")
+}
+
+fn known_failures() -> BTreeMap<String, String> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/known-failures.txt");
+    let text = std::fs::read_to_string(&path).expect("known-failures.txt is readable");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            assert!(
+                !reason.trim().is_empty(),
+                "known failure {id} needs a reason"
+            );
+            (id.to_string(), reason.trim().to_string())
+        })
+        .collect()
+}
+
+fn check_file(name: &str) {
+    let path = shared_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let ids: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("case is JSON")["id"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    let report = run_file(&text).expect("cases parse");
+    let known = known_failures();
+    let failed: BTreeMap<&str, &str> = report
+        .failures
+        .iter()
+        .map(|(id, why)| (id.as_str(), why.as_str()))
+        .collect();
+    let mut problems = Vec::new();
+    for (id, why) in &failed {
+        if !known.contains_key(*id) {
+            problems.push(format!("FAIL (not a known failure) {id}: {why}"));
+        }
+    }
+    for id in &ids {
+        if known.contains_key(id) && !failed.contains_key(id.as_str()) {
+            problems.push(format!(
+                "PASS (listed as known failure; remove it from known-failures.txt) {id}"
+            ));
+        }
+    }
+    println!(
+        "{name}: {} passed, {} failed ({} known)",
+        report.passed,
+        failed.len(),
+        failed.len() - problems.iter().filter(|p| p.starts_with("FAIL")).count()
+    );
+    assert!(problems.is_empty(), "{name}:\n{}", problems.join("\n"));
+}
+
+macro_rules! conformance_files {
+    ($($test:ident => $file:literal),* $(,)?) => {
+        $(#[test] fn $test() { check_file($file); })*
+
+        #[test]
+        fn every_public_file_is_tested() {
+            let mut listed = vec![$($file),*];
+            listed.sort();
+            let mut present: Vec<String> = std::fs::read_dir(shared_dir())
+                .expect("shared conformance directory exists")
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| n.ends_with(".jsonl"))
+                .collect();
+            present.sort();
+            assert_eq!(listed, present, "add every conformance file to tests/conformance.rs");
+        }
+    };
+}
+
+conformance_files! {
+    reader => "01-reader.jsonl",
+    special_forms => "02-special-forms.jsonl",
+    destructuring => "03-destructuring.jsonl",
+    collections => "04-collections.jsonl",
+    maps => "05-maps.jsonl",
+    strings => "06-strings.jsonl",
+    numbers => "07-numbers.jsonl",
+    predicates => "08-predicates.jsonl",
+    where_queries => "09-where.jsonl",
+    functions => "10-functions.jsonl",
+    namespaces_tools => "11-namespaces-tools.jsonl",
+    errors => "12-errors.jsonl",
+    memory_turns => "13-memory-turns.jsonl",
+    println => "14-println.jsonl",
+}
