@@ -77,6 +77,10 @@ pub(super) fn second(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(nth_of(interp, "second", &a[0], 1)?.unwrap_or(Value::Nil))
 }
 
+pub(super) fn fnext(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(nth_of(interp, "fnext", &a[0], 1)?.unwrap_or(Value::Nil))
+}
+
 pub(super) fn ffirst(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let f = nth_of(interp, "ffirst", &a[0], 0)?.unwrap_or(Value::Nil);
     Ok(nth_of(interp, "ffirst", &f, 0)?.unwrap_or(Value::Nil))
@@ -387,6 +391,7 @@ pub(super) fn split_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match a {
         [] => built(interp, Vector::new()),
+        [Value::Lazy(_)] => Ok(a[0].clone()),
         [one] => {
             let items = args::items("interleave", one)?;
             built(interp, items)

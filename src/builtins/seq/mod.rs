@@ -120,7 +120,7 @@ pub const BUILTINS: &[Builtin] = &[
         "fnext",
         Arity::exact(1),
         "(first (next coll)), i.e. the second item.",
-        access::second,
+        access::fnext,
     )
     .example("(fnext [1 2 3]) ;=> 2"),
     Builtin::new(

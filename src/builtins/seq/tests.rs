@@ -415,6 +415,8 @@ fn split_interleave_interpose() {
         "[1 :a 2 :b]"
     );
     assert_eq!(run("interleave", &[]), "[]");
+    assert_eq!(run("interleave", &[run_value("range", &[])]), "<lazy>");
+    assert!(run("fnext", &[i(1)]).contains("fnext expects a collection"));
     assert_eq!(run("interpose", &[s(","), s("ab")]), "[\"a\" \",\" \"b\"]");
     assert_eq!(run("interpose", &[i(0), ints(&[])]), "[]");
 }

@@ -326,7 +326,7 @@ pub(super) fn partition_by(f: Value) -> Value {
             let k = interp.call(&f, std::slice::from_ref(&x))?;
             let done = {
                 let mut s = lock(&st);
-                let same = s.1.as_ref().map_or(true, |p| lisp_equal(p, &k));
+                let same = s.1.as_ref().is_none_or(|p| lisp_equal(p, &k));
                 s.1 = Some(k);
                 if same || s.0.is_empty() {
                     s.0.push_back(x.clone());
