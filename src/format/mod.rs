@@ -232,8 +232,8 @@ fn write_fn(out: &mut String, f: &Func) {
 /// The items of a collection being printed.
 enum Items<'a> {
     Vector(imbl::vector::Iter<'a, Value>),
-    Set(imbl::ordset::Iter<'a, Value>),
-    Map(imbl::ordmap::Iter<'a, Value, Value>),
+    Set(crate::value::set::Iter<'a>),
+    Map(crate::value::map::Iter<'a>),
 }
 
 /// A collection whose items are being printed.
