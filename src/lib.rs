@@ -24,6 +24,9 @@
 //! assert_eq!(interp.globals.lookup("total").unwrap().value, Value::Float(12.0));
 //! ```
 
+// Library code never panics on bad input: no unwrap/expect outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod analyze;
 pub mod builtins;
 pub mod check;

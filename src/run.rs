@@ -9,10 +9,10 @@
 use std::sync::Arc;
 
 use crate::analyze::{Analyzer, Context};
-use crate::error::{ErrorKind, Result};
-use crate::eval::{run_on_big_stack, Frame, Interp};
+use crate::error::{Error, ErrorKind, Result};
+use crate::eval::{run_on_big_stack, Frame, Globals, Interp};
 use crate::reader::{read_all, Form, FormKind};
-use crate::value::Value;
+use crate::value::{depth, Func, Value};
 
 /// How a program ended.
 #[derive(Debug)]
@@ -54,7 +54,9 @@ impl Interp {
         self.tool_calls.clear();
         self.budget.reset();
         let snapshot = self.globals.clone();
-        let result = self.run_forms(src);
+        let result = self
+            .run_forms(src)
+            .and_then(|v| self.check_escaping(v, &snapshot));
         match result {
             Ok(v) => Outcome {
                 result: Ok(v),
@@ -72,6 +74,40 @@ impl Interp {
                 }
             }
         }
+    }
+
+    /// Values leaving the turn (its result, new or changed definitions)
+    /// must be shallow enough for the host's threads ([`depth::MAX_DEPTH`]).
+    fn check_escaping(&self, result: Value, before: &Globals) -> Result<Value> {
+        let too_deep = |what: &str| {
+            Error::limit(format!(
+                "{what} nests more than {} levels deep, the most a value kept after a turn may have",
+                depth::MAX_DEPTH
+            ))
+            .with_hint("flatten the data (e.g. a vector of records instead of nesting each in the next)")
+        };
+        let signal = match &result {
+            Value::Nil
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Keyword(_) => None,
+            v if depth::exceeds(v, depth::MAX_DEPTH) => Some(too_deep("the result")),
+            _ => None,
+        };
+        if let Some(e) = signal {
+            return Err(e);
+        }
+        for (name, def) in self.globals.iter() {
+            let unchanged = before
+                .lookup(name)
+                .is_some_and(|old| same_storage(&old.value, &def.value));
+            if !unchanged && depth::exceeds(&def.value, depth::MAX_DEPTH) {
+                return Err(too_deep(&format!("the value of {name}")));
+            }
+        }
+        Ok(result)
     }
 
     fn run_forms(&mut self, src: &Arc<str>) -> Result<Value> {
@@ -109,5 +145,17 @@ impl Interp {
         let result = self.eval(&top.expr, Frame::top(bp));
         self.pop_frame(bp);
         result
+    }
+}
+
+/// Whether two values are the same stored value (cheap: no deep compare).
+fn same_storage(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Vector(x), Value::Vector(y)) => Arc::ptr_eq(x, y),
+        (Value::Map(x), Value::Map(y)) => x.ptr_eq(y),
+        (Value::Set(x), Value::Set(y)) => x.ptr_eq(y),
+        (Value::Fn(Func::Closure(x)), Value::Fn(Func::Closure(y))) => Arc::ptr_eq(x, y),
+        (Value::Fn(_), Value::Fn(_)) => true,
+        _ => a == b,
     }
 }

@@ -136,7 +136,11 @@ impl<'a> Analyzer<'a> {
     }
 
     fn scope(&mut self) -> &mut Scope {
-        self.scopes.last_mut().expect("analysis always has a scope")
+        if self.scopes.is_empty() {
+            self.scopes.push(Scope::default());
+        }
+        let last = self.scopes.len() - 1;
+        &mut self.scopes[last]
     }
 
     /// A fresh local that no program can name.

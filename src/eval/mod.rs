@@ -515,15 +515,14 @@ impl Interp {
                 self.call_tool(name, args).map_err(|e| e.or_span(*span))
             }
             Expr::Try(t) => {
-                let result = match self.eval(&t.body, frame) {
-                    Err(e) if e.kind().catchable() && t.catch.is_some() => {
+                let result = match (self.eval(&t.body, frame), &t.catch) {
+                    (Err(e), Some((slot, handler))) if e.kind().catchable() => {
                         // `recur` cannot cross `try`, so nothing is pending.
                         self.pending_recur = None;
-                        let (slot, handler) = t.catch.as_ref().expect("checked above");
                         self.stack[frame.bp + *slot as usize] = error_value(&e);
                         self.eval(handler, frame)
                     }
-                    other => other,
+                    (other, _) => other,
                 };
                 if let Some(fin) = &t.finally {
                     self.eval(fin, frame)?;
@@ -665,6 +664,15 @@ impl Interp {
             )));
         }
         self.budget.tool_call()?;
+        if args
+            .iter()
+            .any(|a| crate::value::depth::exceeds(a, crate::value::depth::MAX_DEPTH))
+        {
+            return Err(Error::limit(format!(
+                "the arguments of tool/{name} nest more than {} levels deep",
+                crate::value::depth::MAX_DEPTH
+            )));
+        }
         let result = self.host.call_tool(name, &args);
         self.tool_calls.push(ToolCall {
             name: name.to_string(),

@@ -14,6 +14,7 @@
 //! Values are `Send + Sync` (`Arc`, not `Rc`), so a session can move between
 //! threads and evaluation can run on a big-stack thread.
 
+pub mod depth;
 pub mod function;
 pub mod json;
 pub mod lazy;
