@@ -7,7 +7,9 @@ use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 fn run(src: &str) -> Result<String, (ErrorKind, String)> {
     let mut interp = Interp::standalone();
     let out = interp.run_program(src);
-    out.result.map(|v| v.to_string()).map_err(|e| (e.kind(), e.message().to_string()))
+    out.result
+        .map(|v| v.to_string())
+        .map_err(|e| (e.kind(), e.message().to_string()))
 }
 
 fn ok(src: &str) -> String {
@@ -23,13 +25,19 @@ fn err(src: &str) -> ErrorKind {
 
 #[test]
 fn closures_capture_by_value_across_levels() {
-    assert_eq!(ok("(let [a 1] (let [f (fn [b] (fn [c] [a b c]))] ((f 2) 3)))"), "[1 2 3]");
+    assert_eq!(
+        ok("(let [a 1] (let [f (fn [b] (fn [c] [a b c]))] ((f 2) 3)))"),
+        "[1 2 3]"
+    );
     assert_eq!(ok("(defn adder [n] (fn [x] (+ x n))) ((adder 10) 5)"), "15");
 }
 
 #[test]
 fn named_fn_and_letfn_recursion() {
-    assert_eq!(ok("((fn fact [n] (if (<= n 1) 1 (* n (fact (dec n))))) 10)"), "3628800");
+    assert_eq!(
+        ok("((fn fact [n] (if (<= n 1) 1 (* n (fact (dec n))))) 10)"),
+        "3628800"
+    );
     assert_eq!(
         ok("(letfn [(ev? [n] (if (zero? n) true (od? (dec n)))) (od? [n] (if (zero? n) false (ev? (dec n))))] [(ev? 10) (od? 7)])"),
         "[true true]"
@@ -38,7 +46,10 @@ fn named_fn_and_letfn_recursion() {
 
 #[test]
 fn loop_recur_runs_in_constant_stack() {
-    assert_eq!(ok("(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))"), "4999950000");
+    assert_eq!(
+        ok("(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))"),
+        "4999950000"
+    );
 }
 
 #[test]
@@ -49,10 +60,16 @@ fn recur_outside_tail_position_is_rejected_before_running() {
 
 #[test]
 fn unbounded_recursion_hits_the_depth_limit_not_the_native_stack() {
-    assert_eq!(err("(defn f [n] (+ 1 (f n))) (f 0)"), ErrorKind::LimitExceeded);
+    assert_eq!(
+        err("(defn f [n] (+ 1 (f n))) (f 0)"),
+        ErrorKind::LimitExceeded
+    );
     let mut interp = Interp::new(
         Box::new(StaticHost::default()),
-        Limits { max_depth: Some(10_000), ..Limits::default() },
+        Limits {
+            max_depth: Some(10_000),
+            ..Limits::default()
+        },
     );
     let out = interp.run_program("(defn g [n] (if (zero? n) 0 (+ 1 (g (dec n))))) (g 9000)");
     assert_eq!(out.result.unwrap(), Value::Int(9000));
@@ -62,7 +79,11 @@ fn unbounded_recursion_hits_the_depth_limit_not_the_native_stack() {
 fn infinite_loops_stop_at_the_step_limit() {
     let mut interp = Interp::new(
         Box::new(StaticHost::default()),
-        Limits { max_steps: Some(100_000), timeout_ms: None, ..Limits::default() },
+        Limits {
+            max_steps: Some(100_000),
+            timeout_ms: None,
+            ..Limits::default()
+        },
     );
     let out = interp.run_program("(loop [] (recur))");
     assert_eq!(out.result.unwrap_err().kind(), ErrorKind::LimitExceeded);
@@ -83,7 +104,10 @@ fn a_failed_program_leaves_memory_unchanged() {
 fn defs_are_visible_to_later_forms_and_turns() {
     let mut interp = Interp::standalone();
     assert!(interp.run_program("(def a 1) (def b (+ a 1))").is_ok());
-    assert_eq!(interp.run_program("[a b]").result.unwrap().to_string(), "[1 2]");
+    assert_eq!(
+        interp.run_program("[a b]").result.unwrap().to_string(),
+        "[1 2]"
+    );
 }
 
 #[test]
@@ -107,12 +131,20 @@ fn errors_inside_functions_from_earlier_turns_point_into_their_source() {
 #[test]
 fn tools_are_called_and_recorded_even_when_they_fail() {
     let mut host = StaticHost::default();
-    host.tools.insert("ok".into(), CannedTool::Returns(Value::Int(7)));
-    host.tools.insert("broken".into(), CannedTool::Error("down".into()));
+    host.tools
+        .insert("ok".into(), CannedTool::Returns(Value::Int(7)));
+    host.tools
+        .insert("broken".into(), CannedTool::Error("down".into()));
     let mut interp = Interp::new(Box::new(host), Limits::default());
-    assert_eq!(interp.run_program("(+ (tool/ok 1) (ok 2))").result.unwrap(), Value::Int(14));
+    assert_eq!(
+        interp.run_program("(+ (tool/ok 1) (ok 2))").result.unwrap(),
+        Value::Int(14)
+    );
     assert_eq!(interp.tool_calls.len(), 2);
-    let e = interp.run_program("(tool/broken {:id 1})").result.unwrap_err();
+    let e = interp
+        .run_program("(tool/broken {:id 1})")
+        .result
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Tool);
     assert!(e.message().contains("broken") && e.message().contains("down"));
     assert_eq!(interp.tool_calls.len(), 1);
@@ -121,12 +153,22 @@ fn tools_are_called_and_recorded_even_when_they_fail() {
 #[test]
 fn bare_names_fall_back_to_data_and_report_ambiguity() {
     let mut host = StaticHost::default();
-    host.data.insert("items".into(), Value::vector_from([Value::Int(1), Value::Int(2)]));
+    host.data.insert(
+        "items".into(),
+        Value::vector_from([Value::Int(1), Value::Int(2)]),
+    );
     host.data.insert("both".into(), Value::Int(1));
-    host.tools.insert("both".into(), CannedTool::Returns(Value::Nil));
+    host.tools
+        .insert("both".into(), CannedTool::Returns(Value::Nil));
     let mut interp = Interp::new(Box::new(host), Limits::default());
-    assert_eq!(interp.run_program("(count items)").result.unwrap(), Value::Int(2));
-    assert_eq!(interp.run_program("both").result.unwrap_err().kind(), ErrorKind::Execution);
+    assert_eq!(
+        interp.run_program("(count items)").result.unwrap(),
+        Value::Int(2)
+    );
+    assert_eq!(
+        interp.run_program("both").result.unwrap_err().kind(),
+        ErrorKind::Execution
+    );
     let e = interp.run_program("data/itemz").result.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Undefined);
     assert!(e.message().contains("data/items"), "{}", e.message());
@@ -134,9 +176,15 @@ fn bare_names_fall_back_to_data_and_report_ambiguity() {
 
 #[test]
 fn try_catches_runtime_errors_but_not_limits() {
-    assert_eq!(ok("(try (throw (ex-info \"boom\" {:a 1})) (catch Exception e (ex-data e)))"), "{:a 1}");
+    assert_eq!(
+        ok("(try (throw (ex-info \"boom\" {:a 1})) (catch Exception e (ex-data e)))"),
+        "{:a 1}"
+    );
     assert_eq!(ok("(try (count 5) (catch Exception e :caught))"), ":caught");
-    assert_eq!(err("(defn f [] (f)) (try (f) (catch Exception e :caught))"), ErrorKind::LimitExceeded);
+    assert_eq!(
+        err("(defn f [] (f)) (try (f) (catch Exception e :caught))"),
+        ErrorKind::LimitExceeded
+    );
 }
 
 #[test]
@@ -151,13 +199,25 @@ fn return_ends_the_program_with_its_value() {
 
 #[test]
 fn comprehensions_support_let_when_while() {
-    assert_eq!(ok("(for [x [1 2 3 4 5] :let [y (* x x)] :when (odd? x) :while (< y 20)] y)"), "[1 9]");
-    assert_eq!(ok("(for [x [1 2] y [:a :b]] [x y])"), "[[1 :a] [1 :b] [2 :a] [2 :b]]");
+    assert_eq!(
+        ok("(for [x [1 2 3 4 5] :let [y (* x x)] :when (odd? x) :while (< y 20)] y)"),
+        "[1 9]"
+    );
+    assert_eq!(
+        ok("(for [x [1 2] y [:a :b]] [x y])"),
+        "[[1 :a] [1 :b] [2 :a] [2 :b]]"
+    );
 }
 
 #[test]
 fn destructuring_handles_nesting_defaults_and_rest() {
-    assert_eq!(ok("(let [[a [b c] & more] [1 [2 3] 4 5]] [a b c more])"), "[1 2 3 [4 5]]");
-    assert_eq!(ok("(let [{:keys [a b] :or {b 9} :as m} {:a 1}] [a b m])"), "[1 9 {:a 1}]");
+    assert_eq!(
+        ok("(let [[a [b c] & more] [1 [2 3] 4 5]] [a b c more])"),
+        "[1 2 3 [4 5]]"
+    );
+    assert_eq!(
+        ok("(let [{:keys [a b] :or {b 9} :as m} {:a 1}] [a b m])"),
+        "[1 9 {:a 1}]"
+    );
     assert_eq!(ok("(defn f [& {:keys [x]}] x) (f :x 3)"), "3");
 }

@@ -145,6 +145,9 @@ pub struct FnProto {
     pub docstring: Option<Arc<str>>,
     /// The source the body's spans point into.
     pub source: Arc<str>,
+    /// For `defn` functions: the user/ definition, whose last return value
+    /// the interpreter records (the prelude shows its type, R-25).
+    pub global: Option<GlobalId>,
 }
 
 pub struct FnArity {

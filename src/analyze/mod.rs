@@ -30,6 +30,56 @@ use crate::value::{Func, Value};
 
 use expr::{Call, Expr, GlobalId, Slot};
 
+/// Every name the analyzer handles itself (special forms and macros), for
+/// the registry-facing views (REPL completion, system prompt, tests).
+pub const SPECIAL_NAMES: &[&str] = &[
+    "quote",
+    "if",
+    "do",
+    "and",
+    "or",
+    "let",
+    "loop",
+    "recur",
+    "fn",
+    "def",
+    "defonce",
+    "defn",
+    "defn-",
+    "letfn",
+    "try",
+    "catch",
+    "finally",
+    "throw",
+    "case",
+    "for",
+    "doseq",
+    "var",
+    "return",
+    "fail",
+    "when",
+    "when-not",
+    "if-not",
+    "cond",
+    "condp",
+    "->",
+    "->>",
+    "as->",
+    "some->",
+    "some->>",
+    "cond->",
+    "cond->>",
+    "doto",
+    "if-let",
+    "when-let",
+    "if-some",
+    "when-some",
+    "when-first",
+    "dotimes",
+    "comment",
+    "declare",
+];
+
 /// The names a program can see besides its own locals.
 pub struct Context<'a> {
     pub globals: &'a mut Globals,
@@ -363,7 +413,9 @@ impl<'a> Analyzer<'a> {
                 }
             },
             _ => match Ns::from_qualifier(ns) {
-                Some(n) => match builtins::lookup_in(n, name) {
+                // Any builtin is reachable through any known namespace
+                // (`str/map`, `core/join`): the named one first.
+                Some(n) => match builtins::lookup_in(n, name).or_else(|| builtins::lookup(name)) {
                     Some(b) => Ok(Expr::Builtin(b)),
                     None => Err(Error::undefined(format!(
                         "{}/{name} is not a function ptc provides",

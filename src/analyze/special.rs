@@ -193,8 +193,8 @@ pub fn analyze(
 pub(super) enum FnKind {
     /// `(fn name? ...)`: the name is the closure itself.
     Fn,
-    /// `defn`: the name resolves to the user/ definition.
-    Defn,
+    /// `defn`: the name resolves to the user/ definition `id`.
+    Defn(super::expr::GlobalId),
     /// A `letfn` function: every sibling name resolves through the group.
     Letfn(Vec<Arc<str>>),
 }
@@ -313,7 +313,7 @@ impl Analyzer<'_> {
             .with_hint(format!("(defn {name} [x] ...)")));
         }
         let id = self.intern_global(name);
-        let f = self.function(Some(name), doc, rest, span, FnKind::Defn)?;
+        let f = self.function(Some(name), doc, rest, span, FnKind::Defn(id))?;
         Ok(Expr::Def(Box::new(Def {
             id,
             name: name.as_str().into(),
@@ -333,7 +333,11 @@ impl Analyzer<'_> {
         span: Span,
         kind: FnKind,
     ) -> Result<Expr> {
-        let is_defn = matches!(kind, FnKind::Defn);
+        let is_defn = matches!(kind, FnKind::Defn(_));
+        let global = match kind {
+            FnKind::Defn(id) => Some(id),
+            _ => None,
+        };
         let arity_forms: Vec<(&[Form], &[Form])> = match rest.first().map(|f| &f.kind) {
             Some(FormKind::Vector(params)) => vec![(params.as_slice(), &rest[1..])],
             Some(FormKind::List(_)) => {
@@ -363,7 +367,7 @@ impl Analyzer<'_> {
                 self_name: name.map(Arc::from),
                 ..Scope::default()
             },
-            FnKind::Defn => Scope::default(),
+            FnKind::Defn(_) => Scope::default(),
             FnKind::Letfn(siblings) => Scope {
                 siblings,
                 ..Scope::default()
@@ -384,6 +388,7 @@ impl Analyzer<'_> {
             source_params,
             docstring: doc.map(Arc::from),
             source: self.cx.source.clone(),
+            global,
             arities,
         };
         let captures = scope.captures.into_iter().map(|(_, e)| e).collect();
@@ -442,8 +447,18 @@ impl Analyzer<'_> {
             }
         }
         let mut prologue = Vec::new();
-        for (slot, pattern) in &slots {
-            if let Some(p) = pattern {
+        let rest_index = rest_pattern.map(|_| slots.len() - 1);
+        for (i, (slot, pattern)) in slots.iter().enumerate() {
+            let Some(p) = pattern else { continue };
+            if Some(i) == rest_index && matches!(p.kind, FormKind::Map(_)) {
+                // `& {:keys [a]}`: keyword arguments become a map first.
+                let map = self.temp_slot();
+                prologue.push(Bind {
+                    slot: map,
+                    value: Expr::SeqToMap(*slot),
+                });
+                self.destructure(p, map, &mut prologue)?;
+            } else {
                 self.destructure(p, *slot, &mut prologue)?;
             }
         }

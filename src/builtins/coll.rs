@@ -71,6 +71,10 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(merge-with + {:a 1} {:a 2 :b 3}) ;=> {:a 3 :b 3}"),
     Builtin::new("select-keys", Arity::exact(2), "Map of only the given keys that are present (exact keys).", select_keys)
         .example("(select-keys {:a 1 :b 2 :c 3} [:a :c]) ;=> {:a 1 :c 3}"),
+    Builtin::new("zip", Arity::exact(2), "PTC-Lisp: pairs [a b] of two sequences, item by item (shortest wins).", zip)
+        .example("(zip [1 2] [:a :b]) ;=> [[1 :a] [2 :b]]"),
+    Builtin::new("entries", Arity::exact(1), "PTC-Lisp: the [k v] entries of a map, in key order.", entries)
+        .example("(entries {:b 2 :a 1}) ;=> [[:a 1] [:b 2]]"),
     Builtin::new("zipmap", Arity::exact(2), "Map from a sequence of keys and a sequence of values (shortest wins).", zipmap)
         .example("(zipmap [:a :b] [1 2]) ;=> {:a 1 :b 2}"),
     Builtin::new("find", Arity::exact(2), "(find map key) gives the entry [key value] or nil; (find pred coll) gives the first item for which pred is truthy.", find)
@@ -633,6 +637,30 @@ fn select_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     interp.alloc(MAP_ENTRY * n64(out.len()) + 32)?;
     Ok(Value::Map(out))
+}
+
+fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let mut xs = SeqIter::new("zip", &a[0])?;
+    let mut ys = SeqIter::new("zip", &a[1])?;
+    if xs.is_infinite() && ys.is_infinite() {
+        return Err(args::infinite("zip"));
+    }
+    let mut out = Vector::new();
+    while let (Some(x), Some(y)) = (xs.next(interp)?, ys.next(interp)?) {
+        interp.tick(1)?;
+        interp.alloc(48)?;
+        out.push_back(Value::entry(x, y));
+    }
+    Ok(Value::vector(out))
+}
+
+fn entries(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let m = args::map_or_nil("entries", &a[0])?;
+    interp.tick(m.len() as u64)?;
+    interp.alloc(48 * m.len() as u64)?;
+    Ok(Value::vector_from(
+        m.iter().map(|(k, v)| Value::entry(k.clone(), v.clone())),
+    ))
 }
 
 fn zipmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {

@@ -235,10 +235,7 @@ fn comparator(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// One argument as `println` shows it: strings raw, nil as `nil`.
 fn show(v: &Value) -> String {
-    match v {
-        Value::Nil => "nil".to_string(),
-        other => crate::format::display(other),
-    }
+    crate::format::display_println(v)
 }
 
 /// One argument as `prn` shows it: a literal.

@@ -25,6 +25,7 @@ pub mod predicates;
 pub mod query;
 pub mod seq;
 pub mod set;
+pub mod strformat;
 pub mod string;
 pub mod walk;
 

@@ -138,6 +138,13 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
             }
             Ok(out)
         }
-        other => Ok(args::items(fname, other)?.take(n)),
+        other => {
+            let items = args::items(fname, other)?;
+            Ok(if n < items.len() {
+                items.take(n)
+            } else {
+                items
+            })
+        }
     }
 }

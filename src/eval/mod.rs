@@ -21,7 +21,7 @@ pub mod iter;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, For, ForClause, Slot};
+use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
@@ -114,6 +114,10 @@ pub struct Interp {
     pub tool_calls: Vec<ToolCall>,
     /// Results of earlier turns, oldest first (`*1 *2 *3`).
     pub turn_history: Vec<Value>,
+    /// The value each `defn` function returned from its most recent
+    /// successful call, by [`crate::analyze::expr::GlobalId`] (kept across
+    /// turns; the prelude shows its type, R-25).
+    pub fn_returns: Vec<Option<Value>>,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
@@ -129,6 +133,7 @@ impl Interp {
             prints: Vec::new(),
             tool_calls: Vec::new(),
             turn_history: Vec::new(),
+            fn_returns: Vec::new(),
             on_print: None,
             stack: Vec::new(),
             pending_recur: None,
@@ -245,7 +250,23 @@ impl Interp {
         let result = self.run_fn_body(c, arity, bp);
         self.stack.truncate(bp);
         self.budget.leave();
+        if let (Some(id), Ok(v)) = (c.proto.global, &result) {
+            self.record_return(id, v);
+        }
         result.map_err(|e| e.or_source(&c.proto.source))
+    }
+
+    fn record_return(&mut self, id: GlobalId, v: &Value) {
+        let i = id as usize;
+        if i >= self.fn_returns.len() {
+            self.fn_returns.resize(i + 1, None);
+        }
+        self.fn_returns[i] = Some(v.clone());
+    }
+
+    /// The value a `defn` function returned from its last successful call.
+    pub fn last_return(&self, id: GlobalId) -> Option<&Value> {
+        self.fn_returns.get(id as usize).and_then(Option::as_ref)
     }
 
     fn run_fn_body(&mut self, c: &Arc<Closure>, arity: &FnArity, bp: usize) -> Result<Value> {
@@ -514,19 +535,10 @@ impl Interp {
             Expr::NthRest(slot, i, span) => {
                 destructure_rest(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
             }
-            Expr::Key(slot, key, default, span) => {
-                let found = match self.local(frame, *slot) {
-                    Value::Map(m) => lookup_in_map(m, key),
-                    Value::Nil => None,
-                    other => {
-                        return Err(Error::type_error(format!(
-                            "cannot destructure {} as a map (its :keys or keys)",
-                            other.describe()
-                        ))
-                        .with_span(*span))
-                    }
-                };
-                match (found, default) {
+            Expr::Key(slot, key, default, _span) => {
+                // A map pattern reads with `get`: on a non-map it binds nil
+                // (Clojure), with the keyword/string fallback on maps.
+                match (lookup(self.local(frame, *slot), key), default) {
                     (Some(v), _) => Ok(v),
                     (None, Some(d)) => self.eval(d, frame),
                     (None, None) => Ok(Value::Nil),
@@ -772,11 +784,15 @@ fn destructure_nth(v: &Value, i: usize) -> Result<Value> {
             .chars()
             .nth(i)
             .map_or(Value::Nil, |c| Value::string(c.to_string()))),
-        Value::Map(_) | Value::Set(_) | Value::Lazy(_) => {
-            let items = crate::builtins::args::items("destructuring", v)
-                .or_else(|_| iter::take_items("destructuring", v, i + 1))?;
-            Ok(items.get(i).cloned().unwrap_or(Value::Nil))
-        }
+        Value::Lazy(_) => Ok(iter::take_items("destructuring", v, i + 1)?
+            .get(i)
+            .cloned()
+            .unwrap_or(Value::Nil)),
+        Value::Map(_) | Value::Set(_) => Err(Error::type_error(format!(
+            "cannot destructure {} with a vector pattern; vector patterns need a sequence",
+            v.describe()
+        ))
+        .with_hint("to read keys of a map use a map pattern, e.g. {:keys [a b]}")),
         other => Err(Error::type_error(format!(
             "cannot destructure {} as a sequence",
             other.describe()

@@ -111,21 +111,9 @@ fn collection(form: &Form, values: Vec<Value>) -> Result<Value> {
 }
 
 fn regex(src: &str, span: Span) -> Result<Value> {
-    match regex::Regex::new(src) {
-        Ok(re) => Ok(Value::Regex(Arc::new(re))),
-        Err(e) => {
-            let detail = e.to_string();
-            let last = detail
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid pattern");
-            Err(
-                Error::execution(format!("invalid regex #\"{src}\": {}", last.trim()))
-                    .with_span(span),
-            )
-        }
-    }
+    crate::value::regex::compile_regex(src)
+        .map(Value::Regex)
+        .map_err(|e| e.with_span(span))
 }
 
 /// Reads exactly one form of `src` and converts it as a literal.

@@ -17,7 +17,10 @@
 pub mod function;
 pub mod json;
 pub mod lazy;
+pub mod map;
 pub mod order;
+pub mod regex;
+pub mod set;
 
 use std::sync::Arc;
 
@@ -26,10 +29,8 @@ pub use lazy::LazySeq;
 
 /// The sequential collection (vectors, lists, seqs).
 pub type Vector = imbl::Vector<Value>;
-/// Maps, ordered by the canonical order of their keys.
-pub type Map = imbl::OrdMap<Value, Value>;
-/// Sets, ordered by the canonical order of their elements.
-pub type Set = imbl::OrdSet<Value>;
+pub use map::Map;
+pub use set::Set;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
 #[derive(Clone)]
@@ -48,7 +49,7 @@ pub enum Value {
     Map(Map),
     Set(Set),
     Fn(Func),
-    Regex(Arc<regex::Regex>),
+    Regex(Arc<::regex::Regex>),
     /// `#'name`, what `def` returns.
     Var(Arc<str>),
     /// An infinite sequence, realized only as far as it is consumed.

@@ -1,5 +1,0 @@
-//! Builtins: seq.
-
-use super::Builtin;
-
-pub const BUILTINS: &[Builtin] = &[];

@@ -1,0 +1,233 @@
+//! Generators: `range`, `iterate`, `repeat`, `cycle`, and the helpers that
+//! drop items from an infinite sequence (giving another one).
+
+use std::sync::Arc;
+
+use super::built;
+use crate::builtins::args;
+use crate::error::{Error, Result};
+use crate::eval::Interp;
+use crate::value::{LazySeq, Value, Vector};
+
+pub(super) fn lazy(l: LazySeq) -> Value {
+    Value::Lazy(Arc::new(l))
+}
+
+fn range_overflow() -> Error {
+    Error::arithmetic("range overflowed 64-bit integers")
+}
+
+/// `a + b` as `range` steps: checked for integers, float otherwise.
+fn add(a: &Value, b: &Value) -> Result<Value> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(*y).ok_or_else(range_overflow)?),
+        _ => Value::Float(as_f64(a) + as_f64(b)),
+    })
+}
+
+fn as_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// `(range)`, `(range end)`, `(range start end)`, `(range start end step)`.
+///
+/// Finite ranges are charged for their size before they are built, so
+/// `(range 200000000)` fails with `memory-exceeded` at once. As in Clojure,
+/// a zero step gives an infinite sequence of `start` (empty when
+/// `start = end`), and an infinite `end` an infinite sequence.
+pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
+    let (start, end, step) = match argv {
+        [] => {
+            return Ok(lazy(LazySeq::Range {
+                start: Value::Int(0),
+                step: Value::Int(1),
+            }))
+        }
+        [end] => (Value::Int(0), end.clone(), Value::Int(1)),
+        [start, end] => (start.clone(), end.clone(), Value::Int(1)),
+        [start, end, step, ..] => (start.clone(), end.clone(), step.clone()),
+    };
+    let s = args::number("range", &start)?;
+    let e = args::number("range", &end)?;
+    let st = args::number("range", &step)?;
+    if st == 0.0 {
+        return if s == e {
+            built(interp, Vector::new())
+        } else {
+            Ok(lazy(LazySeq::Range { start, step }))
+        };
+    }
+    let endless = (st > 0.0 && e == f64::INFINITY) || (st < 0.0 && e == f64::NEG_INFINITY);
+    if endless && s.is_finite() {
+        return Ok(lazy(LazySeq::Range { start, step }));
+    }
+    if !((st > 0.0 && s < e) || (st < 0.0 && s > e)) {
+        return built(interp, Vector::new());
+    }
+    if let (Value::Int(a), Value::Int(b), Value::Int(c)) = (&start, &end, &step) {
+        let (a, b, c) = (*a as i128, *b as i128, *c as i128);
+        let n = if c > 0 {
+            (b - a + c - 1) / c
+        } else {
+            (a - b - c - 1) / -c
+        };
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        interp.alloc(n.saturating_mul(16))?;
+        interp.tick(n)?;
+        let mut out = Vector::new();
+        for i in 0..n as i128 {
+            out.push_back(Value::Int((a + i * c) as i64));
+        }
+        return Ok(Value::vector(out));
+    }
+    // Some float: step by repeated addition, as Clojure does.
+    let estimate = ((e - s) / st).ceil();
+    let n = if estimate.is_finite() && estimate < 1e18 {
+        estimate.max(0.0) as u64
+    } else {
+        u64::MAX / 32
+    };
+    interp.alloc(n.saturating_mul(16))?;
+    interp.tick(n)?;
+    let mut out = Vector::new();
+    let mut cur = start;
+    // The cap guards against steps too small to change `cur`.
+    while out.len() as u64 <= n {
+        let c = as_f64(&cur);
+        if !((st > 0.0 && c < e) || (st < 0.0 && c > e)) {
+            break;
+        }
+        let next = add(&cur, &step)?;
+        out.push_back(cur);
+        cur = next;
+    }
+    Ok(Value::vector(out))
+}
+
+/// `(iterate f x)`: `x, (f x), (f (f x)) …`
+pub(super) fn iterate(_interp: &mut Interp, argv: &[Value]) -> Result<Value> {
+    args::callable("iterate", &argv[0])?;
+    Ok(lazy(LazySeq::Iterate {
+        f: argv[0].clone(),
+        seed: argv[1].clone(),
+    }))
+}
+
+/// `(repeat x)` (infinite) or `(repeat n x)`.
+pub(super) fn repeat(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
+    match argv {
+        [x] => Ok(lazy(LazySeq::Repeat(x.clone()))),
+        [n, x, ..] => {
+            let n = super::count_arg("repeat", n)?.max(0) as u64;
+            interp.alloc(n.saturating_mul(16))?;
+            interp.tick(n)?;
+            Ok(Value::vector((0..n).map(|_| x.clone()).collect()))
+        }
+        [] => Err(Error::internal("repeat called without arguments")),
+    }
+}
+
+/// `(cycle coll)`: empty for an empty collection; an infinite sequence
+/// cycles as itself.
+pub(super) fn cycle(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
+    if let Value::Lazy(_) = &argv[0] {
+        return Ok(argv[0].clone());
+    }
+    let items = args::items("cycle", &argv[0])?;
+    if items.is_empty() {
+        return built(interp, Vector::new());
+    }
+    interp.alloc(16 * items.len() as u64 + 32)?;
+    Ok(lazy(LazySeq::Cycle(items)))
+}
+
+/// `items` rotated left by `k` positions.
+fn rotate(items: &Vector, k: usize) -> Vector {
+    if items.is_empty() {
+        return Vector::new();
+    }
+    let k = k % items.len();
+    let mut out = super::vskip(items, k);
+    out.append(super::vtake(items, k));
+    out
+}
+
+/// The infinite sequence `l` without its first `n` items.
+pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result<Value> {
+    if n == 0 {
+        return Ok(Value::Lazy(l.clone()));
+    }
+    match &**l {
+        LazySeq::Range { start, step } => {
+            let start = match (start, step) {
+                (Value::Int(a), Value::Int(b)) => {
+                    let n = i64::try_from(n).map_err(|_| range_overflow())?;
+                    let off = b.checked_mul(n).ok_or_else(range_overflow)?;
+                    Value::Int(a.checked_add(off).ok_or_else(range_overflow)?)
+                }
+                _ => {
+                    interp.tick(n)?;
+                    let mut cur = start.clone();
+                    for _ in 0..n {
+                        cur = add(&cur, step)?;
+                    }
+                    cur
+                }
+            };
+            Ok(lazy(LazySeq::Range {
+                start,
+                step: step.clone(),
+            }))
+        }
+        LazySeq::Iterate { f, seed } => {
+            let mut x = seed.clone();
+            for _ in 0..n {
+                interp.tick(1)?;
+                x = interp.call(f, std::slice::from_ref(&x))?;
+            }
+            Ok(lazy(LazySeq::Iterate {
+                f: f.clone(),
+                seed: x,
+            }))
+        }
+        LazySeq::Repeat(_) => Ok(Value::Lazy(l.clone())),
+        LazySeq::Cycle(items) => {
+            let k = (n % items.len().max(1) as u64) as usize;
+            Ok(lazy(LazySeq::Cycle(rotate(items, k))))
+        }
+    }
+}
+
+/// The infinite sequence `l` from its item number `index`, whose value is
+/// `item` (already computed by the caller while scanning).
+pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
+    match &**l {
+        LazySeq::Range { step, .. } => lazy(LazySeq::Range {
+            start: item,
+            step: step.clone(),
+        }),
+        LazySeq::Iterate { f, .. } => lazy(LazySeq::Iterate {
+            f: f.clone(),
+            seed: item,
+        }),
+        LazySeq::Repeat(_) => Value::Lazy(l.clone()),
+        LazySeq::Cycle(items) => {
+            let k = (index % items.len().max(1) as u64) as usize;
+            lazy(LazySeq::Cycle(rotate(items, k)))
+        }
+    }
+}
+
+/// How many items in a row a scan over `l` may see before it knows the
+/// sequence repeats itself: `Some(period)` for `repeat`/`cycle`.
+pub(super) fn period(l: &LazySeq) -> Option<u64> {
+    match l {
+        LazySeq::Repeat(_) => Some(1),
+        LazySeq::Cycle(items) => Some(items.len() as u64),
+        _ => None,
+    }
+}

@@ -1,0 +1,312 @@
+//! Higher-order sequence functions: `map` and friends, `filter`/`remove`/
+//! `keep`, `reduce` and `reduced`, the quantifiers `some`/`every?`…, and
+//! `pmap`/`pcalls` (run sequentially, in order).
+
+use super::{built, for_each, next_row, side_by_side, test, xf};
+use crate::builtins::args;
+use crate::error::Result;
+use crate::eval::iter::SeqIter;
+use crate::eval::Interp;
+use crate::value::{Value, Vector};
+
+use std::sync::Arc;
+
+pub(super) fn map(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("map", f)?;
+    if a.len() == 1 {
+        return Ok(xf::map(f.clone()));
+    }
+    map_colls(interp, "map", f, &a[1..])
+}
+
+pub(super) fn mapv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    args::callable("mapv", &a[0])?;
+    map_colls(interp, "mapv", &a[0], &a[1..])
+}
+
+pub(super) fn pmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    args::callable("pmap", &a[0])?;
+    map_colls(interp, "pmap", &a[0], &a[1..])
+}
+
+/// `(map f c1 c2 …)`: a single collection must be finite; several are
+/// walked side by side up to the shortest (one finite is enough).
+fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Result<Value> {
+    if let [coll] = colls {
+        let items = args::items(fname, coll)?;
+        interp.alloc(16 * items.len() as u64 + 32)?;
+        let mut out = Vector::new();
+        for x in items {
+            interp.tick(1)?;
+            out.push_back(interp.call(f, &[x])?);
+        }
+        return Ok(Value::vector(out));
+    }
+    let mut its = side_by_side(fname, colls)?;
+    let mut out = Vector::new();
+    while let Some(row) = next_row(interp, &mut its)? {
+        interp.tick(1)?;
+        interp.alloc(16)?;
+        out.push_back(interp.call(f, &row)?);
+    }
+    interp.alloc(32)?;
+    Ok(Value::vector(out))
+}
+
+pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("map-indexed", f)?;
+    let Some(coll) = a.get(1) else {
+        return Ok(xf::map_indexed(f.clone()));
+    };
+    let items = args::items("map-indexed", coll)?;
+    interp.alloc(16 * items.len() as u64 + 32)?;
+    let mut out = Vector::new();
+    for (i, x) in items.into_iter().enumerate() {
+        interp.tick(1)?;
+        out.push_back(interp.call(f, &[Value::Int(i as i64), x])?);
+    }
+    Ok(Value::vector(out))
+}
+
+pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("mapcat", f)?;
+    if a.len() == 1 {
+        return Ok(xf::mapcat(f.clone()));
+    }
+    let mapped = map_colls(interp, "mapcat", f, &a[1..])?;
+    let mut out = Vector::new();
+    if let Value::Vector(results) = &mapped {
+        for r in results.iter() {
+            let items = args::items("mapcat", r).map_err(|e| {
+                e.with_hint("the function given to mapcat must return a collection")
+            })?;
+            interp.alloc(16 * items.len() as u64)?;
+            out.append(items);
+        }
+    }
+    Ok(Value::vector(out))
+}
+
+/// The items of `coll` for which `pred` is `keep_if`.
+fn select(
+    interp: &mut Interp,
+    fname: &str,
+    pred: &Value,
+    coll: &Value,
+    keep_if: bool,
+) -> Result<Value> {
+    args::callable(fname, pred)?;
+    let items = args::items(fname, coll)?;
+    let mut out = Vector::new();
+    for x in items {
+        interp.tick(1)?;
+        if test(interp, pred, &x)? == keep_if {
+            out.push_back(x);
+        }
+    }
+    built(interp, out)
+}
+
+pub(super) fn filter(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match a.get(1) {
+        Some(coll) => select(interp, "filter", &a[0], coll, true),
+        None => {
+            args::callable("filter", &a[0])?;
+            Ok(xf::filter(a[0].clone(), true))
+        }
+    }
+}
+
+pub(super) fn filterv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    select(interp, "filterv", &a[0], &a[1], true)
+}
+
+pub(super) fn remove(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match a.get(1) {
+        Some(coll) => select(interp, "remove", &a[0], coll, false),
+        None => {
+            args::callable("remove", &a[0])?;
+            Ok(xf::filter(a[0].clone(), false))
+        }
+    }
+}
+
+pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("keep", f)?;
+    let Some(coll) = a.get(1) else {
+        return Ok(xf::keep(f.clone(), false));
+    };
+    let items = args::items("keep", coll)?;
+    let mut out = Vector::new();
+    for x in items {
+        interp.tick(1)?;
+        let r = interp.call(f, &[x])?;
+        if !r.is_nil() {
+            out.push_back(r);
+        }
+    }
+    built(interp, out)
+}
+
+pub(super) fn keep_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("keep-indexed", f)?;
+    let Some(coll) = a.get(1) else {
+        return Ok(xf::keep(f.clone(), true));
+    };
+    let items = args::items("keep-indexed", coll)?;
+    let mut out = Vector::new();
+    for (i, x) in items.into_iter().enumerate() {
+        interp.tick(1)?;
+        let r = interp.call(f, &[Value::Int(i as i64), x])?;
+        if !r.is_nil() {
+            out.push_back(r);
+        }
+    }
+    built(interp, out)
+}
+
+/// Folds the rest of `it` into `acc` with `f`; stops at `(reduced v)`.
+pub(super) fn fold(
+    interp: &mut Interp,
+    f: &Value,
+    mut acc: Value,
+    it: &mut SeqIter,
+) -> Result<Value> {
+    while let Some(x) = it.next(interp)? {
+        interp.tick(1)?;
+        acc = interp.call(f, &[acc, x])?;
+        if let Value::Reduced(v) = &acc {
+            return Ok((**v).clone());
+        }
+    }
+    Ok(acc)
+}
+
+/// `(reduce f coll)` / `(reduce f init coll)`. Without init, an empty
+/// collection gives `(f)` and a single item is returned as is.
+pub(super) fn reduce(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("reduce", f)?;
+    match a {
+        [_, coll] => {
+            let mut it = SeqIter::new("reduce", coll)?;
+            match it.next(interp)? {
+                None => interp.call(f, &[]),
+                Some(first) => fold(interp, f, first, &mut it),
+            }
+        }
+        [_, init, coll, ..] => {
+            let mut it = SeqIter::new("reduce", coll)?;
+            fold(interp, f, init.clone(), &mut it)
+        }
+        _ => Ok(Value::Nil),
+    }
+}
+
+pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let f = &a[0];
+    args::callable("reduce-kv", f)?;
+    let mut acc = a[1].clone();
+    let pairs: Vec<(Value, Value)> = match &a[2] {
+        Value::Nil => return Ok(acc),
+        Value::Map(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        Value::Vector(x) => x
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Value::Int(i as i64), v.clone()))
+            .collect(),
+        other => return Err(args::type_error("reduce-kv", "a map or a vector", other)),
+    };
+    for (k, v) in pairs {
+        interp.tick(1)?;
+        acc = interp.call(f, &[acc, k, v])?;
+        if let Value::Reduced(v) = &acc {
+            return Ok((**v).clone());
+        }
+    }
+    Ok(acc)
+}
+
+pub(super) fn reduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Reduced(Arc::new(a[0].clone())))
+}
+
+pub(super) fn is_reduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(matches!(a[0], Value::Reduced(_))))
+}
+
+pub(super) fn unreduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(match &a[0] {
+        Value::Reduced(v) => (**v).clone(),
+        other => other.clone(),
+    })
+}
+
+pub(super) fn ensure_reduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(match &a[0] {
+        Value::Reduced(_) => a[0].clone(),
+        other => Value::Reduced(Arc::new(other.clone())),
+    })
+}
+
+/// The first truthy `(pred x)`, or nil.
+fn first_truthy(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<Value> {
+    args::callable(fname, pred)?;
+    let mut found = Value::Nil;
+    for_each(interp, fname, coll, |interp, x| {
+        let r = interp.call(pred, &[x])?;
+        if r.truthy() {
+            found = r;
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
+/// Whether `(pred x)` is truthy for every item.
+fn all(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<bool> {
+    args::callable(fname, pred)?;
+    let mut ok = true;
+    for_each(interp, fname, coll, |interp, x| {
+        ok = test(interp, pred, &x)?;
+        Ok(ok)
+    })?;
+    Ok(ok)
+}
+
+pub(super) fn some(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    first_truthy(interp, "some", &a[0], &a[1])
+}
+
+pub(super) fn every(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(all(interp, "every?", &a[0], &a[1])?))
+}
+
+pub(super) fn not_any(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        !first_truthy(interp, "not-any?", &a[0], &a[1])?.truthy(),
+    ))
+}
+
+pub(super) fn not_every(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(!all(interp, "not-every?", &a[0], &a[1])?))
+}
+
+pub(super) fn pcalls(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    for f in a {
+        args::callable("pcalls", f)?;
+    }
+    interp.alloc(16 * a.len() as u64 + 32)?;
+    let mut out = Vector::new();
+    for f in a {
+        interp.tick(1)?;
+        out.push_back(interp.call(f, &[])?);
+    }
+    Ok(Value::vector(out))
+}

@@ -1,0 +1,246 @@
+//! Compiling regexes written in Java/Clojure syntax with the `regex` crate
+//! (linear time: no catastrophic backtracking, no lookaround or
+//! backreferences). A pattern the crate rejects is retried after translating
+//! the common Java-only forms (`\p{Alpha}`-style POSIX classes, `\Q…\E`, `\h`,
+//! `\R`, `\Z`, possessive quantifiers, atomic groups). Compiled patterns are
+//! cached per thread. Used by the reader for `#"…"` and by the regex builtins.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use regex::{Regex, RegexBuilder};
+
+use crate::error::{Error, Result};
+
+thread_local! {
+    static REGEX_CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
+}
+
+const REGEX_CACHE_MAX: usize = 64;
+/// Longer patterns are not cached (they are rare, and may be large).
+const REGEX_CACHE_MAX_SRC: usize = 1000;
+/// Compiled size limit of one regex (the crate's default is 10 MB).
+const REGEX_SIZE_LIMIT: usize = 2 << 20;
+
+/// Compiles a regex written in Java/Clojure syntax (see the module docs),
+/// with a per-thread cache. The error is an `execution-error` naming the
+/// pattern. Used for `re-pattern`, string patterns, and usable by the reader
+/// for `#"..."` literals.
+pub fn compile_regex(src: &str) -> Result<Arc<Regex>> {
+    if let Some(re) = REGEX_CACHE.with(|c| c.borrow().get(src).cloned()) {
+        return Ok(re);
+    }
+    let re = Arc::new(compile_uncached(src)?);
+    if src.len() > REGEX_CACHE_MAX_SRC {
+        return Ok(re);
+    }
+    REGEX_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= REGEX_CACHE_MAX {
+            c.clear();
+        }
+        c.insert(src.to_string(), re.clone());
+    });
+    Ok(re)
+}
+
+fn compile_uncached(src: &str) -> Result<Regex> {
+    let build = |p: &str| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build();
+    let first_err = match build(src) {
+        Ok(re) => return Ok(re),
+        Err(e) => e,
+    };
+    if let Some(translated) = translate_java_regex(src) {
+        if translated != src {
+            if let Ok(re) = build(&translated) {
+                return Ok(re);
+            }
+        }
+    }
+    let detail = regex_error_line(&first_err);
+    let err = Error::execution(format!("invalid regex #\"{src}\": {detail}"));
+    Err(if uses_unsupported_regex_features(src) {
+        err.with_hint(
+            "lookahead, lookbehind and backreferences are not supported (the regex engine runs in linear time); match more broadly and filter the results",
+        )
+    } else {
+        err
+    })
+}
+
+/// The one informative line of a `regex` crate error.
+fn regex_error_line(e: &regex::Error) -> String {
+    let text = e.to_string();
+    text.lines()
+        .rev()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("error:")
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| text.lines().last().unwrap_or("").trim().to_string())
+}
+
+fn uses_unsupported_regex_features(src: &str) -> bool {
+    ["(?=", "(?!", "(?<=", "(?<!", "\\k<"]
+        .iter()
+        .any(|p| src.contains(p))
+        || src
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'\\' && w[1].is_ascii_digit() && w[1] != b'0')
+}
+
+/// Rewrites the Java-only regex forms into `regex` crate syntax. `None`
+/// when the pattern ends inside an escape.
+fn translate_java_regex(src: &str) -> Option<String> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut i = 0;
+    let mut class_depth = 0usize;
+    // Whether the previous element was a quantifier (for possessive `+`).
+    let mut after_quantifier = false;
+    while i < chars.len() {
+        let c = chars[i];
+        let was_quantifier = after_quantifier;
+        after_quantifier = false;
+        match c {
+            '\\' => {
+                let next = *chars.get(i + 1)?;
+                i += 2;
+                match next {
+                    'Q' => {
+                        let mut lit = String::new();
+                        while i < chars.len() {
+                            if chars[i] == '\\' && chars.get(i + 1) == Some(&'E') {
+                                i += 2;
+                                break;
+                            }
+                            lit.push(chars[i]);
+                            i += 1;
+                        }
+                        out.push_str(&regex::escape(&lit));
+                    }
+                    'p' | 'P' if chars.get(i) == Some(&'{') => {
+                        let close = chars[i..].iter().position(|&c| c == '}')? + i;
+                        let name: String = chars[i + 1..close].iter().collect();
+                        i = close + 1;
+                        out.push_str(&java_property(&name, next == 'P'));
+                    }
+                    'h' => out.push_str(H_SPACE),
+                    'H' => out.push_str(&H_SPACE.replacen('[', "[^", 1)),
+                    'R' if class_depth == 0 => {
+                        out.push_str("(?:\\r\\n|[\\n\\x0B\\x0C\\r\\x{85}\\x{2028}\\x{2029}])")
+                    }
+                    'Z' => out.push_str("\\z"),
+                    'e' => out.push_str("\\x1B"),
+                    'c' => {
+                        let ctl = *chars.get(i)?;
+                        i += 1;
+                        let _ = write!(out, "\\x{{{:X}}}", (ctl as u32) ^ 0x40);
+                    }
+                    '0' => {
+                        let mut code = 0u32;
+                        let mut n = 0;
+                        while n < 3 {
+                            match chars.get(i).and_then(|d| d.to_digit(8)) {
+                                Some(d) if code * 8 + d <= 0o377 => {
+                                    code = code * 8 + d;
+                                    i += 1;
+                                    n += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        let _ = write!(out, "\\x{{{code:X}}}");
+                    }
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                    }
+                }
+                continue;
+            }
+            '[' => {
+                class_depth += 1;
+                out.push(c);
+                // A `]` or `^]` right after the opening is literal.
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&']') {
+                    out.push_str("\\]");
+                    i += 1;
+                }
+            }
+            ']' if class_depth > 0 => {
+                class_depth -= 1;
+                out.push(c);
+                after_quantifier = false;
+            }
+            '(' if class_depth == 0
+                && chars.get(i + 1) == Some(&'?')
+                && chars.get(i + 2) == Some(&'>') =>
+            {
+                // Atomic group: no backtracking to undo in a DFA; plain group.
+                out.push_str("(?:");
+                i += 3;
+                continue;
+            }
+            '*' | '+' | '?' if class_depth == 0 => {
+                if c == '+' && was_quantifier {
+                    // Possessive quantifier: drop the `+`.
+                } else {
+                    out.push(c);
+                    after_quantifier = c != '?' || !was_quantifier;
+                }
+            }
+            '}' if class_depth == 0 => {
+                out.push(c);
+                after_quantifier = true;
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+const H_SPACE: &str = "[ \\t\\xA0\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}]";
+
+/// `\p{Name}` in Java terms, as `regex` crate syntax.
+fn java_property(name: &str, negated: bool) -> String {
+    let class = match name {
+        "Lower" => Some("a-z"),
+        "Upper" => Some("A-Z"),
+        "ASCII" => Some("\\x00-\\x7F"),
+        "Alpha" => Some("a-zA-Z"),
+        "Digit" => Some("0-9"),
+        "Alnum" => Some("a-zA-Z0-9"),
+        "Punct" => Some("!-/:-@\\[-`{-~"),
+        "Graph" => Some("!-~"),
+        "Print" => Some(" -~"),
+        "Blank" => Some(" \\t"),
+        "Cntrl" => Some("\\x00-\\x1F\\x7F"),
+        "XDigit" => Some("0-9a-fA-F"),
+        "Space" => Some(" \\t\\n\\x0B\\f\\r"),
+        "javaWhitespace" => Some("\\s"),
+        "javaDigit" => Some("\\d"),
+        "javaLetter" => Some("\\p{L}"),
+        "javaLetterOrDigit" => Some("\\p{L}\\p{Nd}"),
+        "javaLowerCase" => Some("\\p{Lowercase}"),
+        "javaUpperCase" => Some("\\p{Uppercase}"),
+        _ => None,
+    };
+    if let Some(class) = class {
+        return format!("[{}{}]", if negated { "^" } else { "" }, class);
+    }
+    let prop = name
+        .strip_prefix("Is")
+        .or_else(|| name.strip_prefix("In"))
+        .unwrap_or(name);
+    format!("\\{}{{{}}}", if negated { 'P' } else { 'p' }, prop)
+}

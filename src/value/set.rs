@@ -1,0 +1,228 @@
+//! [`Set`]: the persistent set behind `Value::Set`, ordered canonically.
+//!
+//! Like [`super::map::Map`]: up to [`super::map::SMALL`] elements are a
+//! sorted array shared by `Arc` (copy on write); larger sets are imbl
+//! `OrdSet`s. The API mirrors the subset of `OrdSet` ptc uses.
+
+use std::sync::Arc;
+
+use super::map::SMALL;
+use super::Value;
+
+type Large = imbl::OrdSet<Value>;
+
+#[derive(Clone, Default)]
+pub struct Set(Repr);
+
+#[derive(Clone, Default)]
+enum Repr {
+    #[default]
+    Empty,
+    Small(Arc<Vec<Value>>),
+    Large(Arc<Large>),
+}
+
+impl Set {
+    pub fn new() -> Set {
+        Set(Repr::Empty)
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Empty => 0,
+            Repr::Small(v) => v.len(),
+            Repr::Large(s) => s.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn ptr_eq(&self, other: &Set) -> bool {
+        match (&self.0, &other.0) {
+            (Repr::Empty, Repr::Empty) => true,
+            (Repr::Small(a), Repr::Small(b)) => Arc::ptr_eq(a, b),
+            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+            _ => false,
+        }
+    }
+
+    pub fn contains(&self, x: &Value) -> bool {
+        match &self.0 {
+            Repr::Empty => false,
+            Repr::Small(v) => v.binary_search(x).is_ok(),
+            Repr::Large(s) => s.contains(x),
+        }
+    }
+
+    /// The stored element equal to `x`.
+    pub fn get(&self, x: &Value) -> Option<&Value> {
+        match &self.0 {
+            Repr::Empty => None,
+            Repr::Small(v) => v.binary_search(x).ok().map(|i| &v[i]),
+            Repr::Large(s) => s.get(x),
+        }
+    }
+
+    /// Adds `x`; returns the element it replaced, if any.
+    pub fn insert(&mut self, x: Value) -> Option<Value> {
+        match &mut self.0 {
+            Repr::Empty => {
+                self.0 = Repr::Small(Arc::new(vec![x]));
+                None
+            }
+            Repr::Small(vec) => match vec.binary_search(&x) {
+                Ok(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i], x)),
+                Err(i) if vec.len() < SMALL => {
+                    Arc::make_mut(vec).insert(i, x);
+                    None
+                }
+                Err(_) => {
+                    let mut large: Large = vec.iter().cloned().collect();
+                    large.insert(x);
+                    self.0 = Repr::Large(Arc::new(large));
+                    None
+                }
+            },
+            Repr::Large(s) => Arc::make_mut(s).insert(x),
+        }
+    }
+
+    pub fn remove(&mut self, x: &Value) -> Option<Value> {
+        match &mut self.0 {
+            Repr::Empty => None,
+            Repr::Small(vec) => {
+                let i = vec.binary_search(x).ok()?;
+                let old = Arc::make_mut(vec).remove(i);
+                if vec.is_empty() {
+                    self.0 = Repr::Empty;
+                }
+                Some(old)
+            }
+            Repr::Large(s) => {
+                let old = Arc::make_mut(s).remove(x);
+                if s.len() <= SMALL / 2 {
+                    self.0 = Repr::Small(Arc::new(s.iter().cloned().collect()));
+                }
+                old
+            }
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        match &self.0 {
+            Repr::Empty => Iter::Small([].iter()),
+            Repr::Small(v) => Iter::Small(v.iter()),
+            Repr::Large(s) => Iter::Large(s.iter()),
+        }
+    }
+
+    /// Every element of either set.
+    pub fn union(mut self, other: Set) -> Set {
+        if self.len() < other.len() {
+            return other.union(self);
+        }
+        for x in other {
+            if !self.contains(&x) {
+                self.insert(x);
+            }
+        }
+        self
+    }
+
+    /// Whether every element of `self` is in `other`.
+    pub fn is_subset(&self, other: &Set) -> bool {
+        self.len() <= other.len() && self.iter().all(|x| other.contains(x))
+    }
+}
+
+/// Elements in canonical order.
+pub enum Iter<'a> {
+    Small(std::slice::Iter<'a, Value>),
+    Large(imbl::ordset::Iter<'a, Value>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a Value;
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Iter::Small(it) => it.next(),
+            Iter::Large(it) => it.next(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Iter::Small(it) => it.size_hint(),
+            Iter::Large(it) => it.size_hint(),
+        }
+    }
+}
+
+impl<'a> DoubleEndedIterator for Iter<'a> {
+    fn next_back(&mut self) -> Option<&'a Value> {
+        match self {
+            Iter::Small(it) => it.next_back(),
+            Iter::Large(it) => it.next_back(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Set {
+    type Item = &'a Value;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl IntoIterator for Set {
+    type Item = Value;
+    type IntoIter = std::vec::IntoIter<Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        let items: Vec<Value> = match self.0 {
+            Repr::Empty => Vec::new(),
+            Repr::Small(v) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
+            Repr::Large(s) => s.iter().cloned().collect(),
+        };
+        items.into_iter()
+    }
+}
+
+impl FromIterator<Value> for Set {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Set {
+        let mut s = Set::new();
+        s.extend(iter);
+        s
+    }
+}
+
+impl Extend<Value> for Set {
+    fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
+        for x in iter {
+            self.insert(x);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_canonical_order_across_representations() {
+        let mut s = Set::new();
+        for i in (0..40).rev() {
+            s.insert(Value::Int(i % 30));
+        }
+        assert_eq!(s.len(), 30);
+        assert!(s.iter().cloned().eq((0..30).map(Value::Int)));
+        for i in 0..25 {
+            assert!(s.remove(&Value::Int(i)).is_some());
+        }
+        assert!(matches!(s.0, Repr::Small(_)));
+        let other: Set = (20..40).map(Value::Int).collect();
+        assert!(s.is_subset(&other));
+        assert_eq!(s.clone().union(other).len(), 20);
+    }
+}
