@@ -50,7 +50,12 @@ pub fn replay(args: ReplayArgs) -> i32 {
     let path = &args.file;
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) => return input_error(format!("{}: cannot read the session file: {e}", path.display())),
+        Err(e) => {
+            return input_error(format!(
+                "{}: cannot read the session file: {e}",
+                path.display()
+            ))
+        }
     };
     let file = match SessionFile::parse(&text, path) {
         Ok(f) => f,

@@ -30,9 +30,8 @@ pub fn extract_program(response: &str) -> Option<String> {
 
 /// The error of a turn whose response holds no code (R-70.3).
 pub fn no_code_error() -> Error {
-    Error::parse("no PTC-Lisp code found in the response").with_hint(
-        "answer with the program in a ```clojure code block, e.g. ```clojure\n(return result)\n```",
-    )
+    Error::parse("no PTC-Lisp code found in the response")
+        .with_hint("answer with the program in a ```clojure code block")
 }
 
 /// The code blocks of a response, or `None` when it has none.
