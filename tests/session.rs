@@ -315,9 +315,16 @@ fn session_files_load_and_replay() {
     let names: Vec<_> = s.tools().iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["get-inventory", "search-reviews"]);
     assert_eq!(s.tools()[1].signature.display(), "query:string -> string");
+    // as in rendering.md's example: no descriptions
+    assert_eq!(s.tools()[1].description, None);
+    let renewal = Session::load(&examples().join("renewal-emails.json")).unwrap();
     assert_eq!(
-        s.tools()[1].description.as_deref(),
-        Some("Searches review summaries")
+        renewal.tools()[1].signature.display(),
+        "opts:{to string, subject string, body string} -> nil"
+    );
+    assert_eq!(
+        renewal.tools()[1].description.as_deref(),
+        Some("Sends an email; fails when the address bounces")
     );
 }
 

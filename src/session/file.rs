@@ -124,7 +124,7 @@ impl SessionFile {
             };
             SessionError::File {
                 file: file.to_path_buf(),
-                place: Some((e.line(), e.column())),
+                place: Some((e.line(), e.column().max(1))),
                 message: msg,
             }
         })
