@@ -18,7 +18,7 @@
 //! Submodules: [`signature`] (tool signatures), [`tools`] (the [`Tool`]
 //! trait and the closure, scripted and command tools), [`host`] (the
 //! interpreter's [`Host`](crate::eval::Host) over data and tools),
-//! [`extract`] (R-70), [`file`] (session files), [`json`] (the JSON of
+//! [`extract`] (R-70), [`file`](mod@file) (session files), [`json`] (the JSON of
 //! `ptc replay`), [`messages`] (turns → chat messages).
 //!
 //! ```
