@@ -3,6 +3,26 @@
 //! A sandboxed interpreter for PTC-Lisp, the safe Clojure subset that LLM
 //! agents write for programmatic tool calling. See `src/README.md` for the
 //! map of the code.
+//!
+//! ```
+//! use ptc_lisp::eval::{CannedTool, StaticHost};
+//! use ptc_lisp::{ErrorKind, Interp, Limits, Value};
+//!
+//! let mut host = StaticHost::default();
+//! host.data.insert("prices".into(), Value::vector_from([Value::Int(3), Value::Int(5)]));
+//! host.tools.insert("rate".into(), CannedTool::Returns(Value::Float(1.5)));
+//! let mut interp = Interp::new(Box::new(host), Limits::default());
+//!
+//! // One program is one turn: its defs persist only if it succeeds.
+//! let turn = interp.run_program("(def total (* (tool/rate) (reduce + data/prices)))");
+//! assert!(turn.is_ok());
+//! assert_eq!(interp.run_program("total").result.unwrap(), Value::Float(12.0));
+//! assert_eq!(interp.tool_calls.len(), 0); // cleared per program
+//!
+//! let failed = interp.run_program("(def total 0) (count 5)");
+//! assert_eq!(failed.result.unwrap_err().kind(), ErrorKind::Type);
+//! assert_eq!(interp.globals.lookup("total").unwrap().value, Value::Float(12.0));
+//! ```
 
 pub mod analyze;
 pub mod builtins;

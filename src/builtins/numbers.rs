@@ -196,6 +196,7 @@ fn not_comparable(fname: &str, v: &Value) -> Error {
     }
 }
 
+#[inline]
 fn num(fname: &str, v: &Value) -> Result<Num> {
     match v {
         Value::Int(i) => Ok(Num::I(*i)),
@@ -242,33 +243,35 @@ fn mul2(fname: &str, a: Num, b: Num) -> Result<Num> {
 }
 
 fn add_impl(interp: &mut Interp, fname: &str, args: &[Value]) -> Result<Value> {
+    interp.tick(args.len() as u64)?;
     let mut acc = Num::I(0);
-    for n in nums(interp, fname, args)? {
-        acc = add2(fname, acc, n)?;
+    for v in args {
+        acc = add2(fname, acc, num(fname, v)?)?;
     }
     Ok(acc.value())
 }
 
 fn sub_impl(interp: &mut Interp, fname: &str, args: &[Value]) -> Result<Value> {
-    let ns = nums(interp, fname, args)?;
-    let first = ns[0];
-    if ns.len() == 1 {
+    interp.tick(args.len() as u64)?;
+    let first = num(fname, &args[0])?;
+    if args.len() == 1 {
         return Ok(match first {
             Num::I(i) => Value::Int(i.checked_neg().ok_or_else(|| overflow(fname))?),
             Num::F(f) => Value::Float(-f),
         });
     }
     let mut acc = first;
-    for n in &ns[1..] {
-        acc = sub2(fname, acc, *n)?;
+    for v in &args[1..] {
+        acc = sub2(fname, acc, num(fname, v)?)?;
     }
     Ok(acc.value())
 }
 
 fn mul_impl(interp: &mut Interp, fname: &str, args: &[Value]) -> Result<Value> {
+    interp.tick(args.len() as u64)?;
     let mut acc = Num::I(1);
-    for n in nums(interp, fname, args)? {
-        acc = mul2(fname, acc, n)?;
+    for v in args {
+        acc = mul2(fname, acc, num(fname, v)?)?;
     }
     Ok(acc.value())
 }
@@ -544,17 +547,22 @@ fn chain(
     ok: fn(Ordering) -> bool,
 ) -> Result<Value> {
     interp.tick(args.len() as u64)?;
-    let ns = args
-        .iter()
-        .map(|v| match v {
-            Value::Int(i) => Ok(Num::I(*i)),
-            Value::Float(f) => Ok(Num::F(*f)),
-            _ => Err(not_comparable(fname, v)),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Value::Bool(
-        ns.windows(2).all(|w| num_cmp(w[0], w[1]).is_some_and(ok)),
-    ))
+    let as_num = |v: &Value| match v {
+        Value::Int(i) => Ok(Num::I(*i)),
+        Value::Float(f) => Ok(Num::F(*f)),
+        _ => Err(not_comparable(fname, v)),
+    };
+    if let [a, b] = args {
+        return Ok(Value::Bool(num_cmp(as_num(a)?, as_num(b)?).is_some_and(ok)));
+    }
+    for v in args {
+        as_num(v)?;
+    }
+    let mut all = true;
+    for w in args.windows(2) {
+        all = all && num_cmp(as_num(&w[0])?, as_num(&w[1])?).is_some_and(ok);
+    }
+    Ok(Value::Bool(all))
 }
 
 fn lt(interp: &mut Interp, args: &[Value]) -> Result<Value> {

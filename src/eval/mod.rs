@@ -7,7 +7,8 @@
 //! their slots. Closures capture by value at creation (flat closures).
 //!
 //! `recur` is only allowed in tail position (checked by the analyzer), so it
-//! is implemented by parking the new arguments in `pending_recur` and
+//! is implemented by pushing the new arguments on the value stack, noting
+//! where they start in `pending_recur`, and
 //! returning; the enclosing `loop` or function picks them up.
 //!
 //! Native stack: evaluation recurses, so [`run_on_big_stack`] runs it on a
@@ -121,7 +122,8 @@ pub struct Interp {
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
-    pending_recur: Option<Vec<Value>>,
+    /// Where the arguments of a pending `recur` start on `stack`.
+    pending_recur: Option<usize>,
 }
 
 impl Interp {
@@ -280,20 +282,21 @@ impl Interp {
             let v = self.eval(&arity.body, frame)?;
             match self.pending_recur.take() {
                 None => return Ok(v),
-                Some(args) => {
+                Some(base) => {
                     let n = arity.fixed + arity.variadic as usize;
-                    if args.len() != n {
+                    let got = self.stack.len() - base;
+                    if got != n {
                         return Err(Error::arity(format!(
-                            "recur in {} expects {} arguments, got {}",
-                            c.name(),
-                            n,
-                            args.len()
+                            "recur in {} expects {n} arguments, got {got}",
+                            c.name()
                         )));
                     }
                     self.budget.tick(1)?;
-                    for (i, a) in args.into_iter().enumerate() {
-                        self.stack[bp + i] = a;
+                    for i in 0..n {
+                        self.stack[bp + i] =
+                            std::mem::replace(&mut self.stack[base + i], Value::Nil);
                     }
+                    self.stack.truncate(base);
                 }
             }
         }
@@ -433,21 +436,26 @@ impl Interp {
                     let v = self.eval(&l.body, frame)?;
                     match self.pending_recur.take() {
                         None => return Ok(v),
-                        Some(args) => {
+                        Some(base) => {
                             self.budget.tick(1)?;
-                            for (slot, a) in l.params.iter().zip(args) {
-                                self.stack[frame.bp + *slot as usize] = a;
+                            for (i, slot) in l.params.iter().enumerate() {
+                                self.stack[frame.bp + *slot as usize] =
+                                    std::mem::replace(&mut self.stack[base + i], Value::Nil);
                             }
+                            self.stack.truncate(base);
                         }
                     }
                 }
             }
             Expr::Recur(args, _span) => {
-                let mut vals = Vec::with_capacity(args.len());
+                // Evaluated onto the stack above everything live; calls made
+                // while evaluating them truncate back to their own frames.
+                let base = self.stack.len();
                 for a in args {
-                    vals.push(self.eval(a, frame)?);
+                    let v = self.eval(a, frame)?;
+                    self.stack.push(v);
                 }
-                self.pending_recur = Some(vals);
+                self.pending_recur = Some(base);
                 Ok(Value::Nil)
             }
             Expr::MakeFn(proto, captures) => {
@@ -496,13 +504,12 @@ impl Interp {
             }
             Expr::Call(call) => {
                 let f = self.eval(&call.f, frame)?;
-                let args = self.eval_args(&call.args, frame)?;
-                self.call(&f, &args).map_err(|e| e.or_span(call.span))
+                self.with_args(&call.args, frame, |this, args| this.call(&f, args))
+                    .map_err(|e| e.or_span(call.span))
             }
-            Expr::CallBuiltin(b, args, span) => {
-                let args = self.eval_args(args, frame)?;
-                self.call_builtin(b, &args).map_err(|e| e.or_span(*span))
-            }
+            Expr::CallBuiltin(b, args, span) => self
+                .with_args(args, frame, |this, args| this.call_builtin(b, args))
+                .map_err(|e| e.or_span(*span)),
             Expr::CallTool(name, args, span) => {
                 let args = self.eval_args(args, frame)?;
                 self.call_tool(name, args).map_err(|e| e.or_span(*span))
@@ -562,6 +569,39 @@ impl Interp {
                     }
                     other => Ok(other),
                 }
+            }
+        }
+    }
+
+    /// Evaluates `args` and passes them to `f`; up to three arguments live
+    /// in a stack array (no allocation on the common path).
+    #[inline]
+    fn with_args(
+        &mut self,
+        args: &[Expr],
+        frame: Frame,
+        f: impl FnOnce(&mut Self, &[Value]) -> Result<Value>,
+    ) -> Result<Value> {
+        match args {
+            [] => f(self, &[]),
+            [a] => {
+                let a = self.eval(a, frame)?;
+                f(self, &[a])
+            }
+            [a, b] => {
+                let a = self.eval(a, frame)?;
+                let b = self.eval(b, frame)?;
+                f(self, &[a, b])
+            }
+            [a, b, c] => {
+                let a = self.eval(a, frame)?;
+                let b = self.eval(b, frame)?;
+                let c = self.eval(c, frame)?;
+                f(self, &[a, b, c])
+            }
+            _ => {
+                let vals = self.eval_args(args, frame)?;
+                f(self, &vals)
             }
         }
     }
