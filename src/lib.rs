@@ -36,6 +36,7 @@ pub mod eval;
 pub mod format;
 pub mod reader;
 pub mod run;
+pub mod session;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Result, Span};

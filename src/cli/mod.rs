@@ -4,6 +4,7 @@
 
 mod check;
 mod limits;
+mod replay;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run conformance cases; prints failures and `N passed, N failed`.
     Check(check::CheckArgs),
+    /// Run a session file's turns and print the messages for the next turn.
+    Replay(replay::ReplayArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -41,6 +44,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Check(args) => check::check(args),
+        Command::Replay(args) => replay::replay(args),
     }
 }
 

@@ -1,0 +1,243 @@
+//! Getting the program out of an LLM response (rendering.md §6, R-70).
+//!
+//! A line-by-line parser, not a regex:
+//! 1. fenced blocks (three or more backticks, optional tag) tagged `clojure`,
+//!    `clj`, `lisp`, `ptc`, `ptc-lisp` or untagged are code; every code block,
+//!    in order, joined by a newline, is the program; an unclosed fence runs to
+//!    the end;
+//! 2. otherwise a response whose trimmed text starts with `(` is the program;
+//! 3. otherwise there is no program ([`no_code_error`], a `parse-error`).
+//!
+//! Before that, zero-width characters and byte-order marks are removed from
+//! the response, and in the program typographic quotes outside strings and
+//! comments become plain ones (`“x”` → `"x"`, `‘x` → `'x`).
+
+use crate::error::Error;
+
+/// Code fence tags whose blocks are PTC-Lisp.
+pub const CODE_TAGS: &[&str] = &["clojure", "clj", "lisp", "ptc", "ptc-lisp"];
+
+/// The program in `response`, cleaned, or `None` when it holds no code.
+pub fn extract_program(response: &str) -> Option<String> {
+    let response = remove_invisible(response);
+    let program = match code_blocks(&response) {
+        Some(blocks) => blocks.join("\n"),
+        None if response.trim_start().starts_with('(') => response.trim().to_string(),
+        None => return None,
+    };
+    Some(plain_quotes(&program))
+}
+
+/// The error of a turn whose response holds no code (R-70.3).
+pub fn no_code_error() -> Error {
+    Error::parse("no PTC-Lisp code found in the response")
+        .with_hint("answer with the program in a ```clojure code block")
+}
+
+/// The code blocks of a response, or `None` when it has none.
+fn code_blocks(response: &str) -> Option<Vec<String>> {
+    let mut blocks = Vec::new();
+    // (fence length, is code, lines so far)
+    let mut open: Option<(usize, bool, Vec<&str>)> = None;
+    for line in response.lines() {
+        let trimmed = line.trim();
+        let ticks = trimmed.chars().take_while(|&c| c == '`').count();
+        match &mut open {
+            None => {
+                if ticks >= 3 {
+                    let tag = trimmed[ticks..].trim();
+                    let tag = tag.split_whitespace().next().unwrap_or("").to_lowercase();
+                    let is_code = tag.is_empty() || CODE_TAGS.contains(&tag.as_str());
+                    open = Some((ticks, is_code, Vec::new()));
+                }
+            }
+            Some((fence, is_code, lines)) => {
+                if ticks >= *fence && ticks == trimmed.len() {
+                    if *is_code {
+                        blocks.push(lines.join("\n"));
+                    }
+                    open = None;
+                } else {
+                    lines.push(line);
+                }
+            }
+        }
+    }
+    if let Some((_, true, lines)) = open {
+        blocks.push(lines.join("\n"));
+    }
+    if blocks.is_empty() {
+        None
+    } else {
+        Some(blocks)
+    }
+}
+
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+/// Removes zero-width characters and byte-order marks.
+pub fn remove_invisible(text: &str) -> String {
+    text.chars().filter(|&c| !is_invisible(c)).collect()
+}
+
+/// Typographic quotes outside strings and comments become plain quotes; a
+/// string opened by `“` is closed by `”` (or `“`). Inside a string opened by
+/// `"`, and in comments, every character is kept.
+pub fn plain_quotes(program: &str) -> String {
+    #[derive(PartialEq)]
+    enum State {
+        Code,
+        Str,
+        TypoStr,
+        Comment,
+    }
+    let mut out = String::with_capacity(program.len());
+    let mut state = State::Code;
+    let mut chars = program.chars();
+    while let Some(c) = chars.next() {
+        match state {
+            State::Code => match c {
+                '"' => {
+                    out.push('"');
+                    state = State::Str;
+                }
+                '\u{201C}' | '\u{201D}' => {
+                    out.push('"');
+                    state = State::TypoStr;
+                }
+                '\u{2018}' | '\u{2019}' => out.push('\''),
+                ';' => {
+                    out.push(';');
+                    state = State::Comment;
+                }
+                '\\' => {
+                    out.push('\\');
+                    if let Some(n) = chars.next() {
+                        out.push(n);
+                    }
+                }
+                _ => out.push(c),
+            },
+            State::Str | State::TypoStr => match c {
+                '\\' => {
+                    out.push('\\');
+                    if let Some(n) = chars.next() {
+                        out.push(n);
+                    }
+                }
+                '"' => {
+                    out.push('"');
+                    state = State::Code;
+                }
+                '\u{201C}' | '\u{201D}' if state == State::TypoStr => {
+                    out.push('"');
+                    state = State::Code;
+                }
+                _ => out.push(c),
+            },
+            State::Comment => {
+                out.push(c);
+                if c == '\n' {
+                    state = State::Code;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ex(s: &str) -> Option<String> {
+        extract_program(s)
+    }
+
+    #[test]
+    fn one_fenced_block_with_prose_around() {
+        let r = "Let me look at the data first.\n\n```clojure\n(def x 1)\n(println x)\n```\n\nThat defines x.";
+        assert_eq!(ex(r).as_deref(), Some("(def x 1)\n(println x)"));
+    }
+
+    #[test]
+    fn every_code_tag_and_untagged_blocks_are_code() {
+        for tag in ["clojure", "clj", "lisp", "ptc", "ptc-lisp", "", "Clojure"] {
+            let r = format!("```{tag}\n(+ 1 2)\n```");
+            assert_eq!(ex(&r).as_deref(), Some("(+ 1 2)"), "tag {tag:?}");
+        }
+    }
+
+    #[test]
+    fn other_tags_are_not_code() {
+        let r = "```json\n{\"a\": 1}\n```\n```clojure\n(:a data/x)\n```";
+        assert_eq!(ex(r).as_deref(), Some("(:a data/x)"));
+        assert_eq!(ex("```python\nprint(1)\n```"), None);
+    }
+
+    #[test]
+    fn several_blocks_are_joined_in_order() {
+        let r = "First:\n```clojure\n(def a 1)\n```\nthen\n```clj\n(def b 2)\n```\n";
+        assert_eq!(ex(r).as_deref(), Some("(def a 1)\n(def b 2)"));
+    }
+
+    #[test]
+    fn longer_fences_and_unclosed_fences() {
+        let r = "````clojure\n(str \"```\")\n````";
+        assert_eq!(ex(r).as_deref(), Some("(str \"```\")"));
+        assert_eq!(
+            ex("```clojure\n(def x 1)\n(+ x 1)").as_deref(),
+            Some("(def x 1)\n(+ x 1)")
+        );
+        assert_eq!(
+            ex("  ```clojure\n  (inc 1)\n  ```").as_deref(),
+            Some("  (inc 1)")
+        );
+    }
+
+    #[test]
+    fn bare_parenthesised_response() {
+        assert_eq!(ex("  (return 42)\n").as_deref(), Some("(return 42)"));
+        assert_eq!(ex("I think the answer is (return 42)"), None);
+        assert_eq!(ex(""), None);
+    }
+
+    #[test]
+    fn no_code_error_is_a_parse_error_with_a_hint() {
+        let e = no_code_error();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Parse);
+        assert_eq!(e.message(), "no PTC-Lisp code found in the response");
+        assert!(e.hint().unwrap_or("").contains("```clojure"));
+    }
+
+    #[test]
+    fn typographic_quotes_and_invisible_characters() {
+        assert_eq!(
+            ex("\u{FEFF}(println \u{201C}hello\u{201D})").as_deref(),
+            Some("(println \"hello\")")
+        );
+        assert_eq!(
+            ex("(def\u{200B} x \u{2018}sym)").as_deref(),
+            Some("(def x 'sym)")
+        );
+        // inside a plain string, typographic quotes are text
+        assert_eq!(
+            ex("(str \"she said \u{201C}hi\u{201D}\")").as_deref(),
+            Some("(str \"she said \u{201C}hi\u{201D}\")")
+        );
+        // comments are left alone; escapes and char literals are respected
+        assert_eq!(
+            plain_quotes("; it\u{2019}s \"open\n(str \\\" \u{201C}a\\\"b\u{201D})"),
+            "; it\u{2019}s \"open\n(str \\\" \"a\\\"b\")"
+        );
+        assert_eq!(
+            ex("\u{200B}```clojure\n(inc 1)\n```").as_deref(),
+            Some("(inc 1)")
+        );
+    }
+}

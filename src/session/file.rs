@@ -1,0 +1,604 @@
+//! Session files (`session.md` §Session file): the JSON a prompt designer
+//! keeps in version control — mission, `max_turns`, `compression`, `data`
+//! (JSON), `data_lisp` (PTC-Lisp literals), `tools`, `limits`, `render` and
+//! the raw LLM responses of its `turns`.
+//!
+//! Reading is strict: an unknown key, bad JSON, a bad signature, a bad
+//! literal or a command whose program is missing is a [`SessionError::File`]
+//! naming the file, the place (line and column) and the key
+//! (`tools.search.signature`). Command tools start in the session file's
+//! directory, and relative program paths are resolved against it.
+//!
+//! Writing ([`Session::to_file`], [`SessionFile::to_json`]) gives back a file
+//! that replays to the same turns.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use super::messages::RenderOptions;
+use super::signature::Signature;
+use super::tools::{program_exists, CommandTool, Response, ScriptedTool, Tool, ToolInfo};
+use super::{bad_name, Session, SessionBuilder, SessionError, DEFAULT_MAX_TURNS};
+use crate::eval::Limits;
+use crate::format::to_clojure;
+use crate::reader::read_value;
+use crate::value::json::{from_json, to_json};
+use crate::value::Value;
+
+fn default_max_turns() -> usize {
+    DEFAULT_MAX_TURNS
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A session file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionFile {
+    pub mission: String,
+    #[serde(default = "default_max_turns")]
+    pub max_turns: usize,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub compression: bool,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub data: BTreeMap<String, Json>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub data_lisp: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tools: BTreeMap<String, ToolFile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RenderOptions>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<String>,
+}
+
+/// A tool in a session file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolFile {
+    /// `(p1 :type, p2 :type) -> :type`; no signature means `-> :any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The answer when no response matches and there is no command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Json>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub responses: Vec<ResponseFile>,
+    /// `[program, args…]`, started per call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+}
+
+/// A canned answer: `returns` (or the tool error `error`) when the call's
+/// arguments equal `args`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseFile {
+    pub args: Vec<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Script extensions whose files must exist when they appear in a command.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "py", "sh", "bash", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "clj", "bb",
+];
+
+impl SessionFile {
+    /// Reads and parses `path`.
+    pub fn load(path: &Path) -> Result<SessionFile, SessionError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
+            file: path.to_path_buf(),
+            place: None,
+            message: format!("cannot read the session file: {e}"),
+        })?;
+        SessionFile::parse(&text, path)
+    }
+
+    /// Parses a session file's text; `file` names it in errors.
+    pub fn parse(text: &str, file: &Path) -> Result<SessionFile, SessionError> {
+        serde_json::from_str(text).map_err(|e| {
+            let offset = offset_of(text, e.line(), e.column());
+            let full = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let msg = full.strip_suffix(&suffix).unwrap_or(&full);
+            let msg = match e.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    format!("invalid JSON: {msg}")
+                }
+                _ => match path_at(text, offset) {
+                    Some(path) if !path.is_empty() => format!("{path}: {msg}"),
+                    _ => msg.to_string(),
+                },
+            };
+            SessionError::File {
+                file: file.to_path_buf(),
+                place: Some((e.line(), e.column().max(1))),
+                message: msg,
+            }
+        })
+    }
+
+    /// As pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// Checks the definitions and makes a builder. `file` names the file in
+    /// errors, and its directory is where command tools run. `text`, when
+    /// given, is the file's text, used to point errors at a line.
+    pub fn builder(&self, file: &Path, text: Option<&str>) -> Result<SessionBuilder, SessionError> {
+        let err = |path: &[&str], message: String| SessionError::File {
+            file: file.to_path_buf(),
+            place: text.and_then(|t| {
+                let off = find_key(t, path)?;
+                Some(crate::error::line_col(t, off))
+            }),
+            message: format!("{}: {message}", display_path(path)),
+        };
+        let dir = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if self.max_turns == 0 {
+            return Err(err(&["max_turns"], "must be at least 1".into()));
+        }
+        let mut b = Session::builder(self.mission.clone())
+            .max_turns(self.max_turns)
+            .compression(self.compression)
+            .limits(self.limits.clone().unwrap_or_default())
+            .render(self.render.clone().unwrap_or_default());
+        for (name, json) in &self.data {
+            if let Some(why) = bad_name(name) {
+                return Err(err(&["data", name], format!("the name {why}")));
+            }
+            b = b.data(name.clone(), from_json(json));
+        }
+        for (name, literal) in &self.data_lisp {
+            if let Some(why) = bad_name(name) {
+                return Err(err(&["data_lisp", name], format!("the name {why}")));
+            }
+            if self.data.contains_key(name) {
+                return Err(err(
+                    &["data_lisp", name],
+                    format!("data/{name} is also defined in \"data\""),
+                ));
+            }
+            let v = read_value(literal).map_err(|e| {
+                let at = e
+                    .line_col()
+                    .map(|(l, c)| format!(" (line {l}, column {c} of the literal)"))
+                    .unwrap_or_default();
+                err(
+                    &["data_lisp", name],
+                    format!("not a PTC-Lisp literal: {}{at}", e.message()),
+                )
+            })?;
+            b = b.data(name.clone(), v);
+        }
+        for (name, spec) in &self.tools {
+            b = b.boxed_tool(tool_of(name, spec, &dir, &err)?);
+        }
+        Ok(b)
+    }
+
+    /// The session this file describes, before any turn ran. `limits`
+    /// replaces the file's limits (command-line flags).
+    pub fn session(
+        &self,
+        file: &Path,
+        text: Option<&str>,
+        limits: Option<Limits>,
+    ) -> Result<Session, SessionError> {
+        let mut b = self.builder(file, text)?;
+        if let Some(l) = limits {
+            b = b.limits(l);
+        }
+        b.build().map_err(|e| match e {
+            SessionError::Invalid(message) => SessionError::File {
+                file: file.to_path_buf(),
+                place: None,
+                message,
+            },
+            other => other,
+        })
+    }
+}
+
+impl Session {
+    /// Loads a session file and runs its turns (until they run out or the
+    /// session ends).
+    pub fn load(path: &Path) -> Result<Session, SessionError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
+            file: path.to_path_buf(),
+            place: None,
+            message: format!("cannot read the session file: {e}"),
+        })?;
+        let file = SessionFile::parse(&text, path)?;
+        let mut session = file.session(path, Some(&text), None)?;
+        session.replay(&file.turns);
+        Ok(session)
+    }
+}
+
+fn tool_of(
+    name: &str,
+    spec: &ToolFile,
+    dir: &Path,
+    err: &dyn Fn(&[&str], String) -> SessionError,
+) -> Result<Box<dyn Tool>, SessionError> {
+    if let Some(why) = bad_name(name) {
+        return Err(err(&["tools", name], format!("the tool name {why}")));
+    }
+    let signature = match &spec.signature {
+        Some(text) => Signature::parse(text).map_err(|e| {
+            err(
+                &["tools", name, "signature"],
+                format!("bad signature {text:?}: {e}"),
+            )
+        })?,
+        None => Signature::any(),
+    };
+    let info = ToolInfo {
+        name: name.to_string(),
+        signature,
+        description: spec.description.clone().filter(|d| !d.is_empty()),
+    };
+    let mut responses = Vec::new();
+    for (i, r) in spec.responses.iter().enumerate() {
+        let index = format!("[{i}]");
+        let path = ["tools", name, "responses", index.as_str()];
+        let answer = match (&r.returns, &r.error) {
+            (Some(_), Some(_)) => {
+                return Err(err(
+                    &path,
+                    "a response has either \"returns\" or \"error\", not both".into(),
+                ))
+            }
+            (_, Some(e)) => Err(e.clone()),
+            (Some(v), None) => Ok(from_json(v)),
+            (None, None) => Ok(Value::Nil),
+        };
+        responses.push(Response {
+            args: r.args.iter().map(from_json).collect(),
+            answer,
+        });
+    }
+    let command = match &spec.command {
+        None => None,
+        Some(argv) => {
+            let path = ["tools", name, "command"];
+            let Some(program) = argv.first() else {
+                return Err(err(
+                    &path,
+                    "the command is empty; write [\"program\", \"arg\", ...]".into(),
+                ));
+            };
+            let dir_buf = dir.to_path_buf();
+            if !program_exists(program, Some(&dir_buf)) {
+                return Err(err(
+                    &path,
+                    format!(
+                        "program {program:?} not found (relative paths are resolved against {}; bare names are looked up on PATH)",
+                        dir.display()
+                    ),
+                ));
+            }
+            for arg in &argv[1..] {
+                let p = Path::new(arg);
+                let is_script = p
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+                if is_script && !arg.starts_with('-') && !dir.join(p).is_file() {
+                    return Err(err(
+                        &path,
+                        format!("script {arg:?} not found (relative to {})", dir.display()),
+                    ));
+                }
+            }
+            Some(CommandTool::new(info.clone(), argv.clone()).current_dir(dir))
+        }
+    };
+    let returns = spec.returns.as_ref().map(from_json).unwrap_or(Value::Nil);
+    Ok(Box::new(ScriptedTool::from_parts(
+        info,
+        responses,
+        command,
+        returns,
+        spec.clone(),
+    )))
+}
+
+/// The session file of `session` (see [`Session::to_file`]).
+pub(super) fn from_session(
+    session: &Session,
+    tool_files: &BTreeMap<String, ToolFile>,
+) -> SessionFile {
+    let mut data = BTreeMap::new();
+    let mut data_lisp = BTreeMap::new();
+    for (name, v) in session.data() {
+        let json = to_json(v);
+        if from_json(&json) == *v {
+            data.insert(name.clone(), json);
+        } else {
+            data_lisp.insert(name.clone(), to_clojure(v, None, None).0);
+        }
+    }
+    SessionFile {
+        mission: session.mission().to_string(),
+        max_turns: session.max_turns(),
+        compression: session.compression(),
+        data,
+        data_lisp,
+        tools: tool_files.clone(),
+        limits: Some(session.limits().clone()),
+        render: Some(session.render_options().clone()).filter(|r| *r != RenderOptions::default()),
+        turns: session
+            .turns()
+            .iter()
+            .map(|t| t.raw_response.clone())
+            .collect(),
+    }
+}
+
+fn display_path(path: &[&str]) -> String {
+    let mut s = String::new();
+    for (i, p) in path.iter().enumerate() {
+        if p.starts_with('[') {
+            s.push_str(p);
+        } else {
+            if i > 0 {
+                s.push('.');
+            }
+            s.push_str(p);
+        }
+    }
+    s
+}
+
+/// Byte offset of serde_json's 1-based line and column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_len = text[start..].find('\n').unwrap_or(text.len() - start);
+    start + column.min(line_len)
+}
+
+enum Frame {
+    Object { key: Option<String>, want_key: bool },
+    Array { index: usize },
+}
+
+/// Walks JSON text, tracking where it is; `visit` sees every object key
+/// with the path to it and the key's byte offset, and stops the walk by
+/// returning true. Returns the stack where the walk stopped.
+fn walk_json(
+    text: &str,
+    until: usize,
+    visit: &mut dyn FnMut(&[Frame], &str, usize) -> bool,
+) -> Vec<Frame> {
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len().min(until) {
+        match bytes[i] {
+            b'{' => stack.push(Frame::Object {
+                key: None,
+                want_key: true,
+            }),
+            b'[' => stack.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b':' => {
+                if let Some(Frame::Object { want_key, .. }) = stack.last_mut() {
+                    *want_key = false;
+                }
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object { want_key, .. }) => *want_key = true,
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let raw = &text[start..(i + 1).min(text.len())];
+                if let Some(Frame::Object {
+                    key,
+                    want_key: true,
+                }) = stack.last_mut()
+                {
+                    let k: String = serde_json::from_str(raw).unwrap_or_default();
+                    *key = Some(k.clone());
+                    if visit(&stack, &k, start) {
+                        return stack;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    stack
+}
+
+fn stack_path(stack: &[Frame]) -> Vec<String> {
+    stack
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Object { key, .. } => key.clone(),
+            Frame::Array { index } => Some(format!("[{index}]")),
+        })
+        .collect()
+}
+
+/// The key path (`tools.search.signature`) at a byte offset.
+fn path_at(text: &str, offset: usize) -> Option<String> {
+    let stack = walk_json(text, offset, &mut |_, _, _| false);
+    let parts = stack_path(&stack);
+    let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+    Some(display_path(&refs))
+}
+
+/// The byte offset of the key at `path` (array indices as `[i]`).
+fn find_key(text: &str, path: &[&str]) -> Option<usize> {
+    let mut found = None;
+    walk_json(text, text.len(), &mut |stack, _, at| {
+        let parts = stack_path(stack);
+        if parts.len() == path.len() && parts.iter().zip(path).all(|(a, b)| a == b) {
+            found = Some(at);
+            true
+        } else {
+            false
+        }
+    });
+    found.or_else(|| {
+        // an array element: point at its parent key
+        match path.split_last() {
+            Some((last, rest)) if last.starts_with('[') => find_key(text, rest),
+            _ => None,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_err(text: &str) -> String {
+        match SessionFile::parse(text, Path::new("s.json")) {
+            Ok(_) => panic!("expected an error for {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn build_err(text: &str) -> String {
+        let file = SessionFile::parse(text, Path::new("s.json")).unwrap();
+        match file.session(Path::new("s.json"), Some(text), None) {
+            Ok(_) => panic!("expected an error for {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_spec_example_parses() {
+        let text = r##"{
+  "mission": "Find well-reviewed products in stock",
+  "max_turns": 5,
+  "compression": true,
+  "data": { "products": [ {"name": "Laptop", "price": 1200} ] },
+  "data_lisp": { "statuses": "#{:active :pending}" },
+  "tools": {
+    "search-reviews": {
+      "signature": "(query :string) -> :string",
+      "description": "Searches review summaries",
+      "returns": "Customer Review Summary for Electronics: ..."
+    },
+    "get-inventory": { "signature": "-> :map", "returns": {"laptop": 3} },
+    "lookup": {
+      "signature": "(id :int) -> :map",
+      "responses": [ {"args": [1], "returns": {"id": 1}}, {"args": [2], "error": "not found"} ],
+      "returns": null
+    }
+  },
+  "limits": { "timeout_ms": 1000, "max_steps": 10000000 },
+  "turns": [ "```clojure\n(def x 1)\n```", "(return x)" ]
+}"##;
+        let f = SessionFile::parse(text, Path::new("s.json")).unwrap();
+        assert!(f.compression);
+        assert_eq!(f.turns.len(), 2);
+        let s = f.session(Path::new("s.json"), Some(text), None).unwrap();
+        assert_eq!(s.tools().len(), 3);
+        assert_eq!(s.tools()[0].name, "get-inventory");
+        assert_eq!(s.data().len(), 2);
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_their_place() {
+        let e = parse_err("{\n  \"mission\": \"m\",\n  \"mision\": 1\n}");
+        assert!(e.starts_with("s.json:3:"), "{e}");
+        assert!(e.contains("unknown field `mision`"), "{e}");
+        let e = parse_err("{\"mission\": \"m\", \"tools\": {\"t\": {\"retruns\": 1}}}");
+        assert!(
+            e.contains("tools.t.retruns: unknown field `retruns`"),
+            "{e}"
+        );
+        let e = parse_err("{\"mission\": \"m\", \"limits\": {\"timeout\": 1}}");
+        assert!(e.contains("limits.timeout"), "{e}");
+    }
+
+    #[test]
+    fn bad_json_and_bad_types() {
+        let e = parse_err("{\"mission\": \"m\",\n}");
+        assert!(e.starts_with("s.json:2:"), "{e}");
+        assert!(e.contains("invalid JSON"), "{e}");
+        let e = parse_err("{\"mission\": \"m\", \"max_turns\": \"five\"}");
+        assert!(e.contains("max_turns: invalid type"), "{e}");
+        assert!(parse_err("{}").contains("missing field `mission`"));
+    }
+
+    #[test]
+    fn bad_signatures_literals_and_commands() {
+        let e = build_err("{\"mission\": \"m\",\n \"tools\": {\"t\": {\n  \"signature\": \"(q string) -> :int\"}}}");
+        assert!(
+            e.starts_with("s.json:3:3: tools.t.signature: bad signature"),
+            "{e}"
+        );
+        let e = build_err("{\"mission\": \"m\", \"data_lisp\": {\"x\": \"{:a\"}}");
+        assert!(e.contains("data_lisp.x: not a PTC-Lisp literal"), "{e}");
+        let e = build_err("{\"mission\": \"m\", \"tools\": {\"t\": {\"command\": []}}}");
+        assert!(e.contains("tools.t.command: the command is empty"), "{e}");
+        let e = build_err(
+            "{\"mission\": \"m\", \"tools\": {\"t\": {\"command\": [\"no-such-program-ptc\"]}}}",
+        );
+        assert!(
+            e.contains("tools.t.command: program \"no-such-program-ptc\" not found"),
+            "{e}"
+        );
+        let e = build_err("{\"mission\": \"m\", \"tools\": {\"t\": {\"command\": [\"sh\", \"tools/missing.sh\"]}}}");
+        assert!(e.contains("script \"tools/missing.sh\" not found"), "{e}");
+        let e = build_err("{\"mission\": \"m\", \"tools\": {\"t\": {\"responses\": [{\"args\": [], \"returns\": 1, \"error\": \"x\"}]}}}");
+        assert!(e.contains("tools.t.responses[0]"), "{e}");
+        let e =
+            build_err("{\"mission\": \"m\", \"data\": {\"x\": 1}, \"data_lisp\": {\"x\": \"1\"}}");
+        assert!(e.contains("data_lisp.x: data/x is also defined"), "{e}");
+        let e = build_err("{\"mission\": \"m\", \"max_turns\": 0}");
+        assert!(e.contains("max_turns: must be at least 1"), "{e}");
+        let e = build_err("{\"mission\": \"m\", \"data\": {\"my data\": 1}}");
+        assert!(e.contains("data.my data"), "{e}");
+    }
+
+    #[test]
+    fn paths_inside_the_text() {
+        let t = r#"{"a": {"b": [1, {"c": 2}]}, "d": 3}"#;
+        let at_c = t.find("\"c\"").unwrap();
+        assert_eq!(path_at(t, at_c + 3).as_deref(), Some("a.b[1].c"));
+        assert_eq!(find_key(t, &["d"]), t.find("\"d\""));
+        assert_eq!(find_key(t, &["a", "b", "[1]", "c"]), Some(at_c));
+        assert_eq!(find_key(t, &["x"]), None);
+    }
+}

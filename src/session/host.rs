@@ -1,0 +1,50 @@
+//! [`SessionHost`]: the session's [`Host`] — its `data/` values and its
+//! tools. The interpreter owns it; the session keeps its own copies of the
+//! data values (cheap: persistent values share structure) and of the tools'
+//! [`ToolInfo`](super::tools::ToolInfo) for rendering.
+
+use std::collections::BTreeMap;
+
+use super::tools::Tool;
+use crate::eval::Host;
+use crate::value::Value;
+
+/// Data values and tools, by name.
+#[derive(Default)]
+pub struct SessionHost {
+    data: BTreeMap<String, Value>,
+    tools: BTreeMap<String, Box<dyn Tool>>,
+}
+
+impl SessionHost {
+    pub fn new(data: BTreeMap<String, Value>, tools: Vec<Box<dyn Tool>>) -> SessionHost {
+        SessionHost {
+            data,
+            tools: tools
+                .into_iter()
+                .map(|t| (t.info().name.clone(), t))
+                .collect(),
+        }
+    }
+}
+
+impl Host for SessionHost {
+    fn data(&self, name: &str) -> Option<Value> {
+        self.data.get(name).cloned()
+    }
+    fn data_names(&self) -> Vec<String> {
+        self.data.keys().cloned().collect()
+    }
+    fn has_tool(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+    fn tool_names(&self) -> Vec<String> {
+        self.tools.keys().cloned().collect()
+    }
+    fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String> {
+        match self.tools.get_mut(name) {
+            Some(tool) => tool.call(args),
+            None => Err(format!("there is no tool named {name}")),
+        }
+    }
+}

@@ -1,0 +1,683 @@
+//! Sessions and turns: the multi-turn model (`rendering.md` §1,
+//! `session.md`).
+//!
+//! A [`Session`] holds a mission, `data/` values, tools, `max_turns`, limits
+//! and render options, and the interpreter whose user/ memory grows turn by
+//! turn. [`Session::run_turn`] takes one raw LLM response, extracts the
+//! program (R-70, [`extract`]), runs it, and records an immutable [`Turn`]:
+//! program, result or error, prints, tool calls, memory snapshot. Memory is
+//! transactional: only a successful turn changes user/, and the snapshot of
+//! every turn is an O(1) clone of the persistent [`Globals`] that shares
+//! structure with the previous one. `*1 *2 *3` are the results of the
+//! previous successful turns.
+//!
+//! The session ends when a turn calls `(return v)` ([`Status::Returned`]),
+//! `(fail reason)` ([`Status::Failed`]), or when `max_turns` turns have run
+//! without either ([`Status::Exhausted`]).
+//!
+//! Submodules: [`signature`] (tool signatures), [`tools`] (the [`Tool`]
+//! trait and the closure, scripted and command tools), [`host`] (the
+//! interpreter's [`Host`](crate::eval::Host) over data and tools),
+//! [`extract`] (R-70), [`file`](mod@file) (session files), [`json`] (the JSON of
+//! `ptc replay`), [`messages`] (turns → chat messages).
+//!
+//! ```
+//! use ptc_lisp::session::{Session, Status};
+//! use ptc_lisp::Value;
+//!
+//! let mut session = Session::builder("Find the most expensive product")
+//!     .data_json("products", &serde_json::json!([
+//!         {"name": "Laptop", "price": 1200},
+//!         {"name": "Mouse", "price": 25}
+//!     ]))
+//!     .tool_fn("notify", "(message :string) -> :nil", "Sends a notification", |_args| {
+//!         Ok(Value::Nil)
+//!     })
+//!     .max_turns(3)
+//!     .build()
+//!     .expect("a valid session");
+//!
+//! // A failing turn leaves memory as it was.
+//! let turn = session.run_turn("```clojure\n(def top (first (sort-by :price > data/products)))\n(undefined-fn)\n```").unwrap();
+//! assert!(!turn.success);
+//! assert!(session.memory().lookup("top").is_none());
+//!
+//! // A successful one defines `top`, calls a tool, and the next turn returns.
+//! let turn = session.run_turn("(def top (first (sort-by :price > data/products)))\n(tool/notify (:name top))").unwrap();
+//! assert!(turn.success);
+//! assert_eq!(turn.defined, ["top"]);
+//! assert_eq!(turn.tool_calls[0].args, [Value::string("Laptop")]);
+//!
+//! session.run_turn("(return (:name top))").unwrap();
+//! assert_eq!(session.status(), &Status::Returned(Value::string("Laptop")));
+//! assert!(session.run_turn("(return 1)").is_err()); // the session has ended
+//! ```
+
+pub mod extract;
+pub mod file;
+pub mod host;
+pub mod json;
+pub mod messages;
+pub mod signature;
+pub mod tools;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::{Error, ErrorKind};
+use crate::eval::{Globals, Interp, Limits, ToolCall};
+use crate::reader::{read_all, read_value, Form, FormKind};
+use crate::value::json::from_json;
+use crate::value::Value;
+
+pub use extract::extract_program;
+pub use file::SessionFile;
+pub use host::SessionHost;
+pub use messages::{render_messages, Message, RenderOptions, Role, View};
+pub use signature::{Signature, SignatureError, Type};
+pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
+
+/// `max_turns` when not given.
+pub const DEFAULT_MAX_TURNS: usize = 5;
+
+/// Where a session stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    /// More turns may run.
+    Running,
+    /// A turn called `(return v)`.
+    Returned(Value),
+    /// A turn called `(fail reason)`.
+    Failed(Value),
+    /// `max_turns` turns ran without `return` or `fail`.
+    Exhausted,
+}
+
+impl Status {
+    pub fn is_running(&self) -> bool {
+        matches!(self, Status::Running)
+    }
+    /// `running`, `returned`, `failed` or `exhausted` (`session.md`).
+    pub fn state(&self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Returned(_) => "returned",
+            Status::Failed(_) => "failed",
+            Status::Exhausted => "exhausted",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.state())
+    }
+}
+
+/// One turn, as recorded (immutable once made).
+#[derive(Clone)]
+pub struct Turn {
+    /// 1-based.
+    pub number: usize,
+    /// The full LLM output, prose included.
+    pub raw_response: String,
+    /// The program extracted from it (cleaned, R-70); `None` when the
+    /// response held no code.
+    pub program: Option<String>,
+    /// The value of the last form (or of `return`), or the error.
+    pub result: Result<Value, Error>,
+    /// The turn ended with `(return v)`.
+    pub returned: bool,
+    /// One entry per `println` call, in order.
+    pub prints: Vec<String>,
+    /// Tool calls in call order, failed ones too.
+    pub tool_calls: Vec<ToolCall>,
+    /// user/ after the turn (unchanged if the turn failed); shares structure
+    /// with the previous turn's snapshot.
+    pub memory: Globals,
+    /// Names this turn defined or redefined, in user/ order.
+    pub defined: Vec<String>,
+    /// False when extraction, parsing or evaluation failed.
+    pub success: bool,
+}
+
+impl Turn {
+    /// The error, if the turn failed.
+    pub fn error(&self) -> Option<&Error> {
+        self.result.as_ref().err()
+    }
+}
+
+impl fmt::Debug for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Turn")
+            .field("number", &self.number)
+            .field("program", &self.program)
+            .field("result", &self.result)
+            .field("returned", &self.returned)
+            .field("prints", &self.prints)
+            .field("tool_calls", &self.tool_calls)
+            .field("defined", &self.defined)
+            .field("success", &self.success)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What can go wrong building or driving a session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SessionError {
+    /// An invalid definition: bad signature, duplicate or bad name, bad
+    /// `data_lisp` literal, `max_turns` of 0.
+    Invalid(String),
+    /// `run_turn` after the session ended.
+    Ended(Status),
+    /// A session file problem: the file, the place (line and column) when
+    /// known, and a message that names the key.
+    File {
+        file: PathBuf,
+        place: Option<(usize, usize)>,
+        message: String,
+    },
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Invalid(m) => f.write_str(m),
+            SessionError::Ended(s) => {
+                write!(f, "the session has ended ({s}); no more turns can run")
+            }
+            SessionError::File {
+                file,
+                place: Some((line, column)),
+                message,
+            } => write!(f, "{}:{line}:{column}: {message}", file.display()),
+            SessionError::File {
+                file,
+                place: None,
+                message,
+            } => write!(f, "{}: {message}", file.display()),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// Builds a [`Session`]; problems are reported by [`SessionBuilder::build`].
+pub struct SessionBuilder {
+    mission: String,
+    data: BTreeMap<String, Value>,
+    tools: Vec<Box<dyn Tool>>,
+    max_turns: usize,
+    limits: Limits,
+    render: RenderOptions,
+    compression: bool,
+    problems: Vec<String>,
+}
+
+impl SessionBuilder {
+    /// `data/NAME` = `value`.
+    pub fn data(mut self, name: impl Into<String>, value: Value) -> SessionBuilder {
+        let name = name.into();
+        if self.data.contains_key(&name) {
+            self.problems.push(format!("data/{name} is defined twice"));
+        }
+        self.data.insert(name, value);
+        self
+    }
+
+    /// `data/NAME` from JSON: objects become maps with keyword keys.
+    pub fn data_json(self, name: impl Into<String>, json: &serde_json::Value) -> SessionBuilder {
+        self.data(name, from_json(json))
+    }
+
+    /// `data/NAME` from a PTC-Lisp literal (keywords, sets, characters).
+    pub fn data_lisp(mut self, name: impl Into<String>, literal: &str) -> SessionBuilder {
+        let name = name.into();
+        match read_value(literal) {
+            Ok(v) => self.data(name, v),
+            Err(e) => {
+                self.problems.push(format!(
+                    "data/{name}: cannot read the literal: {}",
+                    e.message()
+                ));
+                self
+            }
+        }
+    }
+
+    /// Adds a tool.
+    pub fn tool(self, tool: impl Tool + 'static) -> SessionBuilder {
+        self.boxed_tool(Box::new(tool))
+    }
+
+    pub fn boxed_tool(mut self, tool: Box<dyn Tool>) -> SessionBuilder {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Adds a closure tool: `signature` as in `(query :string) -> :string`.
+    pub fn tool_fn(
+        mut self,
+        name: &str,
+        signature: &str,
+        description: &str,
+        f: impl FnMut(&[Value]) -> Result<Value, String> + Send + 'static,
+    ) -> SessionBuilder {
+        match FnTool::new(name, signature, description, f) {
+            Ok(t) => self.tool(t),
+            Err(e) => {
+                self.problems
+                    .push(format!("tool/{name}: bad signature {signature:?}: {e}"));
+                self
+            }
+        }
+    }
+
+    /// Turns before the session is exhausted (default 5).
+    pub fn max_turns(mut self, n: usize) -> SessionBuilder {
+        self.max_turns = n;
+        self
+    }
+
+    pub fn limits(mut self, limits: Limits) -> SessionBuilder {
+        self.limits = limits;
+        self
+    }
+
+    pub fn render(mut self, options: RenderOptions) -> SessionBuilder {
+        self.render = options;
+        self
+    }
+
+    /// Whether the LLM gets the compressed view (default false).
+    pub fn compression(mut self, on: bool) -> SessionBuilder {
+        self.compression = on;
+        self
+    }
+
+    /// Checks everything and makes the session.
+    pub fn build(self) -> Result<Session, SessionError> {
+        let mut problems = self.problems;
+        if self.max_turns == 0 {
+            problems.push("max_turns must be at least 1".into());
+        }
+        for name in self.data.keys() {
+            if let Some(why) = bad_name(name) {
+                problems.push(format!("data name {name:?} {why}"));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for t in &self.tools {
+            let name = &t.info().name;
+            if let Some(why) = bad_name(name) {
+                problems.push(format!("tool name {name:?} {why}"));
+            }
+            if !seen.insert(name.clone()) {
+                problems.push(format!("tool/{name} is defined twice"));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(SessionError::Invalid(problems.join("; ")));
+        }
+        let mut tools = self.tools;
+        tools.sort_by(|a, b| a.info().name.cmp(&b.info().name));
+        let timeout = self.limits.timeout_ms.map(Duration::from_millis);
+        for t in tools.iter_mut() {
+            t.set_timeout(timeout);
+        }
+        let infos = tools.iter().map(|t| t.info().clone()).collect();
+        let tool_files = tools
+            .iter()
+            .map(|t| (t.info().name.clone(), t.to_file()))
+            .collect();
+        let host = SessionHost::new(self.data.clone(), tools);
+        Ok(Session {
+            mission: self.mission,
+            data: self.data,
+            tools: infos,
+            tool_files,
+            max_turns: self.max_turns,
+            limits: self.limits.clone(),
+            render: self.render,
+            compression: self.compression,
+            interp: Interp::new(Box::new(host), self.limits),
+            turns: Vec::new(),
+            status: Status::Running,
+        })
+    }
+}
+
+/// Why `name` cannot be a data or tool name, if it cannot.
+fn bad_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("is empty")
+    } else if name
+        .chars()
+        .any(|c| c.is_whitespace() || "()[]{}\"',;/`@~^\\".contains(c))
+    {
+        Some("cannot be written as a symbol (no spaces, slashes, brackets or quotes)")
+    } else if name.starts_with(|c: char| c.is_ascii_digit() || c == ':') {
+        Some("cannot start with a digit or ':'")
+    } else {
+        None
+    }
+}
+
+/// A mission and its turns.
+pub struct Session {
+    mission: String,
+    data: BTreeMap<String, Value>,
+    tools: Vec<ToolInfo>,
+    tool_files: BTreeMap<String, file::ToolFile>,
+    max_turns: usize,
+    limits: Limits,
+    render: RenderOptions,
+    compression: bool,
+    interp: Interp,
+    turns: Vec<Turn>,
+    status: Status,
+}
+
+impl Session {
+    /// Starts building a session for `mission`.
+    pub fn builder(mission: impl Into<String>) -> SessionBuilder {
+        SessionBuilder {
+            mission: mission.into(),
+            data: BTreeMap::new(),
+            tools: Vec::new(),
+            max_turns: DEFAULT_MAX_TURNS,
+            limits: Limits::default(),
+            render: RenderOptions::default(),
+            compression: false,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Runs one LLM response as the next turn and records it.
+    ///
+    /// A response without code makes a failed turn (a `parse-error`); so
+    /// does any error. Only successful turns change memory. It is an error
+    /// to call this once the session has ended.
+    pub fn run_turn(&mut self, raw_response: &str) -> Result<&Turn, SessionError> {
+        if !self.status.is_running() {
+            return Err(SessionError::Ended(self.status.clone()));
+        }
+        let number = self.turns.len() + 1;
+        let before = self.interp.globals.clone();
+        let program = extract_program(raw_response);
+        let (result, returned, prints, tool_calls) = match &program {
+            None => (Err(extract::no_code_error()), false, Vec::new(), Vec::new()),
+            Some(p) => {
+                let out = self.interp.run_program(p);
+                (
+                    out.result,
+                    out.returned,
+                    std::mem::take(&mut self.interp.prints),
+                    std::mem::take(&mut self.interp.tool_calls),
+                )
+            }
+        };
+        let success = result.is_ok();
+        if !success {
+            // run_program already rolled back; make sure of it for the
+            // no-code case too.
+            self.interp.globals = before.clone();
+        }
+        let memory = self.interp.globals.clone();
+        let defined = match (&program, success) {
+            (Some(p), true) => defined_names(&before, &memory, p),
+            _ => Vec::new(),
+        };
+        if let Ok(v) = &result {
+            self.interp.turn_history.push(v.clone());
+        }
+        self.status = match &result {
+            Ok(v) if returned => Status::Returned(v.clone()),
+            Err(e) if e.kind() == ErrorKind::Fail => Status::Failed(
+                e.data()
+                    .cloned()
+                    .unwrap_or_else(|| Value::string(e.message())),
+            ),
+            _ if number >= self.max_turns => Status::Exhausted,
+            _ => Status::Running,
+        };
+        self.turns.push(Turn {
+            number,
+            raw_response: raw_response.to_string(),
+            program,
+            result,
+            returned,
+            prints,
+            tool_calls,
+            memory,
+            defined,
+            success,
+        });
+        Ok(&self.turns[number - 1])
+    }
+
+    /// Runs responses in order until they run out or the session ends;
+    /// returns how many ran.
+    pub fn replay<S: AsRef<str>>(&mut self, responses: impl IntoIterator<Item = S>) -> usize {
+        let mut n = 0;
+        for r in responses {
+            if self.run_turn(r.as_ref()).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    pub fn mission(&self) -> &str {
+        &self.mission
+    }
+    /// The `data/` values, by name.
+    pub fn data(&self) -> &BTreeMap<String, Value> {
+        &self.data
+    }
+    /// The tools, sorted by name.
+    pub fn tools(&self) -> &[ToolInfo] {
+        &self.tools
+    }
+    pub fn max_turns(&self) -> usize {
+        self.max_turns
+    }
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    pub fn render_options(&self) -> &RenderOptions {
+        &self.render
+    }
+    /// Whether the LLM gets the compressed view.
+    pub fn compression(&self) -> bool {
+        self.compression
+    }
+    /// The turns so far, oldest first.
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+    /// The current user/ memory (its `iter` gives first-definition order).
+    pub fn memory(&self) -> &Globals {
+        &self.interp.globals
+    }
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+    /// `max_turns - turns.len()` (R-60).
+    pub fn turns_left(&self) -> usize {
+        self.max_turns.saturating_sub(self.turns.len())
+    }
+    /// The interpreter (memory, turn history).
+    pub fn interp(&self) -> &Interp {
+        &self.interp
+    }
+
+    /// The session as a session file: its definitions and every turn's raw
+    /// response (replaying it gives the same turns). Data values are
+    /// written as JSON when JSON holds them exactly, else as PTC-Lisp
+    /// literals; closure tools are written as their signature and
+    /// description only.
+    pub fn to_file(&self) -> SessionFile {
+        file::from_session(self, &self.tool_files)
+    }
+}
+
+/// Names defined or redefined by a successful turn: those whose definition
+/// changed, plus those a top-level `def`/`defn` of the program names (a
+/// redefinition with an equal value), in user/ order.
+fn defined_names(before: &Globals, after: &Globals, program: &str) -> Vec<String> {
+    let mut named = BTreeSet::new();
+    if let Ok(forms) = read_all(program) {
+        for f in &forms {
+            collect_defs(f, &mut named);
+        }
+    }
+    after
+        .iter()
+        .filter(|(name, def)| {
+            named.contains(name.as_ref())
+                || match before.lookup(name) {
+                    None => true,
+                    Some(old) => old.value != def.value || old.doc != def.doc,
+                }
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+fn collect_defs(form: &Form, out: &mut BTreeSet<String>) {
+    if let FormKind::List(items) = &form.kind {
+        if let Some(FormKind::Symbol(head)) = items.first().map(|f| &f.kind) {
+            match head.as_str() {
+                "do" => items[1..].iter().for_each(|f| collect_defs(f, out)),
+                "def" | "defn" | "defn-" => {
+                    if let Some(FormKind::Symbol(name)) = items.get(1).map(|f| &f.kind) {
+                        out.insert(name.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        Session::builder("test")
+            .data_json("nums", &serde_json::json!([1, 2, 3]))
+            .max_turns(4)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn failed_turns_leave_memory_alone() {
+        let mut s = session();
+        assert!(s.run_turn("(def x 1)").unwrap().success);
+        let t = s.run_turn("(def x 2)\n(def y 3)\n(/ 1 nil)").unwrap();
+        assert!(!t.success);
+        assert!(t.defined.is_empty());
+        assert_eq!(
+            s.memory().lookup("x").map(|d| d.value.clone()),
+            Some(Value::Int(1))
+        );
+        assert!(s.memory().lookup("y").is_none());
+        assert_eq!(
+            s.turns()[1].memory.lookup("x").map(|d| d.value.clone()),
+            Some(Value::Int(1))
+        );
+    }
+
+    #[test]
+    fn no_code_is_a_failed_turn_with_a_parse_error() {
+        let mut s = session();
+        let t = s.run_turn("I will think about it.").unwrap();
+        assert!(!t.success);
+        assert_eq!(t.program, None);
+        assert_eq!(t.error().map(|e| e.kind()), Some(ErrorKind::Parse));
+        assert!(s.status().is_running());
+    }
+
+    #[test]
+    fn star_vars_see_previous_successful_results() {
+        let mut s = session();
+        s.run_turn("(+ 5 5)").unwrap();
+        s.run_turn("(undefined-thing)").unwrap();
+        s.run_turn("```clojure\n20\n```").unwrap();
+        let t = s.run_turn("```\n[*1 *2 *3]\n```").unwrap();
+        assert_eq!(
+            t.result.as_ref().ok(),
+            Some(&Value::vector_from([
+                Value::Int(20),
+                Value::Int(10),
+                Value::Nil
+            ]))
+        );
+    }
+
+    #[test]
+    fn statuses() {
+        let mut s = session();
+        s.run_turn("(return 5)").unwrap();
+        assert_eq!(s.status(), &Status::Returned(Value::Int(5)));
+        assert!(matches!(s.run_turn("1"), Err(SessionError::Ended(_))));
+
+        let mut s = session();
+        let t = s.run_turn("(fail \"no data\")").unwrap();
+        assert!(!t.success);
+        assert_eq!(s.status(), &Status::Failed(Value::string("no data")));
+
+        let mut s = session();
+        assert_eq!(
+            s.replay(["(inc 1)", "(inc 2)", "(inc 3)", "4", "(inc 5)"]),
+            4
+        );
+        assert_eq!(s.status(), &Status::Exhausted);
+        assert_eq!(s.turns().len(), 4);
+    }
+
+    #[test]
+    fn defined_lists_new_and_redefined_names_in_memory_order() {
+        let mut s = session();
+        assert_eq!(
+            s.run_turn("(def a 1) (defn f [x] x) (def b 2)")
+                .unwrap()
+                .defined,
+            ["a", "f", "b"]
+        );
+        assert_eq!(
+            s.run_turn("(def b 2) (do (def c 3)) 7").unwrap().defined,
+            ["b", "c"]
+        );
+        assert!(s.run_turn("(+ a b)").unwrap().defined.is_empty());
+    }
+
+    #[test]
+    fn builder_reports_every_problem() {
+        let e = Session::builder("m")
+            .data("x", Value::Nil)
+            .data("x", Value::Nil)
+            .data_lisp("y", "{:a")
+            .tool_fn("t", "(q string) -> :string", "", |_| Ok(Value::Nil))
+            .max_turns(0)
+            .build()
+            .err()
+            .unwrap()
+            .to_string();
+        for part in [
+            "data/x is defined twice",
+            "data/y",
+            "tool/t: bad signature",
+            "max_turns",
+        ] {
+            assert!(e.contains(part), "{e}");
+        }
+    }
+}

@@ -1,0 +1,494 @@
+//! Tools: what `(tool/NAME args…)` runs.
+//!
+//! Every tool implements [`Tool`]: a [`ToolInfo`] (name, [`Signature`],
+//! description — what the prompt shows) and `call`, which gets the
+//! arguments as values and answers a value or an error message (which the
+//! evaluator turns into a `tool-error` naming the tool). Three kinds ship:
+//!
+//! * [`FnTool`] — a Rust closure;
+//! * [`ScriptedTool`] — the session file's tools: canned `responses` matched
+//!   on the arguments, else a `command`, else the fixed `returns` value
+//!   (`session.md`, in that order);
+//! * [`CommandTool`] — a process started per call that gets
+//!   `{"tool": NAME, "args": [...]}` as JSON on stdin and answers one JSON
+//!   value on stdout, or exits non-zero with the error on stderr. It is
+//!   killed when the session's `timeout_ms` passes.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value as Json;
+
+use super::file::ToolFile;
+use super::signature::{Signature, SignatureError};
+use crate::value::json::{from_json, to_json};
+use crate::value::Value;
+
+/// What the prompt shows about a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolInfo {
+    pub name: String,
+    pub signature: Signature,
+    pub description: Option<String>,
+}
+
+impl ToolInfo {
+    /// Parses `signature`; the error says which tool.
+    pub fn new(
+        name: impl Into<String>,
+        signature: &str,
+        description: Option<&str>,
+    ) -> Result<ToolInfo, SignatureError> {
+        Ok(ToolInfo {
+            name: name.into(),
+            signature: Signature::parse(signature)?,
+            description: description.map(str::to_string).filter(|d| !d.is_empty()),
+        })
+    }
+}
+
+/// A tool the program can call.
+pub trait Tool: Send {
+    /// Name, signature and description.
+    fn info(&self) -> &ToolInfo;
+
+    /// Runs the tool; `Err` is the message of the `tool-error`.
+    fn call(&mut self, args: &[Value]) -> Result<Value, String>;
+
+    /// The session's time limit per call (`timeout_ms`); tools that run
+    /// outside the interpreter should stop when it passes.
+    fn set_timeout(&mut self, _timeout: Option<Duration>) {}
+
+    /// How the tool is written in a session file (saving a session).
+    /// By default its signature and description only.
+    fn to_file(&self) -> ToolFile {
+        ToolFile {
+            signature: Some(self.info().signature.text().to_string()),
+            description: self.info().description.clone(),
+            ..ToolFile::default()
+        }
+    }
+}
+
+/// The function type of a closure tool.
+pub type ToolFn = Box<dyn FnMut(&[Value]) -> Result<Value, String> + Send>;
+
+/// A tool backed by a Rust closure.
+pub struct FnTool {
+    info: ToolInfo,
+    f: ToolFn,
+}
+
+impl FnTool {
+    pub fn new(
+        name: impl Into<String>,
+        signature: &str,
+        description: &str,
+        f: impl FnMut(&[Value]) -> Result<Value, String> + Send + 'static,
+    ) -> Result<FnTool, SignatureError> {
+        Ok(FnTool {
+            info: ToolInfo::new(name, signature, Some(description))?,
+            f: Box::new(f),
+        })
+    }
+}
+
+impl Tool for FnTool {
+    fn info(&self) -> &ToolInfo {
+        &self.info
+    }
+    fn call(&mut self, args: &[Value]) -> Result<Value, String> {
+        (self.f)(args)
+    }
+}
+
+/// One canned answer: when the arguments equal `args`.
+#[derive(Clone, Debug)]
+pub struct Response {
+    pub args: Vec<Value>,
+    pub answer: Result<Value, String>,
+}
+
+/// A session file's tool: canned responses, else a command, else `returns`.
+pub struct ScriptedTool {
+    info: ToolInfo,
+    responses: Vec<Response>,
+    command: Option<CommandTool>,
+    returns: Value,
+    /// As written in the file (for saving).
+    file: ToolFile,
+}
+
+impl ScriptedTool {
+    /// A tool answering `returns` to every call.
+    pub fn returning(info: ToolInfo, returns: Value) -> ScriptedTool {
+        ScriptedTool {
+            file: ToolFile {
+                signature: Some(info.signature.text().to_string()),
+                description: info.description.clone(),
+                returns: Some(to_json(&returns)),
+                ..ToolFile::default()
+            },
+            info,
+            responses: Vec::new(),
+            command: None,
+            returns,
+        }
+    }
+
+    /// The tool of a session file entry (already checked).
+    pub(crate) fn from_parts(
+        info: ToolInfo,
+        responses: Vec<Response>,
+        command: Option<CommandTool>,
+        returns: Value,
+        file: ToolFile,
+    ) -> ScriptedTool {
+        ScriptedTool {
+            info,
+            responses,
+            command,
+            returns,
+            file,
+        }
+    }
+
+    /// Adds a canned answer for calls with exactly these arguments.
+    pub fn respond(mut self, args: Vec<Value>, answer: Result<Value, String>) -> ScriptedTool {
+        self.file.responses.push(super::file::ResponseFile {
+            args: args.iter().map(to_json).collect(),
+            returns: answer.as_ref().ok().map(to_json),
+            error: answer.as_ref().err().cloned(),
+        });
+        self.responses.push(Response { args, answer });
+        self
+    }
+}
+
+impl Tool for ScriptedTool {
+    fn info(&self) -> &ToolInfo {
+        &self.info
+    }
+    fn call(&mut self, args: &[Value]) -> Result<Value, String> {
+        if let Some(r) = self.responses.iter().find(|r| r.args == args) {
+            return r.answer.clone();
+        }
+        if let Some(cmd) = self.command.as_mut() {
+            return cmd.call(args);
+        }
+        Ok(self.returns.clone())
+    }
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        if let Some(cmd) = self.command.as_mut() {
+            cmd.set_timeout(timeout);
+        }
+    }
+    fn to_file(&self) -> ToolFile {
+        self.file.clone()
+    }
+}
+
+/// Most bytes read from a command's stdout or stderr.
+const MAX_OUTPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A tool that runs a process per call (`session.md`).
+pub struct CommandTool {
+    info: ToolInfo,
+    argv: Vec<String>,
+    dir: Option<PathBuf>,
+    timeout: Option<Duration>,
+}
+
+impl CommandTool {
+    /// `argv[0]` is the program, the rest its arguments. It is started in
+    /// the current directory unless [`CommandTool::current_dir`] says
+    /// otherwise, and killed after one second unless
+    /// [`Tool::set_timeout`] says otherwise.
+    pub fn new(info: ToolInfo, argv: Vec<String>) -> CommandTool {
+        CommandTool {
+            info,
+            argv,
+            dir: None,
+            timeout: Some(Duration::from_millis(1000)),
+        }
+    }
+
+    /// The directory the process starts in (relative program paths too).
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> CommandTool {
+        self.dir = Some(dir.into());
+        self
+    }
+
+    pub fn argv(&self) -> &[String] {
+        &self.argv
+    }
+
+    fn display_command(&self) -> String {
+        self.argv.join(" ")
+    }
+}
+
+impl Tool for CommandTool {
+    fn info(&self) -> &ToolInfo {
+        &self.info
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    fn to_file(&self) -> ToolFile {
+        ToolFile {
+            signature: Some(self.info.signature.text().to_string()),
+            description: self.info.description.clone(),
+            command: Some(self.argv.clone()),
+            ..ToolFile::default()
+        }
+    }
+
+    fn call(&mut self, args: &[Value]) -> Result<Value, String> {
+        let Some((program, rest)) = self.argv.split_first() else {
+            return Err("the tool's command is empty".into());
+        };
+        let request = serde_json::json!({
+            "tool": self.info.name,
+            "args": args.iter().map(to_json).collect::<Vec<Json>>(),
+        });
+        let mut cmd = Command::new(resolve_program(program, self.dir.as_ref()));
+        cmd.args(rest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &self.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start `{}`: {e}", self.display_command()))?;
+        let started = Instant::now();
+
+        // Feed stdin and drain stdout/stderr on their own threads, so that a
+        // large request or answer cannot deadlock on a full pipe.
+        if let Some(mut stdin) = child.stdin.take() {
+            let body = request.to_string();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(body.as_bytes());
+            });
+        }
+        let (tx, rx) = mpsc::channel::<(bool, Vec<u8>)>();
+        for (is_out, pipe) in [
+            (
+                true,
+                child
+                    .stdout
+                    .take()
+                    .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            ),
+            (
+                false,
+                child
+                    .stderr
+                    .take()
+                    .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            ),
+        ] {
+            if let Some(pipe) = pipe {
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    let mut buf = Vec::new();
+                    let _ = pipe.take(MAX_OUTPUT_BYTES).read_to_end(&mut buf);
+                    let _ = tx.send((is_out, buf));
+                });
+            }
+        }
+        drop(tx);
+
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) => {}
+                Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
+            }
+            if let Some(limit) = self.timeout {
+                if started.elapsed() >= limit {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "`{}` did not answer within {} ms and was stopped",
+                        self.display_command(),
+                        limit.as_millis()
+                    ));
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+
+        // The process has exited; its pipes close unless it left children
+        // holding them, so wait only a little for the readers.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let grace = Instant::now() + Duration::from_millis(500);
+        for _ in 0..2 {
+            let left = grace.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok((true, buf)) => out = buf,
+                Ok((false, buf)) => err = buf,
+                Err(_) => break,
+            }
+        }
+        let stdout = String::from_utf8_lossy(&out);
+        let stderr = String::from_utf8_lossy(&err);
+        if !status.success() {
+            let why = stderr.trim();
+            let code = match status.code() {
+                Some(c) => format!("exit code {c}"),
+                None => "killed by a signal".to_string(),
+            };
+            return Err(if why.is_empty() {
+                format!("`{}` failed ({code})", self.display_command())
+            } else {
+                format!("{why} ({code})")
+            });
+        }
+        let text = stdout.trim();
+        if text.is_empty() {
+            return Err(format!(
+                "`{}` answered nothing; a command tool prints one JSON value",
+                self.display_command()
+            ));
+        }
+        match serde_json::from_str::<Json>(text) {
+            Ok(json) => Ok(from_json(&json)),
+            Err(e) => Err(format!(
+                "`{}` did not answer one JSON value ({e}): {}",
+                self.display_command(),
+                shorten(text, 200)
+            )),
+        }
+    }
+}
+
+/// A program given as a relative path (`tools/x.py`, `./run.sh`) is looked
+/// up in the tool's directory; a bare name (`python3`) on PATH.
+fn resolve_program(program: &str, dir: Option<&PathBuf>) -> PathBuf {
+    let path = PathBuf::from(program);
+    match dir {
+        Some(dir) if path.is_relative() && path.components().count() > 1 => dir.join(path),
+        _ => path,
+    }
+}
+
+/// Whether `program` can be started: an existing file (relative paths
+/// against `dir`), or a bare name found on PATH.
+pub fn program_exists(program: &str, dir: Option<&PathBuf>) -> bool {
+    let path = PathBuf::from(program);
+    if path.components().count() > 1 || path.is_absolute() {
+        return resolve_program(program, dir).is_file();
+    }
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|p| p.join(program).is_file()))
+        .unwrap_or(false)
+}
+
+fn shorten(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(n).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(name: &str, sig: &str) -> ToolInfo {
+        ToolInfo::new(name, sig, None).unwrap()
+    }
+
+    #[test]
+    fn closure_tools_get_their_arguments() {
+        let mut t = FnTool::new(
+            "add",
+            "(a :int, b :int) -> :int",
+            "Adds",
+            |args| match args {
+                [Value::Int(a), Value::Int(b)] => Ok(Value::Int(a + b)),
+                _ => Err("add expects two integers".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(t.call(&[Value::Int(2), Value::Int(3)]), Ok(Value::Int(5)));
+        assert!(t.call(&[]).is_err());
+        assert_eq!(t.info().description.as_deref(), Some("Adds"));
+    }
+
+    #[test]
+    fn scripted_tools_answer_responses_first_then_returns() {
+        let mut t = ScriptedTool::returning(info("lookup", "(id :int) -> :map"), Value::Nil)
+            .respond(vec![Value::Int(1)], Ok(Value::string("one")))
+            .respond(vec![Value::Int(2)], Err("not found".into()));
+        assert_eq!(t.call(&[Value::Int(1)]), Ok(Value::string("one")));
+        assert_eq!(t.call(&[Value::Int(2)]), Err("not found".into()));
+        assert_eq!(t.call(&[Value::Int(3)]), Ok(Value::Nil));
+        // 1.0 is not 1
+        assert_eq!(t.call(&[Value::Float(1.0)]), Ok(Value::Nil));
+    }
+
+    fn sh(script: &str) -> CommandTool {
+        CommandTool::new(
+            info("t", "(x :any) -> :any"),
+            vec!["sh".into(), "-c".into(), script.into()],
+        )
+    }
+
+    #[test]
+    fn command_tools_read_json_on_stdin_and_answer_json() {
+        let mut t = sh("cat");
+        let v = t.call(&[Value::Int(7)]).unwrap();
+        let m = v.as_map().unwrap();
+        assert_eq!(m.get(&Value::keyword("tool")), Some(&Value::string("t")));
+        assert_eq!(
+            m.get(&Value::keyword("args")),
+            Some(&Value::vector_from([Value::Int(7)]))
+        );
+    }
+
+    #[test]
+    fn command_tool_errors_come_from_stderr_and_exit_code() {
+        let e = sh("echo 'city not found' >&2; exit 3")
+            .call(&[])
+            .unwrap_err();
+        assert_eq!(e, "city not found (exit code 3)");
+        let e = sh("exit 1").call(&[]).unwrap_err();
+        assert!(e.contains("exit code 1"), "{e}");
+        let e = sh("echo not json").call(&[]).unwrap_err();
+        assert!(e.contains("did not answer one JSON value"), "{e}");
+        let e = sh("true").call(&[]).unwrap_err();
+        assert!(e.contains("answered nothing"), "{e}");
+        let mut missing = CommandTool::new(info("t", "-> :any"), vec!["/no/such/program".into()]);
+        assert!(missing.call(&[]).unwrap_err().contains("cannot start"));
+    }
+
+    #[test]
+    fn command_tools_are_killed_at_the_timeout() {
+        let mut t = sh("sleep 5; echo 1");
+        t.set_timeout(Some(Duration::from_millis(100)));
+        let started = Instant::now();
+        let e = t.call(&[]).unwrap_err();
+        assert!(e.contains("within 100 ms"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn programs_are_found_on_path_or_relative_to_the_directory() {
+        assert!(program_exists("sh", None));
+        assert!(!program_exists("no-such-program-ptc", None));
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        assert!(program_exists("src/lib.rs", Some(&dir)));
+        assert!(!program_exists("src/nope.rs", Some(&dir)));
+    }
+}

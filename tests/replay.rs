@@ -1,0 +1,425 @@
+//! `ptc replay` through the built binary: every example session in
+//! `lisp-examples/` replays to its expected status; the JSON output has the
+//! shape of `session.md`; bad input exits 2 naming the file. Also runs every
+//! standalone example program with `ptc run`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value as Json;
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lisp-examples")
+}
+
+fn ptc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(args)
+        .output()
+        .expect("ptc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn replay_json(file: &Path, extra: &[&str]) -> Json {
+    let path = file.to_string_lossy().into_owned();
+    let mut args = vec!["replay", path.as_str(), "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = ptc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}: {}", path, stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Session files (JSON with a `mission`) and data files in lisp-examples/.
+fn example_files() -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut sessions = Vec::new();
+    let mut data = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(examples())
+        .expect("lisp-examples/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let json: Json = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        if json.get("mission").is_some() {
+            sessions.push(p);
+        } else {
+            data.push(p);
+        }
+    }
+    (sessions, data)
+}
+
+/// What each example session ends with: state, and the value or reason.
+fn expected() -> BTreeMap<&'static str, (&'static str, Option<&'static str>)> {
+    BTreeMap::from([
+        (
+            "products-in-stock.json",
+            ("returned", Some("[{:name \"Laptop\" :price 1200}]")),
+        ),
+        (
+            "renewal-emails.json",
+            ("returned", Some("[\"ada@example.com\" \"grace@example.com\"]")),
+        ),
+        (
+            "sales-by-region.json",
+            ("returned", Some("{:all-regions-reported true :quarter :q3 :regions [{:best-seller \"gizmo\" :region \"west\" :revenue 3170.0} {:best-seller \"widget\" :region \"south\" :revenue 1542.0} {:best-seller \"widget\" :region \"east\" :revenue 1067.5} {:best-seller \"widget\" :region \"north\" :revenue 900.0}] :total 6679.5}")),
+        ),
+        (
+            "recovering-after-errors.json",
+            ("returned", Some("{:customer \"initech\" :total 310.25}")),
+        ),
+        (
+            "warmest-office.json",
+            ("returned", Some("{:skipped [\"Reykjavik\"] :temp_c 24.5 :warmest \"Madrid\"}")),
+        ),
+        ("missing-data-fails.json", ("failed", None)),
+        ("turns-run-out.json", ("exhausted", None)),
+        ("single-shot.json", ("returned", Some("[\"Laptop\" \"Desk\" \"Monitor\"]"))),
+    ])
+}
+
+#[test]
+fn every_example_session_replays_to_its_expected_status() {
+    let (sessions, _) = example_files();
+    let expected = expected();
+    assert!(sessions.len() >= 6, "at least six example sessions");
+    for path in &sessions {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some((state, value)) = expected.get(name.as_str()) else {
+            panic!("{name}: add the example's expected outcome to tests/replay.rs");
+        };
+        let json = replay_json(path, &[]);
+        let status = &json["status"];
+        assert_eq!(status["state"], *state, "{name}: {status}");
+        if let Some(v) = value {
+            assert_eq!(status["value"], *v, "{name}");
+        }
+        // every turn of the file ran
+        let file: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let n = file["turns"].as_array().map_or(0, Vec::len);
+        assert_eq!(json["turns"].as_array().unwrap().len(), n, "{name}");
+        assert_eq!(status["turns"], n, "{name}");
+    }
+}
+
+#[test]
+fn example_sessions_show_what_they_are_about() {
+    // the recovery session fails three ways, then succeeds
+    let json = replay_json(&examples().join("recovering-after-errors.json"), &[]);
+    let turns = json["turns"].as_array().unwrap();
+    let kinds: Vec<&str> = turns
+        .iter()
+        .map(|t| t["error"]["kind"].as_str().unwrap_or("ok"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "undefined-error",
+            "undefined-error",
+            "parse-error",
+            "ok",
+            "ok"
+        ]
+    );
+    assert_eq!(turns[0]["error"]["hint"], "did you mean filter?");
+    assert_eq!(turns[2]["program"], Json::Null);
+
+    // the email session records the bounced call and goes on
+    let json = replay_json(&examples().join("renewal-emails.json"), &[]);
+    let calls = json["turns"][1]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 3);
+    assert!(calls[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("550 mailbox unavailable"));
+    assert_eq!(json["stats"]["tool_calls_total"], 4);
+
+    // the command tool's failure is recorded with the script's stderr
+    let json = replay_json(&examples().join("warmest-office.json"), &[]);
+    let calls = json["turns"][0]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls[3]["args"], "[\"Reykjavik\"]");
+    assert!(calls[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no weather station"));
+
+    // the failing session carries its reason
+    let json = replay_json(&examples().join("missing-data-fails.json"), &[]);
+    assert!(json["status"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("no :country"));
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let json = replay_json(
+        &examples().join("products-in-stock.json"),
+        &["--after", "1"],
+    );
+    let keys = |v: &Json| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&json), ["messages", "stats", "status", "turns"]);
+    assert_eq!(
+        json["status"],
+        serde_json::json!({"state": "running", "turns": 1, "max_turns": 5})
+    );
+    for m in json["messages"].as_array().unwrap() {
+        assert_eq!(keys(m), ["content", "role"]);
+    }
+    assert_eq!(json["messages"][0]["role"], "system");
+    assert_eq!(json["messages"][1]["role"], "user");
+    let user = json["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.starts_with("Find well-reviewed products in stock"),
+        "{user}"
+    );
+    assert!(user.ends_with("Turns left: 4"), "{user}");
+    let t = &json["turns"][0];
+    assert_eq!(
+        keys(t),
+        [
+            "defined",
+            "number",
+            "prints",
+            "program",
+            "result",
+            "success",
+            "tool_calls"
+        ]
+    );
+    assert_eq!(t["number"], 1);
+    assert_eq!(t["success"], true);
+    assert_eq!(t["result"], "#'reviews");
+    assert_eq!(t["defined"], serde_json::json!(["electronics", "reviews"]));
+    assert_eq!(
+        t["tool_calls"][0],
+        serde_json::json!({"name": "search-reviews", "args": "[\"Electronics\"]",
+            "result": "\"Customer Review Summary for Electronics: Laptop 4.8/5, Monitor 4.6/5, Keyboard 4.1/5, Headphones 3.2/5\""})
+    );
+    assert_eq!(json["stats"]["tool_calls_total"], 1);
+    assert_eq!(json["stats"]["tool_calls_shown"], 1);
+
+    // a failed turn has an error object instead of a result
+    let json = replay_json(
+        &examples().join("recovering-after-errors.json"),
+        &["--after", "1"],
+    );
+    let t = &json["turns"][0];
+    assert_eq!(
+        keys(t),
+        [
+            "defined",
+            "error",
+            "number",
+            "prints",
+            "program",
+            "success",
+            "tool_calls"
+        ]
+    );
+    assert_eq!(
+        keys(&t["error"]),
+        ["column", "hint", "kind", "line", "message"]
+    );
+    assert_eq!(t["error"]["message"], "undefined symbol 'filter-by'");
+    assert_eq!(t["error"]["line"], 1);
+    assert_eq!(t["error"]["column"], 15);
+}
+
+#[test]
+fn after_and_views() {
+    let file = examples().join("recovering-after-errors.json");
+    let f = file.to_string_lossy();
+    let json = replay_json(&file, &["--after", "0"]);
+    assert_eq!(json["turns"].as_array().unwrap().len(), 0);
+    assert_eq!(json["status"]["state"], "running");
+    assert_eq!(
+        json["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .last(),
+        Some("Turns left: 6")
+    );
+
+    // uncompressed: mission, then each turn's response and feedback
+    let json = replay_json(&file, &["--after", "2", "--view", "uncompressed"]);
+    let roles: Vec<&str> = json["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "user", "assistant", "user"]
+    );
+    let last = json["messages"][5]["content"].as_str().unwrap();
+    assert!(
+        last.starts_with("Error: data/order is not defined"),
+        "{last}"
+    );
+    assert!(last.ends_with("Turns left: 4"), "{last}");
+
+    let json = replay_json(&file, &["--after", "2", "--view", "compressed"]);
+    assert_eq!(json["messages"].as_array().unwrap().len(), 2);
+
+    // text views
+    let out = ptc(&["replay", &f, "--view", "turns"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(text.contains("=== turn 1 (failed) ==="), "{text}");
+    assert!(
+        text.contains("undefined-error: undefined symbol 'filter-by'"),
+        "{text}"
+    );
+    assert!(
+        text.contains("status: returned after 5 of 6 turns"),
+        "{text}"
+    );
+
+    let out = ptc(&["replay", &f, "--after", "1", "--stats"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("[SYSTEM]\n"), "{text}");
+    assert!(text.contains("\n[USER]\nWhich customer"), "{text}");
+    assert!(text.contains("--- stats ---"), "{text}");
+    assert!(text.contains("turns: 1 (0 ok, 1 failed)"), "{text}");
+}
+
+#[test]
+fn turns_after_the_end_are_reported_not_run() {
+    let dir = scratch_dir("after-end");
+    let path = dir.join("s.json");
+    std::fs::write(
+        &path,
+        r#"{"mission": "m", "turns": ["(return 1)", "(return 2)"]}"#,
+    )
+    .unwrap();
+    let out = ptc(&["replay", &path.to_string_lossy(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("the session ended after turn 1 (returned)"));
+    let json: Json = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["status"]["value"], "1");
+    assert_eq!(json["turns"].as_array().unwrap().len(), 1);
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptc-replay-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bad_input_exits_2_and_names_the_file() {
+    let dir = scratch_dir("bad");
+    let cases = [
+        ("unknown-key.json", "{\"mission\": \"m\",\n  \"max_turn\": 3}", "unknown-key.json:2:", "unknown field `max_turn`"),
+        ("bad-json.json", "{\"mission\": \"m\" \"turns\": []}", "bad-json.json:1:", "invalid JSON"),
+        (
+            "bad-signature.json",
+            "{\"mission\": \"m\",\n \"tools\": {\"search\": {\n   \"signature\": \"(query string) -> :string\"}}}",
+            "bad-signature.json:3:",
+            "tools.search.signature: bad signature",
+        ),
+        (
+            "missing-command.json",
+            "{\"mission\": \"m\", \"tools\": {\"w\": {\"command\": [\"python3\", \"tools/nope.py\"]}}}",
+            "missing-command.json:1:",
+            "tools.w.command: script \"tools/nope.py\" not found",
+        ),
+        (
+            "bad-literal.json",
+            "{\"mission\": \"m\", \"data_lisp\": {\"s\": \"#{:a\"}}",
+            "bad-literal.json:1:",
+            "data_lisp.s: not a PTC-Lisp literal",
+        ),
+        (
+            "nested-unknown.json",
+            "{\"mission\": \"m\", \"tools\": {\"t\": {\"returns\": 1, \"descripton\": \"x\"}}}",
+            "nested-unknown.json:1:",
+            "tools.t.descripton: unknown field `descripton`",
+        ),
+    ];
+    for (name, text, place, what) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = ptc(&["replay", &path.to_string_lossy()]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains(place), "{name}: {err}");
+        assert!(err.contains(what), "{name}: {err}");
+        assert!(stdout(&out).is_empty(), "{name}");
+    }
+    let out = ptc(&["replay", "/no/such/session.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("/no/such/session.json"));
+
+    let f = examples().join("single-shot.json");
+    let out = ptc(&["replay", &f.to_string_lossy(), "--after", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("single-shot.json: --after 5, but the session file has 1 turn"));
+
+    let out = ptc(&["replay", &f.to_string_lossy(), "--view", "sideways"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn limit_flags_override_the_session_file() {
+    let f = examples().join("single-shot.json");
+    let json = replay_json(&f, &["--max-heap-bytes", "100"]);
+    assert_eq!(json["status"]["state"], "exhausted");
+    assert_eq!(json["turns"][0]["error"]["kind"], "memory-exceeded");
+    // the file's own limits apply otherwise: turns-run-out.json sets max_steps
+    let json = replay_json(&examples().join("turns-run-out.json"), &["--after", "1"]);
+    assert!(json["turns"][0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("step limit of 200000"));
+}
+
+#[test]
+fn every_standalone_example_program_runs() {
+    let (_, data) = example_files();
+    let mut data_args = Vec::new();
+    for d in &data {
+        let name = d.file_stem().unwrap().to_string_lossy().into_owned();
+        data_args.push("--data".to_string());
+        data_args.push(format!("{name}={}", d.display()));
+    }
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(examples())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("clj"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 4);
+    for p in &programs {
+        let mut args = vec!["run".to_string(), p.to_string_lossy().into_owned()];
+        args.extend(data_args.iter().cloned());
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ptc(&refs);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            p.display(),
+            stderr(&out)
+        );
+        assert!(!stdout(&out).trim().is_empty(), "{}", p.display());
+    }
+}
