@@ -55,7 +55,8 @@ impl Interp {
         self.budget.reset();
         let snapshot = self.globals.clone();
         let result = self
-            .run_forms(src)
+            .check_source_size(src)
+            .and_then(|()| self.run_forms(src))
             .and_then(|v| self.check_escaping(v, &snapshot));
         match result {
             Ok(v) => Outcome {
@@ -73,6 +74,17 @@ impl Interp {
                     returned: false,
                 }
             }
+        }
+    }
+
+    fn check_source_size(&self, src: &str) -> Result<()> {
+        match self.budget.limits.max_source_bytes {
+            Some(max) if src.len() > max => Err(Error::limit(format!(
+                "the program is {} bytes, more than the limit of {max} bytes",
+                src.len()
+            ))
+            .with_hint("send a shorter program (data belongs in data/, not in the source), or raise max_source_bytes")),
+            _ => Ok(()),
         }
     }
 
