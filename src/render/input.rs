@@ -180,7 +180,12 @@ impl MemoryView {
 pub fn type_text(signature_type: &str) -> String {
     let mut out = String::new();
     let mut prev: Option<char> = None;
-    for c in signature_type.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+    for c in signature_type
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
         let starts_name = matches!(prev, None | Some(' ' | '[' | '{' | '(' | ','));
         if !(c == ':' && starts_name) {
             out.push(c);
@@ -198,7 +203,10 @@ mod tests {
     fn type_text_drops_leading_colons() {
         assert_eq!(type_text(":string"), "string");
         assert_eq!(type_text("[:user]"), "[user]");
-        assert_eq!(type_text("{score :float, name :string}"), "{score float, name string}");
+        assert_eq!(
+            type_text("{score :float, name :string}"),
+            "{score float, name string}"
+        );
         assert_eq!(type_text("list[user]"), "list[user]");
     }
 
@@ -220,8 +228,14 @@ mod tests {
                 last_return: Some(Value::Int(3))
             })
         );
-        assert_eq!(m.get("f").and_then(|e| e.doc.clone()).as_deref(), Some("Adds."));
-        assert_eq!(m.get("a").and_then(|e| e.doc.clone()).as_deref(), Some("doc a"));
+        assert_eq!(
+            m.get("f").and_then(|e| e.doc.clone()).as_deref(),
+            Some("Adds.")
+        );
+        assert_eq!(
+            m.get("a").and_then(|e| e.doc.clone()).as_deref(),
+            Some("doc a")
+        );
         assert!(matches!(m.get("b").map(|e| &e.value), Some(Value::Int(3))));
     }
 }

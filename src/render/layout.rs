@@ -132,10 +132,16 @@ mod tests {
     #[test]
     fn samples_follow_r28() {
         let s = |v: &Value| sample(v, 3, 80);
-        assert_eq!(s(&Value::vector_from([Value::Int(1), Value::Int(2)])).as_deref(), Some("1"));
+        assert_eq!(
+            s(&Value::vector_from([Value::Int(1), Value::Int(2)])).as_deref(),
+            Some("1")
+        );
         assert_eq!(s(&Value::empty_vector()), None);
         assert_eq!(s(&Value::Nil), None);
-        assert_eq!(s(&Value::set_from([Value::Int(3), Value::Int(1)])).as_deref(), Some("1"));
+        assert_eq!(
+            s(&Value::set_from([Value::Int(3), Value::Int(1)])).as_deref(),
+            Some("1")
+        );
         let m = Value::map_from([(Value::keyword("a"), Value::Int(1))]);
         assert_eq!(s(&m).as_deref(), Some("{:a 1}"));
         assert_eq!(s(&Value::string("hi")).as_deref(), Some("\"hi\""));
@@ -146,7 +152,10 @@ mod tests {
 
     #[test]
     fn docstrings_are_cleaned() {
-        assert_eq!(clean_doc("  Sums;  the\n\tprices. ").as_deref(), Some("Sums the prices."));
+        assert_eq!(
+            clean_doc("  Sums;  the\n\tprices. ").as_deref(),
+            Some("Sums the prices.")
+        );
         assert_eq!(clean_doc(" ;; "), None);
         assert_eq!(clean_doc("say \"hi\"").as_deref(), Some("say \\\"hi\\\""));
     }

@@ -100,7 +100,11 @@ pub fn prelude(memory: &MemoryView, o: &RenderOptions, samples: bool) -> Option<
 
 /// The four shapes of R-25.
 fn function_line(e: &MemoryEntry) -> String {
-    let params = e.function.as_ref().map(|f| f.params.as_str()).unwrap_or("[]");
+    let params = e
+        .function
+        .as_ref()
+        .map(|f| f.params.as_str())
+        .unwrap_or("[]");
     let name_part = format!("({} {})", e.name, params);
     let doc = quoted_doc(e.doc.as_deref());
     let ret = e
@@ -171,7 +175,9 @@ pub fn tool_calls(input: &RenderInput, o: &RenderOptions) -> (Option<String>, us
         if o.show_tool_results {
             match &call.result {
                 Ok(v) => out.push_str(&format!(" -> {}", print_arg(v, o))),
-                Err(msg) => out.push_str(&format!(" -> error: {}", cut(msg, o.args_printable_limit))),
+                Err(msg) => {
+                    out.push_str(&format!(" -> error: {}", cut(msg, o.args_printable_limit)))
+                }
             }
         }
         if !turn.success() {
@@ -228,7 +234,10 @@ pub fn output(turns: &[TurnRecord], o: &RenderOptions) -> Output {
         if n > o.print_char_limit {
             truncated += 1;
             out.extend(p.chars().take(o.print_char_limit));
-            out.push_str(&format!("\n... ({} more characters)", n - o.print_char_limit));
+            out.push_str(&format!(
+                "\n... ({} more characters)",
+                n - o.print_char_limit
+            ));
         } else {
             out.push_str(p);
         }

@@ -26,7 +26,7 @@ continue from there until the mission is done.
 
 ## Namespaces
 - data/NAME is an input value (read-only): (count data/orders). The user message lists each one with its type and a sample.
-- (tool/NAME arg ...) calls a tool with the arguments its signature lists, e.g. (tool/search \"laptops\") or (tool/search {:query \"laptops\" :limit 3}). Tools may act on the world: every call is recorded and listed back to you, so do not repeat calls that already happened.
+- (tool/NAME arg ...) calls a tool with the arguments its signature lists, e.g. (tool/search \"laptops\") or (tool/search {:query \"laptops\" :limit 3}). Tools may act on the world: the calls your programs made are listed back to you; do not repeat calls that already happened.
 - user/ holds what you define with (def name value) and (defn name [params] body). Definitions persist: later programs use them by name, without defining them again, and the user message lists them with their types. A program that fails changes no definition (its tool calls still happened).
 - (println ...) output is shown in the next message. Print what you need to see; once you print, definitions are listed without samples.
 - *1 *2 *3 are the values of the last three programs.
@@ -61,8 +61,8 @@ pub fn areas() -> [(&'static str, &'static [Builtin]); 9] {
 
 /// Names that are PTC-Lisp extensions (not Clojure), explained one per line.
 const EXTENSIONS: &[&str] = &[
-    "where", "all-of", "any-of", "none-of", "sum-by", "avg-by", "min-by", "max-by", "pluck",
-    "zip", "entries", "floor", "ceil", "round", "trunc",
+    "where", "all-of", "any-of", "none-of", "sum-by", "avg-by", "min-by", "max-by", "pluck", "zip",
+    "entries", "floor", "ceil", "round", "trunc",
 ];
 
 /// The SYSTEM prompt; the same text on every call.
@@ -136,8 +136,8 @@ mod tests {
 
     #[test]
     fn every_builtin_belongs_to_an_area() {
-        let listed: usize = areas().iter().map(|(_, t)| t.len()).sum::<usize>()
-            + builtins::interop::BUILTINS.len();
+        let listed: usize =
+            areas().iter().map(|(_, t)| t.len()).sum::<usize>() + builtins::interop::BUILTINS.len();
         assert_eq!(listed, builtins::all().len());
     }
 
@@ -156,7 +156,10 @@ mod tests {
         for n in EXTENSIONS {
             assert!(p.contains(&format!("\n- {n}: ")), "{n}");
         }
-        assert!(!p.contains("PTC-Lisp)"), "extension markers left in the prompt");
+        assert!(
+            !p.contains("PTC-Lisp)"),
+            "extension markers left in the prompt"
+        );
     }
 
     #[test]

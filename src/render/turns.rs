@@ -32,7 +32,11 @@ pub fn turns_view(input: &RenderInput) -> String {
 
 fn write_turn(out: &mut String, t: &TurnRecord, max_turns: usize, previous: &MemoryView) {
     let status = if t.success() { "ok" } else { "failed" };
-    let _ = writeln!(out, "=== Turn {} of {}: {} ===", t.number, max_turns, status);
+    let _ = writeln!(
+        out,
+        "=== Turn {} of {}: {} ===",
+        t.number, max_turns, status
+    );
     section(out, "response", &t.raw_response);
     section(
         out,
@@ -44,11 +48,19 @@ fn write_turn(out: &mut String, t: &TurnRecord, max_turns: usize, previous: &Mem
         Err(e) => section(
             out,
             "error",
-            &format!("[{}] {}", e.kind.name(), error_lines(e).trim_start_matches("Error: ")),
+            &format!(
+                "[{}] {}",
+                e.kind.name(),
+                error_lines(e).trim_start_matches("Error: ")
+            ),
         ),
     }
     if !t.prints.is_empty() {
-        section(out, &format!("prints ({})", t.prints.len()), &t.prints.join("\n"));
+        section(
+            out,
+            &format!("prints ({})", t.prints.len()),
+            &t.prints.join("\n"),
+        );
     }
     if !t.tool_calls.is_empty() {
         let lines: Vec<String> = t
