@@ -27,7 +27,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
         None
     };
     let parts = [
-        Some(input.mission.clone()).filter(|m| !m.is_empty()),
+        sections::mission(&input.mission),
         sections::tools(&input.tools),
         sections::data(&input.data, o),
         sections::prelude(&input.memory, o, !printed),

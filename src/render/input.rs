@@ -62,6 +62,26 @@ pub struct TurnRecord {
 }
 
 impl TurnRecord {
+    /// The record of a program `interp` just ran (`Interp::run_program`):
+    /// its result, prints, tool calls and the user/ namespace after it.
+    pub fn after_run(
+        number: usize,
+        raw_response: impl Into<String>,
+        program: Option<String>,
+        result: &crate::error::Result<Value>,
+        interp: &Interp,
+    ) -> TurnRecord {
+        TurnRecord {
+            number,
+            raw_response: raw_response.into(),
+            program,
+            result: result.clone().map_err(ErrorInfo::from),
+            prints: interp.prints.clone(),
+            tool_calls: interp.tool_calls.clone(),
+            memory: Some(MemoryView::from_interp(interp)),
+        }
+    }
+
     pub fn success(&self) -> bool {
         self.result.is_ok()
     }

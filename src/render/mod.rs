@@ -19,7 +19,9 @@
 //!
 //! * **No turn left** (`turns.len() >= max_turns`): no turn indicator (R-60
 //!   only defines `left >= 1`; there is no next turn to announce).
-//! * **Empty mission**: left out like any empty section.
+//! * **Mission**: verbatim except trailing newlines (a mission ending in a
+//!   newline would otherwise leave two blank lines); an empty one is left
+//!   out like any empty section.
 //! * **Docstrings** (R-26) also get `"` escaped as `\"`, so the quoted text
 //!   stays well-formed; a docstring that is empty after cleaning counts as
 //!   none. Tool descriptions are cleaned the same way (a newline in one would
@@ -35,6 +37,7 @@
 //!   known without running anything.
 //! * **Hidden data** (R-23) is kept out of every USER message, also when a
 //!   program passes it to a tool, defines or prints it: see `redact.rs`.
+//! * The `turns` view is for people: it shows hidden data as it is.
 //! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
 //! * **Output entries** (R-33): an empty `println` shows as an empty line; the
 //!   cut is counted in characters (Unicode scalar values).

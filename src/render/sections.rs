@@ -7,6 +7,12 @@ use super::options::RenderOptions;
 use crate::format::to_clojure;
 use crate::value::Value;
 
+/// The mission, verbatim but for trailing newlines; `None` if empty.
+pub fn mission(text: &str) -> Option<String> {
+    let m = text.trim_end_matches(['\n', '\r']);
+    (!m.is_empty()).then(|| m.to_string())
+}
+
 /// `;; === tool/ ===` with one entry per tool, sorted by name.
 pub fn tools(tools: &[ToolInfo]) -> Option<String> {
     if tools.is_empty() {

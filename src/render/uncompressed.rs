@@ -16,7 +16,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
         sections::turn_indicator(input.max_turns, input.turns.len())
     };
     let mut first: Vec<String> = [
-        Some(input.mission.clone()).filter(|m| !m.is_empty()),
+        sections::mission(&input.mission),
         sections::tools(&input.tools),
         sections::data(&input.data, o),
     ]

@@ -5,7 +5,7 @@
 
 use ptc_lisp::eval::host::CannedTool;
 use ptc_lisp::render::{
-    to_messages, ErrorInfo, MemoryView, RenderInput, RenderOptions, Strategy, ToolInfo, TurnRecord,
+    to_messages, MemoryView, RenderInput, RenderOptions, Strategy, ToolInfo, TurnRecord,
 };
 use ptc_lisp::{Interp, Limits, StaticHost, Value};
 
@@ -78,17 +78,15 @@ impl Sim {
     pub fn turn(&mut self, raw: &str) -> &TurnRecord {
         let program = extract(raw);
         let outcome = self.interp.run_program(&program);
-        let memory = MemoryView::from_interp(&self.interp);
-        self.input.memory = memory.clone();
-        self.input.turns.push(TurnRecord {
-            number: self.input.turns.len() + 1,
-            raw_response: raw.into(),
-            program: Some(program),
-            result: outcome.result.map_err(|e| ErrorInfo::from(&e)),
-            prints: self.interp.prints.clone(),
-            tool_calls: self.interp.tool_calls.clone(),
-            memory: Some(memory),
-        });
+        self.input.memory = MemoryView::from_interp(&self.interp);
+        let number = self.input.turns.len() + 1;
+        self.input.turns.push(TurnRecord::after_run(
+            number,
+            raw,
+            Some(program),
+            &outcome.result,
+            &self.interp,
+        ));
         self.input.turns.last().unwrap()
     }
 
