@@ -822,3 +822,16 @@ fn memory_view_from_interp_is_one_call() {
     assert!(m.entries[0].function.is_some());
     let _ = ToolInfo::default();
 }
+
+#[test]
+fn fn_values_defined_with_def_are_function_lines() {
+    let mut s = Sim::new("m", 5);
+    s.turn("(def h (fn [a b] (+ a b))) (def h2 \"Adds one.\" #(+ % 1)) (def k (fn named ([] 0) ([x] x)))");
+    let user = s.user();
+    assert!(user.contains("\n(h [a b])\n"), "{user}");
+    assert!(
+        user.contains("\n(h2 [%1])                        ; \"Adds one.\"\n"),
+        "{user}"
+    );
+    assert!(user.contains("\n(k [] [x])\n"), "{user}");
+}

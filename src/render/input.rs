@@ -5,7 +5,7 @@
 //! interpreter-facing piece is [`MemoryView::from_interp`], which turns the
 //! user/ namespace into the prelude's entries in one call.
 
-use crate::analyze::expr::GlobalId;
+use crate::analyze::expr::{FnProto, GlobalId};
 use crate::error::{Error, ErrorKind};
 use crate::eval::{Globals, Interp};
 use crate::value::{Func, Value};
@@ -168,7 +168,7 @@ impl MemoryView {
                             doc = Some(d.to_string());
                         }
                         Some(FnInfo {
-                            params: c.proto.source_params.clone(),
+                            params: params_text(&c.proto),
                             last_return: c.proto.global.and_then(&last_return),
                         })
                     }
@@ -191,6 +191,17 @@ impl MemoryView {
 
     pub fn get(&self, name: &str) -> Option<&MemoryEntry> {
         self.entries.iter().find(|e| e.name == name)
+    }
+}
+
+/// The parameter vectors as written; for `#(...)` functions, whose
+/// parameters are not written, `[%1 %2]` from the printed parameters.
+fn params_text(proto: &FnProto) -> String {
+    let src = proto.source_params.trim();
+    if src.starts_with('[') && src.ends_with(']') && !src.contains("#(") {
+        src.to_string()
+    } else {
+        format!("[{}]", proto.display_params)
     }
 }
 

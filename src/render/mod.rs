@@ -31,7 +31,8 @@
 //!   (its parameters as written; a return type only for `defn`, which is
 //!   what the interpreter records). Other function values (`(def inc2
 //!   (partial + 2))`) are values: `inc2 = #fn[partial]`, no sample. `def`'s
-//!   docstring is used for a function when the `fn` has none.
+//!   docstring is used for a function when the `fn` has none. A `#(...)`
+//!   function has no written parameters: it shows `(f [%1])`.
 //! * **Samples beyond R-28**: a regex, symbol or var shows itself; an
 //!   infinite sequence (type `list[infinite]`) shows its first item, which is
 //!   known without running anything.
