@@ -1593,6 +1593,163 @@ nil
 
 """
 
+FAMILIES["reader"] = r"""
+[1 #_ 2 3 #_(ignored form) 4]
+---
+;; a comment line
+(+ 1 ; trailing comment
+   2,,, 3)
+---
+[0x1F 0xff -0x10]
+---
+[017 010]
+---
+[1e3 1E3 -1.5e-3 2.5E2 +5 -0 0.0 -0.0]
+---
+[\a \space \newline \tab \u0041 \A]
+---
+["\u00e9" "\t|" "a\\b" "q\"q"]
+---
+^{:doc "meta"} [1 2]
+---
+(defn ^String f [^long x] (str x))
+(f 5)
+---
+['a 'b/c ':k '"s" '1 '[x y] '(f x) '{:a b}]
+---
+(quote (a (b (c))))
+---
+[:a/b :a.b/c :kw-with-dash :x? :*star*]
+---
+['a-b 'x? 'save! '*x* '->> '<=> 'a.b/c]
+---
+{:a 1, :b 2, :c 3}
+---
+#{:a :b :c}
+---
+[[] {} #{} () ""]
+---
+(count "multi
+line
+string")
+---
+[1.0 100.0 1234567.0 1.0E7 123456789012.5 1.0E15 1.0E-3 1.0E-5 0.1 1e100]
+---
+[(- 0.1 0.3) (* 100 1.1) (/ 22.0 7) 3.141592653589793 2.718281828459045]
+---
+[9223372036854775807 -9223372036854775808]
+"""
+
+FAMILIES["forms"] = r"""
+[(do) (let []) ((fn [])) (when false) (cond) (loop [] 1)]
+---
+(defn count-items [x] (count x))
+(defn count2 [xs] (reduce + (map count-items xs)))
+(count2 [[1 2] [3]])
+---
+(defn f ([] 0) ([x & xs] (+ x (count xs))))
+[(f) (f 10) (f 10 1 2 3)]
+---
+((fn down [x] (if (> x 0) (down (dec x)) :done)) 5)
+---
+(#(do %) 3)
+---
+[(some-> false not) (some-> nil not) (cond-> 5) (as-> [] v (conj v 1) (conj v 2))]
+---
+(def x 1)
+(def x (+ x 1))
+(def x (* x 10))
+x
+---
+(let [fs (for [i (range 3)] (fn [] i))] (map #(%) fs))
+---
+(let [fs (mapv (fn [i] #(* i 10)) (range 3))] ((fs 2)))
+---
+(defn depth [n] (if (zero? n) 0 (inc (depth (dec n)))))
+(depth 500)
+---
+(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))
+---
+(count (reduce (fn [v i] (conj v i)) [] (range 20000)))
+---
+(let [m (reduce (fn [m i] (assoc m i (* i i))) {} (range 5000))] [(count m) (m 4999)])
+---
+(defn ack [m n] (cond (zero? m) (inc n) (zero? n) (ack (dec m) 1) :else (ack (dec m) (ack m (dec n)))))
+(ack 2 3)
+---
+(defn hanoi [n from to via] (if (zero? n) [] (concat (hanoi (dec n) from via to) [[from to]] (hanoi (dec n) via to from))))
+(count (hanoi 10 :a :c :b))
+---
+(letfn [(f [n] (if (zero? n) :even (g (dec n)))) (g [n] (if (zero? n) :odd (f (dec n))))] (map f [0 1 10 11]))
+---
+(let [a 1 b 2] (let [a b b a] [a b]))
+---
+(def v [1 2 3])
+(def v2 (conj v 4))
+[v v2]
+---
+(let [x 5] (case x 5 :five :other))
+---
+(let [x :b] (condp = x :a 1 :b 2))
+---
+(defn g [x] (when (pos? x) (println "pos" x)) (* x 2))
+[(g 1) (g -1)]
+---
+(do (def a 1) (def b (inc a)) (+ a b))
+---
+(if-let [x false] :then :else)
+---
+(when-let [[a] [1]] a)
+---
+(letfn [] 5)
+---
+(let [[f & r] (map inc [1 2 3])] [f r])
+---
+(defn ^:private h [] :private)
+(h)
+---
+(let [x 10 f (fn [] x) x 20] (f))
+---
+(dotimes [i 3] (print i))
+(println)
+:done
+"""
+
+FAMILIES["strkeys"] = r"""
+(def data {"users" [{"name" "ann" "age" 31} {"name" "bob" "age" 25}]})
+(get-in data ["users" 0 "name"])
+---
+(def users [{"name" "ann" "age" 31} {"name" "bob" "age" 25} {"name" "cy" "age" 40}])
+(map #(get % "name") (sort-by #(get % "age") users))
+---
+(def users [{"name" "ann" "age" 31} {"name" "bob" "age" 25}])
+(reduce + (map #(% "age") users))
+---
+(let [{:strs [name tags]} {"name" "x" "tags" ["a" "b"]}] (str name ":" (count tags)))
+---
+(walk/keywordize-keys {"a" {"b" [{"c" 1}]}})
+---
+(update-keys {"a" 1 "b" 2} keyword)
+---
+(into {} (map (fn [[k v]] [(keyword k) v]) {"x" 1 "y" 2}))
+---
+(group-by #(get % "type") [{"type" "a" "v" 1} {"type" "b" "v" 2} {"type" "a" "v" 3}])
+---
+(let [rec {"id" 7 "meta" {"tags" ["t1"]}}] (update-in rec ["meta" "tags"] conj "t2"))
+---
+(select-keys {"a" 1 "b" 2 "c" 3} ["a" "c"])
+---
+(frequencies (map #(get % "status") [{"status" "ok"} {"status" "fail"} {"status" "ok"}]))
+---
+(assoc-in {} ["a" "b"] 1)
+---
+(contains? {"a" 1} "a")
+---
+(sort (keys {"b" 1 "a" 2}))
+---
+(mapv (juxt #(get % "n") #(get % "v" 0)) [{"n" 1 "v" 2} {"n" 3}])
+"""
+
 # Programs that exercise the deliberate differences of language.md: each one
 # must be listed (with its reason) in expected-differences.txt.
 FAMILIES["diff"] = r"""

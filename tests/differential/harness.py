@@ -54,7 +54,8 @@ def find_ptc(args):
     r = subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
     if r.returncode != 0:
         sys.exit("differential: cargo build failed")
-    return os.path.join(ROOT, "target", "release", "ptc")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    return os.path.join(target, "release", "ptc")
 
 
 def load_expected(path):
