@@ -2,7 +2,8 @@
 //! form in turn (a `def` is visible to the next form, as in Clojure), on a
 //! big-stack thread, all or nothing.
 //!
-//! A program that fails leaves user/ exactly as it was; its prints and tool
+//! A program that fails leaves user/ exactly as it was (definitions and
+//! the recorded return values of its functions); its prints and tool
 //! calls stay recorded on the interpreter (they happened). `(return v)` ends
 //! the program successfully with `v`.
 
@@ -54,6 +55,7 @@ impl Interp {
         self.tool_calls.clear();
         self.budget.reset();
         let snapshot = self.globals.clone();
+        let returns_snapshot = self.fn_returns.clone();
         let result = self
             .check_source_size(src)
             .and_then(|()| self.run_forms(src))
@@ -69,6 +71,7 @@ impl Interp {
             },
             Err(e) => {
                 self.globals = snapshot;
+                self.fn_returns = returns_snapshot;
                 Outcome {
                     result: Err(e.or_source(src)),
                     returned: false,

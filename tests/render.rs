@@ -400,12 +400,12 @@ fn r25_return_type_is_the_most_recent_successful_call_in_any_turn() {
     assert!(s
         .user()
         .contains("(f [x])                          ; -> list[1]\n"));
-    // "In any turn": a call that returned inside a turn that failed later
-    // still counts (the interpreter records returns as calls end).
+    // A failed turn changes nothing the prompt shows: calls it made do not
+    // count (memory, including recorded return values, is rolled back).
     s.turn("(f 1) (nonexistent)");
     assert!(
         s.user()
-            .contains("(f [x])                          ; -> string\n"),
+            .contains("(f [x])                          ; -> list[1]\n"),
         "{}",
         s.user()
     );

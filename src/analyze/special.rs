@@ -728,12 +728,16 @@ fn check_def_name(name: &str, span: Span) -> Result<()> {
 
 /// The source text covering `forms` (parameter vectors as written).
 fn source_text(src: &str, forms: &[Form]) -> String {
-    let _ = forms;
     let text = forms
         .iter()
-        .map(|f| {
-            src.get(f.span.start as usize..f.span.end as usize)
-                .unwrap_or("")
+        .map(|f| match &f.kind {
+            // Names as written (also for `#(...)`, whose `%1` parameters the
+            // reader made up and which have no text of their own).
+            FormKind::Symbol(s) => s.clone(),
+            _ => src
+                .get(f.span.start as usize..f.span.end as usize)
+                .unwrap_or("_")
+                .to_string(),
         })
         .collect::<Vec<_>>()
         .join(" ");

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{input_error, LimitArgs};
-use crate::session::json::{ReplayJson, ToolCallJson, TurnJson};
-use crate::session::messages::{render, RenderStats, View};
+use crate::render::Rendered;
+use crate::session::json::ReplayJson;
+use crate::session::messages::{render, turns_text, Stats, View};
 use crate::session::{Session, SessionFile};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -78,7 +79,22 @@ pub fn replay(args: ReplayArgs) -> i32 {
         Some(n) => n,
         None => file.turns.len(),
     };
-    let ran = session.replay(&file.turns[..n]);
+    // With --stats, both views are rendered after every turn, to compare
+    // what compression saves.
+    let mut sizes = Vec::new();
+    if args.stats {
+        sizes.push(both_views(&session));
+    }
+    let mut ran = 0;
+    for response in &file.turns[..n] {
+        if session.run_turn(response).is_err() {
+            break;
+        }
+        ran += 1;
+        if args.stats {
+            sizes.push(both_views(&session));
+        }
+    }
     if ran < n {
         eprintln!(
             "ptc: note: {}: the session ended after turn {ran} ({}); turns {}..{n} were not run",
@@ -102,11 +118,12 @@ pub fn replay(args: ReplayArgs) -> i32 {
             let rendered = render(&session, view);
             if view == View::Turns {
                 print!("{}", turns_text(&session));
+                println!("status: {}", status_line(&session));
             } else {
                 print!("{}", messages_text(&rendered.messages));
             }
             if args.stats {
-                print!("{}", stats_text(&session, &rendered.stats));
+                print!("{}", stats_text(&session, &rendered.stats, &sizes));
             }
         }
     }
@@ -140,91 +157,64 @@ fn status_line(session: &Session) -> String {
     line
 }
 
-/// The turns, for people: program, output, tool calls, result or error.
-fn turns_text(session: &Session) -> String {
-    let mut out = String::new();
-    for t in session.turns() {
-        let j = TurnJson::of(t);
-        out.push_str(&format!(
-            "=== turn {} ({}) ===\n",
-            j.number,
-            if j.success { "ok" } else { "failed" }
-        ));
-        match &j.program {
-            Some(p) => {
-                out.push_str(p);
-                out.push('\n');
-            }
-            None => {
-                out.push_str("(no program; the response was:)\n");
-                out.push_str(&t.raw_response);
-                out.push('\n');
-            }
-        }
-        if !j.prints.is_empty() {
-            out.push_str("--- output ---\n");
-            for p in &j.prints {
-                out.push_str(p);
-                out.push('\n');
-            }
-        }
-        if !j.tool_calls.is_empty() {
-            out.push_str("--- tool calls ---\n");
-            for c in &j.tool_calls {
-                out.push_str(&tool_call_line(c));
-                out.push('\n');
-            }
-        }
-        match (&j.result, &j.error) {
-            (Some(r), _) => out.push_str(&format!("=> {r}\n")),
-            (None, Some(e)) => {
-                let at = match (e.line, e.column) {
-                    (Some(l), Some(c)) => format!(" (line {l}, column {c})"),
-                    _ => String::new(),
-                };
-                out.push_str(&format!("{}: {}{at}\n", e.kind, e.message));
-                if let Some(h) = &e.hint {
-                    out.push_str(&format!("hint: {h}\n"));
-                }
-            }
-            (None, None) => {}
-        }
-        if !j.defined.is_empty() {
-            out.push_str(&format!("defined: {}\n", j.defined.join(" ")));
-        }
-        out.push('\n');
-    }
-    out.push_str(&format!("status: {}\n", status_line(session)));
-    out
+/// Compressed and uncompressed renders of the session as it is now, with
+/// exact token counts when available.
+fn both_views(session: &Session) -> (Rendered, Rendered) {
+    let mut c = render(session, View::Compressed);
+    let mut u = render(session, View::Uncompressed);
+    c.count_exact_tokens();
+    u.count_exact_tokens();
+    (c, u)
 }
 
-fn tool_call_line(c: &ToolCallJson) -> String {
-    match (&c.result, &c.error) {
-        (Some(r), _) => format!("tool/{} {} => {r}", c.name, c.args),
-        (None, Some(e)) => format!("tool/{} {} => error: {e}", c.name, c.args),
-        (None, None) => format!("tool/{} {}", c.name, c.args),
+/// Tokens of a render: exact cl100k_base when counted, else chars/4 (`~`).
+fn tokens(r: &Rendered) -> String {
+    let exact: Option<usize> = r
+        .stats
+        .messages
+        .iter()
+        .map(|m| m.tokens.map(|t| t.cl100k_base))
+        .sum();
+    match exact {
+        Some(n) => n.to_string(),
+        None => format!("~{}", r.stats.tokens_estimate),
     }
 }
 
-fn stats_text(session: &Session, s: &RenderStats) -> String {
+fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> String {
     let ok = session.turns().iter().filter(|t| t.success).count();
-    format!(
-        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens: {}\n",
+    let mut out = format!(
+        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped ({} truncated)\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
         status_line(session),
         s.turns_rendered,
         s.turns_rendered - ok,
+        s.strategy,
         s.tool_calls_total,
         s.tool_calls_shown,
         s.tool_calls_dropped,
         s.printlns_total,
         s.printlns_shown,
         s.printlns_dropped,
+        s.printlns_truncated,
         s.error_turns_collapsed,
-        s.characters,
-        s.estimated_tokens
-            .iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(" + "),
-    )
+        s.chars,
+        s.tokens_estimate,
+    );
+    out.push_str("\nprompt tokens for the next turn (cl100k_base; ~ = chars/4):\nafter turn  compressed  uncompressed  saved\n");
+    for (i, (c, u)) in sizes.iter().enumerate() {
+        let saved = if u.stats.chars > 0 {
+            format!(
+                "{:.0}%",
+                100.0 * (1.0 - c.stats.chars as f64 / u.stats.chars as f64)
+            )
+        } else {
+            "-".into()
+        };
+        out.push_str(&format!(
+            "{i:>10}  {:>10}  {:>12}  {saved:>5}\n",
+            tokens(c),
+            tokens(u)
+        ));
+    }
+    out
 }

@@ -45,7 +45,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
     let tool_calls_total = input.turns.iter().map(|t| t.tool_calls.len()).sum();
     let printlns_total = input.turns.iter().map(|t| t.prints.len()).sum();
     let mut stats = Stats {
-        strategy: super::Strategy::SingleUserCoalesced.name(),
+        strategy: super::Strategy::SingleUserCoalesced.name().to_string(),
         turns_rendered: input.turns.len(),
         tool_calls_total,
         tool_calls_shown: calls_shown,

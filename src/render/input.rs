@@ -194,15 +194,9 @@ impl MemoryView {
     }
 }
 
-/// The parameter vectors as written; for `#(...)` functions, whose
-/// parameters are not written, `[%1 %2]` from the printed parameters.
+/// The parameter vectors as written (`[x] [x y]`; `[%1]` for `#(...)`).
 fn params_text(proto: &FnProto) -> String {
-    let src = proto.source_params.trim();
-    if src.starts_with('[') && src.ends_with(']') && !src.contains("#(") {
-        src.to_string()
-    } else {
-        format!("[{}]", proto.display_params)
-    }
+    proto.source_params.trim().to_string()
 }
 
 /// A signature type as the prelude writes it: colons that start a type name

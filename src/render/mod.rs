@@ -112,6 +112,17 @@ pub enum Role {
     Assistant,
 }
 
+impl Role {
+    /// `system`, `user` or `assistant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
 /// One chat message, in the shape every chat API accepts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {

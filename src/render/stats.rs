@@ -8,15 +8,15 @@
 //! (a fraction of a second), so they are computed only on request:
 //! [`Rendered::count_exact_tokens`](super::Rendered::count_exact_tokens).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Message, Role};
 
 /// Numbers about one render.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// `single-user-coalesced` or `uncompressed`.
-    pub strategy: &'static str,
+    pub strategy: String,
     pub turns_rendered: usize,
     /// Tool calls made in all turns (failed ones included).
     pub tool_calls_total: usize,
@@ -41,19 +41,19 @@ pub struct Stats {
 }
 
 /// Size of one message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageStats {
     pub role: Role,
     pub chars: usize,
     /// `ceil(chars / 4)`.
     pub tokens_estimate: usize,
     /// Exact counts, once [`super::Rendered::count_exact_tokens`] ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<ExactTokens>,
 }
 
 /// Exact BPE token counts of a text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExactTokens {
     pub cl100k_base: usize,
     pub o200k_base: usize,
