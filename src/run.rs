@@ -60,6 +60,7 @@ impl Interp {
             .check_source_size(src)
             .and_then(|()| self.run_forms(src))
             .and_then(|v| self.check_escaping(v, &snapshot));
+        self.flush_print();
         match result {
             Ok(v) => Outcome {
                 result: Ok(v),

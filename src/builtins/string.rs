@@ -1506,7 +1506,7 @@ mod tests {
         );
         assert_eq!(f(&[s("%c%c"), s("a"), Value::Int(98)]), "\"ab\"");
         assert_eq!(f(&[s("%2$s %1$s"), s("a"), s("b")]), "\"b a\"");
-        assert_eq!(f(&[s("%s"), Value::Nil]), "\"nil\"");
+        assert_eq!(f(&[s("%s"), Value::Nil]), "\"null\"");
         assert_eq!(
             f(&[
                 s("%s"),
