@@ -88,7 +88,7 @@ fn snapshots_of(path: &Path) -> Vec<(String, String)> {
         .session(path, Some(&text), None)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut out = Vec::new();
-    let mut point = |session: &Session, k: usize, out: &mut Vec<(String, String)>| {
+    let point = |session: &Session, k: usize, out: &mut Vec<(String, String)>| {
         // what the session sent is what its own view renders
         assert_eq!(
             session.prompts()[k],

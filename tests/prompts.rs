@@ -161,3 +161,134 @@ fn prompt_system_prints_the_static_system_prompt() {
         }
     }
 }
+
+/// A fresh directory for one test under cargo's target tmpdir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("prompts-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn replay_snapshot_writes_what_replay_after_k_prints() {
+    let dir = scratch("snapshot");
+    let session = examples().join("renewal-emails.json");
+    let (session, d) = (session.to_str().unwrap(), dir.to_str().unwrap());
+    let out = ptc(&["replay", session, "--snapshot", d]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["turn-00.txt", "turn-01.txt", "turn-02.txt", "turn-03.txt"]
+    );
+    for k in 0..=3 {
+        let printed = ptc(&["replay", session, "--after", &k.to_string()]);
+        let file = std::fs::read(dir.join(format!("turn-{k:02}.txt"))).unwrap();
+        assert_eq!(text(&file), text(&printed.stdout), "after {k}");
+    }
+
+    // another view, fewer turns: stale files go
+    let out = ptc(&[
+        "replay",
+        session,
+        "--snapshot",
+        d,
+        "--view",
+        "compressed",
+        "--after",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!dir.join("turn-02.txt").exists());
+    let printed = ptc(&["replay", session, "--after", "1", "--view", "compressed"]);
+    let file = std::fs::read(dir.join("turn-01.txt")).unwrap();
+    assert_eq!(text(&file), text(&printed.stdout));
+}
+
+#[test]
+fn replay_check_passes_then_fails_with_a_unified_diff() {
+    for path in example_sessions() {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let dir = scratch(&format!("check-{name}"));
+        let (session, d) = (path.to_str().unwrap(), dir.to_str().unwrap());
+        let out = ptc(&["replay", session, "--snapshot", d]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let out = ptc(&["replay", session, "--check", d]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stdout));
+        assert!(text(&out.stdout).starts_with("ok: "), "{name}");
+    }
+
+    let dir = scratch("check-edit");
+    let session = examples().join("products-in-stock.json");
+    let (session, d) = (session.to_str().unwrap(), dir.to_str().unwrap());
+    assert_eq!(
+        ptc(&["replay", session, "--snapshot", d]).status.code(),
+        Some(0)
+    );
+    // an edited file
+    let one = dir.join("turn-01.txt");
+    let edited = std::fs::read_to_string(&one)
+        .unwrap()
+        .replace("Turns left: 4", "Turns left: 40");
+    std::fs::write(&one, edited).unwrap();
+    let out = ptc(&["replay", session, "--check", d]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = text(&out.stdout);
+    let header = format!("--- {} (snapshot)", one.display());
+    assert!(diff.contains(&header), "{diff}");
+    assert!(diff.contains(&format!("+++ {} (rendered now)", one.display())));
+    assert!(diff.contains("@@ "), "{diff}");
+    assert!(diff.contains("-Turns left: 40\n+Turns left: 4\n"), "{diff}");
+    assert!(
+        !diff.contains("turn-00.txt"),
+        "only the edited file: {diff}"
+    );
+    assert!(text(&out.stderr).contains("1 of 4 snapshot files"));
+
+    // a missing file and an extra one
+    std::fs::remove_file(dir.join("turn-00.txt")).unwrap();
+    std::fs::write(dir.join("turn-09.txt"), "stale\n").unwrap();
+    let out = ptc(&["replay", session, "--check", d]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = text(&out.stdout);
+    assert!(diff.contains("turn-00.txt (missing)"), "{diff}");
+    assert!(diff.contains("turn-09.txt (extra"), "{diff}");
+    assert!(diff.contains("-stale"), "{diff}");
+
+    // rewriting makes it pass again
+    ptc(&["replay", session, "--snapshot", d]);
+    assert_eq!(
+        ptc(&["replay", session, "--check", d]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn replay_check_without_snapshots_is_an_input_error() {
+    let session = examples().join("single-shot.json");
+    let session = session.to_str().unwrap();
+    let missing = scratch("missing");
+    let out = ptc(&["replay", session, "--check", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("no such snapshot directory"), "{err}");
+    assert!(err.contains(missing.to_str().unwrap()), "{err}");
+
+    let empty = scratch("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = ptc(&["replay", session, "--check", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--snapshot"));
+
+    // --snapshot and --check together make no sense
+    let out = ptc(&["replay", session, "--snapshot", "a", "--check", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+}
