@@ -4,6 +4,7 @@
 
 mod check;
 mod limits;
+mod prompt;
 mod replay;
 mod run;
 
@@ -30,6 +31,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run a session file's turns and print the messages for the next turn.
     Replay(replay::ReplayArgs),
+    /// Print a prompt: `ptc prompt system` prints the static SYSTEM prompt.
+    Prompt(prompt::PromptArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -45,6 +48,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::run(args),
         Command::Check(args) => check::check(args),
         Command::Replay(args) => replay::replay(args),
+        Command::Prompt(args) => prompt::prompt(args),
     }
 }
 

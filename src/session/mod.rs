@@ -334,7 +334,7 @@ impl SessionBuilder {
             .map(|t| (t.info().name.clone(), t.to_file()))
             .collect();
         let host = SessionHost::new(self.data.clone(), tools);
-        Ok(Session {
+        let mut session = Session {
             mission: self.mission,
             data: self.data,
             tools: infos,
@@ -346,7 +346,10 @@ impl SessionBuilder {
             interp: Interp::new(Box::new(host), self.limits),
             turns: Vec::new(),
             status: Status::Running,
-        })
+            prompts: Vec::new(),
+        };
+        session.record_next_prompt();
+        Ok(session)
     }
 }
 
@@ -379,6 +382,10 @@ pub struct Session {
     interp: Interp,
     turns: Vec<Turn>,
     status: Status,
+    /// The messages produced for each turn, in the session's own view:
+    /// `prompts[k]` is what was sent for turn k+1 (rendered once, when the
+    /// turn before it ended, and never re-derived).
+    prompts: Vec<Vec<Message>>,
 }
 
 impl Session {
@@ -456,6 +463,7 @@ impl Session {
             defined,
             success,
         });
+        self.record_next_prompt();
         Ok(&self.turns[number - 1])
     }
 
@@ -514,6 +522,26 @@ impl Session {
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
+    }
+
+    /// The messages produced for every turn so far and the next one, in
+    /// the session's own view ([`View::of`]): index k holds the messages
+    /// for turn k+1. Rendered when the session was built and after each
+    /// turn, and stored: what was sent is never re-derived.
+    pub fn prompts(&self) -> &[Vec<Message>] {
+        &self.prompts
+    }
+
+    /// The messages for the next turn (after the last turn that ran; once
+    /// the session has ended, what the next turn would have been sent).
+    pub fn next_prompt(&self) -> &[Message] {
+        self.prompts.last().map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Renders the messages for the next turn and stores them.
+    fn record_next_prompt(&mut self) {
+        let messages = render_messages(self, View::of(self));
+        self.prompts.push(messages);
     }
 
     /// The session as a session file: its definitions and every turn's raw
