@@ -221,3 +221,15 @@ fn destructuring_handles_nesting_defaults_and_rest() {
     );
     assert_eq!(ok("(defn f [& {:keys [x]}] x) (f :x 3)"), "3");
 }
+
+#[test]
+fn map_and_filter_of_infinite_sequences_are_consumed_lazily() {
+    assert_eq!(ok("(take 5 (map #(* % %) (range)))"), "[0 1 4 9 16]");
+    assert_eq!(ok("(first (filter #(> % 10) (iterate inc 1)))"), "11");
+    assert_eq!(
+        ok("(->> (range) (map inc) (filter even?) (drop 1) (take 3))"),
+        "[4 6 8]"
+    );
+    assert_eq!(err("(count (map inc (range)))"), ErrorKind::LimitExceeded);
+    assert_eq!(err("(vec (filter odd? (range)))"), ErrorKind::LimitExceeded);
+}

@@ -15,11 +15,36 @@ use crate::value::{LazySeq, Value, Vector};
 use super::Interp;
 
 pub enum SeqIter {
-    Finite { items: Vector, pos: usize },
-    Range { next: Value, step: Value },
-    Iterate { f: Value, next: Option<Value> },
+    Finite {
+        items: Vector,
+        pos: usize,
+    },
+    Range {
+        next: Value,
+        step: Value,
+    },
+    Iterate {
+        f: Value,
+        next: Option<Value>,
+    },
     Repeat(Value),
-    Cycle { items: Vector, pos: usize },
+    Cycle {
+        items: Vector,
+        pos: usize,
+    },
+    Map {
+        f: Value,
+        inner: Box<SeqIter>,
+    },
+    Filter {
+        pred: Value,
+        keep: bool,
+        inner: Box<SeqIter>,
+    },
+    Skip {
+        inner: Box<SeqIter>,
+        n: u64,
+    },
 }
 
 impl SeqIter {
@@ -39,6 +64,19 @@ impl SeqIter {
                 LazySeq::Cycle(items) => SeqIter::Cycle {
                     items: items.clone(),
                     pos: 0,
+                },
+                LazySeq::Map { f, source } => SeqIter::Map {
+                    f: f.clone(),
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::Filter { pred, keep, source } => SeqIter::Filter {
+                    pred: pred.clone(),
+                    keep: *keep,
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::Skip { source, n } => SeqIter::Skip {
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                    n: *n,
                 },
             },
             other => SeqIter::Finite {
@@ -100,6 +138,31 @@ impl SeqIter {
                 *pos += 1;
                 Ok(Some(item))
             }
+            SeqIter::Map { f, inner } => match inner.next(interp)? {
+                Some(x) => {
+                    let f = f.clone();
+                    Ok(Some(interp.call(&f, &[x])?))
+                }
+                None => Ok(None),
+            },
+            SeqIter::Filter { pred, keep, inner } => {
+                while let Some(x) = inner.next(interp)? {
+                    let pred = pred.clone();
+                    if interp.call(&pred, std::slice::from_ref(&x))?.truthy() == *keep {
+                        return Ok(Some(x));
+                    }
+                }
+                Ok(None)
+            }
+            SeqIter::Skip { inner, n } => {
+                while *n > 0 {
+                    *n -= 1;
+                    if inner.next(interp)?.is_none() {
+                        return Ok(None);
+                    }
+                }
+                inner.next(interp)
+            }
         }
     }
 }
@@ -134,7 +197,10 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                     (0..n).for_each(|i| out.push_back(items[i % items.len()].clone()))
                 }
                 LazySeq::Cycle(_) => {}
-                LazySeq::Iterate { .. } => return Err(args::infinite(fname)),
+                LazySeq::Iterate { .. }
+                | LazySeq::Map { .. }
+                | LazySeq::Filter { .. }
+                | LazySeq::Skip { .. } => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

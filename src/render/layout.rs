@@ -66,6 +66,7 @@ fn sample_value(v: &Value) -> Option<&Value> {
             LazySeq::Iterate { seed, .. } => Some(seed),
             LazySeq::Repeat(x) => Some(x),
             LazySeq::Cycle(items) => items.front(),
+            LazySeq::Map { .. } | LazySeq::Filter { .. } | LazySeq::Skip { .. } => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

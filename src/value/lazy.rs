@@ -1,5 +1,5 @@
 //! Infinite sequences: `(range)`, `(range start)`… with no end, `(iterate f x)`,
-//! `(repeat x)`, `(cycle coll)`.
+//! `(repeat x)`, `(cycle coll)`, and `map`/`filter`/`remove`/`drop` of one.
 //!
 //! They are descriptions, not buffers: consumers (`take`, `take-while`,
 //! `first`, `nth`, `some`, `reduce` with `reduced`, `map` beside a finite
@@ -18,4 +18,14 @@ pub enum LazySeq {
     Repeat(Value),
     /// The items of a non-empty vector, over and over.
     Cycle(Vector),
+    /// `(map f source)` of an infinite `source`: `f` runs as items are taken.
+    Map { f: Value, source: Value },
+    /// `(filter pred source)` (`keep` true) or `(remove pred source)`.
+    Filter {
+        pred: Value,
+        keep: bool,
+        source: Value,
+    },
+    /// `source` without its first `n` items.
+    Skip { source: Value, n: u64 },
 }

@@ -199,6 +199,25 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
             let k = (n % items.len().max(1) as u64) as usize;
             Ok(lazy(LazySeq::Cycle(rotate(items, k))))
         }
+        // `map` is one-to-one: drop from its source.
+        LazySeq::Map { f, source } => match source {
+            Value::Lazy(inner) => Ok(lazy(LazySeq::Map {
+                f: f.clone(),
+                source: drop_lazy(interp, inner, n)?,
+            })),
+            _ => Ok(lazy(LazySeq::Skip {
+                source: Value::Lazy(l.clone()),
+                n,
+            })),
+        },
+        LazySeq::Skip { source, n: m } => Ok(lazy(LazySeq::Skip {
+            source: source.clone(),
+            n: m.saturating_add(n),
+        })),
+        LazySeq::Filter { .. } => Ok(lazy(LazySeq::Skip {
+            source: Value::Lazy(l.clone()),
+            n,
+        })),
     }
 }
 
@@ -218,6 +237,14 @@ pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
         LazySeq::Cycle(items) => {
             let k = (index % items.len().max(1) as u64) as usize;
             lazy(LazySeq::Cycle(rotate(items, k)))
+        }
+        // The items are recomputed from the start (functions run again).
+        LazySeq::Map { .. } | LazySeq::Filter { .. } | LazySeq::Skip { .. } => {
+            let _ = item;
+            lazy(LazySeq::Skip {
+                source: Value::Lazy(l.clone()),
+                n: index,
+            })
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::builtins::args;
 use crate::error::Result;
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
-use crate::value::{Value, Vector};
+use crate::value::{LazySeq, Value, Vector};
 
 use std::sync::Arc;
 
@@ -34,6 +34,13 @@ pub(super) fn pmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// walked side by side up to the shortest (one finite is enough).
 fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Result<Value> {
     if let [coll] = colls {
+        if let (Value::Lazy(_), "map") = (coll, fname) {
+            // Infinite in, infinite out: items are mapped as they are taken.
+            return Ok(Value::Lazy(Arc::new(LazySeq::Map {
+                f: f.clone(),
+                source: coll.clone(),
+            })));
+        }
         let items = args::items(fname, coll)?;
         interp.alloc(16 * items.len() as u64 + 32)?;
         let mut out = Vector::new();
@@ -99,6 +106,13 @@ fn select(
     keep_if: bool,
 ) -> Result<Value> {
     args::callable(fname, pred)?;
+    if let (Value::Lazy(_), "filter" | "remove") = (coll, fname) {
+        return Ok(Value::Lazy(Arc::new(LazySeq::Filter {
+            pred: pred.clone(),
+            keep: keep_if,
+            source: coll.clone(),
+        })));
+    }
     let items = args::items(fname, coll)?;
     let mut out = Vector::new();
     for x in items {
