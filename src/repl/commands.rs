@@ -357,6 +357,7 @@ fn save(repl: &mut Repl, arg: &str) -> Output {
         (a, _) => PathBuf::from(a),
     };
     let mut file = repl.session().to_file();
+    file.limits = repl.own_limits.clone();
     let mut out = Output::default();
     if file.turns.len() > file.max_turns {
         out.push_note(format!(
@@ -389,11 +390,11 @@ fn load(repl: &mut Repl, arg: &str) -> Output {
     }
     let path = PathBuf::from(arg);
     match open_session(&path, &repl.config) {
-        Ok(session) => {
+        Ok((session, own_limits)) => {
             let turns = session.turns().len();
             let mission = one_line(session.mission(), 70);
             let status = session.status().clone();
-            repl.replace_session(session, Some(path.clone()));
+            repl.replace_session(session, path.clone(), own_limits);
             let mut out = Output::note(format!(
                 "loaded {}: {turns} turn{} replayed, status {status}",
                 path.display(),

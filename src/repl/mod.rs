@@ -29,7 +29,8 @@
 //! that turn back.
 //!
 //! Limits: the session's limits (the file's, or the defaults, with the
-//! command-line flags on top) apply to each entry. The session's
+//! command-line flags on top) apply to each entry; `:save` writes the
+//! file's own limits, not the flags. The session's
 //! `max_turns` still drives the turn indicator of the prompt and is saved,
 //! but the REPL never runs out of turns unless [`ReplConfig::max_turns`]
 //! asks for it ([`Session::set_stop_at_max_turns`]).
@@ -102,6 +103,9 @@ pub struct Repl {
     /// The session file opened, loaded or saved last (`:save` without a
     /// file writes there).
     path: Option<PathBuf>,
+    /// The session's own limits (the file's `limits`), which `:save`
+    /// writes; the command line's flags apply to entries only.
+    own_limits: Option<Limits>,
     last_error: Option<Error>,
     last_value: Option<Value>,
     last_stats: Option<EntryStats>,
@@ -115,6 +119,7 @@ impl Repl {
             session,
             config,
             path: None,
+            own_limits: None,
             last_error: None,
             last_value: None,
             last_stats: None,
@@ -132,9 +137,10 @@ impl Repl {
 
     /// A REPL over a session file, its turns replayed.
     pub fn open(path: &Path, config: ReplConfig) -> Result<Repl, SessionError> {
-        let session = open_session(path, &config)?;
+        let (session, own_limits) = open_session(path, &config)?;
         let mut repl = Repl::new(session, config);
         repl.path = Some(path.to_path_buf());
+        repl.own_limits = own_limits;
         Ok(repl)
     }
 
@@ -323,9 +329,10 @@ impl Repl {
     }
 
     /// Replaces the session (`:load`).
-    fn replace_session(&mut self, session: Session, path: Option<PathBuf>) {
+    fn replace_session(&mut self, session: Session, path: PathBuf, own_limits: Option<Limits>) {
         self.session = session;
-        self.path = path;
+        self.path = Some(path);
+        self.own_limits = own_limits;
         self.last_error = None;
         self.last_value = None;
         self.last_stats = None;
@@ -333,8 +340,11 @@ impl Repl {
 }
 
 /// Opens a session file for the REPL: `max_turns` and limits from
-/// `config`, then its turns replayed.
-pub fn open_session(path: &Path, config: &ReplConfig) -> Result<Session, SessionError> {
+/// `config`, then its turns replayed. Also returns the file's own limits.
+pub fn open_session(
+    path: &Path,
+    config: &ReplConfig,
+) -> Result<(Session, Option<Limits>), SessionError> {
     let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
         file: path.to_path_buf(),
         place: None,
@@ -348,7 +358,7 @@ pub fn open_session(path: &Path, config: &ReplConfig) -> Result<Session, Session
     let mut session = file.session(path, Some(&text), Some(limits))?;
     session.set_stop_at_max_turns(config.max_turns.is_some());
     session.replay(&file.turns);
-    Ok(session)
+    Ok((session, file.limits))
 }
 
 /// The LLM response an entry stands for: as typed when R-70 finds its

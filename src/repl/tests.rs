@@ -174,6 +174,34 @@ fn save_and_load_round_trip() {
 }
 
 #[test]
+fn save_keeps_the_files_limits_not_the_command_line_flags() {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-test-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    std::fs::write(&path, r#"{"mission": "m", "limits": {"max_steps": 5000}}"#).unwrap();
+    let config = ReplConfig {
+        limits: Some(Arc::new(|mut l: Limits| {
+            l.timeout_ms = Some(9999);
+            l
+        })),
+        ..ReplConfig::default()
+    };
+    let mut r = Repl::open(&path, config).unwrap();
+    assert_eq!(r.session().limits().timeout_ms, Some(9999));
+    assert_eq!(r.session().limits().max_steps, Some(5000));
+    plain(&mut r, "(def a 1)");
+    plain(&mut r, ":save");
+    let saved = SessionFile::load(&path).unwrap();
+    assert_eq!(saved.limits.unwrap().timeout_ms, Some(1000));
+    assert_eq!(saved.turns.len(), 1);
+
+    let mut r = Repl::empty("m", ReplConfig::default()).unwrap();
+    plain(&mut r, &format!(":save {}", path.display()));
+    assert_eq!(SessionFile::load(&path).unwrap().limits, None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn saving_more_turns_than_max_turns_raises_it() {
     let dir = std::env::temp_dir().join(format!("ptc-repl-test-max-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
