@@ -35,6 +35,7 @@ pub mod error;
 pub mod eval;
 pub mod format;
 pub mod reader;
+pub mod render;
 pub mod repl;
 pub mod run;
 pub mod session;

@@ -2,7 +2,8 @@
 //! form in turn (a `def` is visible to the next form, as in Clojure), on a
 //! big-stack thread, all or nothing.
 //!
-//! A program that fails leaves user/ exactly as it was; its prints and tool
+//! A program that fails leaves user/ exactly as it was (definitions and
+//! the recorded return values of its functions); its prints and tool
 //! calls stay recorded on the interpreter (they happened). `(return v)` ends
 //! the program successfully with `v`.
 
@@ -54,9 +55,12 @@ impl Interp {
         self.tool_calls.clear();
         self.budget.reset();
         let snapshot = self.globals.clone();
+        let returns_snapshot = self.fn_returns.clone();
         let result = self
-            .run_forms(src)
+            .check_source_size(src)
+            .and_then(|()| self.run_forms(src))
             .and_then(|v| self.check_escaping(v, &snapshot));
+        self.flush_print();
         match result {
             Ok(v) => Outcome {
                 result: Ok(v),
@@ -68,11 +72,23 @@ impl Interp {
             },
             Err(e) => {
                 self.globals = snapshot;
+                self.fn_returns = returns_snapshot;
                 Outcome {
                     result: Err(e.or_source(src)),
                     returned: false,
                 }
             }
+        }
+    }
+
+    fn check_source_size(&self, src: &str) -> Result<()> {
+        match self.budget.limits.max_source_bytes {
+            Some(max) if src.len() > max => Err(Error::limit(format!(
+                "the program is {} bytes, more than the limit of {max} bytes",
+                src.len()
+            ))
+            .with_hint("send a shorter program (data belongs in data/, not in the source), or raise max_source_bytes")),
+            _ => Ok(()),
         }
     }
 

@@ -283,11 +283,12 @@ fn after_and_views() {
     let out = ptc(&["replay", &f, "--view", "turns"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert!(text.contains("=== turn 1 (failed) ==="), "{text}");
+    assert!(text.contains("=== Turn 1 of 6: failed ==="), "{text}");
     assert!(
-        text.contains("undefined-error: undefined symbol 'filter-by'"),
+        text.contains("[undefined-error] undefined symbol 'filter-by'"),
         "{text}"
     );
+    assert!(text.contains("--- memory ---"), "{text}");
     assert!(
         text.contains("status: returned after 5 of 6 turns"),
         "{text}"

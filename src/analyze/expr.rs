@@ -100,9 +100,59 @@ pub struct Call {
 
 pub struct Try {
     pub body: Expr,
-    /// Slot of the caught error, and the handler.
-    pub catch: Option<(Slot, Expr)>,
+    /// The `catch` clauses, tried in order.
+    pub catches: Vec<Catch>,
     pub finally: Option<Expr>,
+}
+
+/// One `(catch Class name body…)`.
+pub struct Catch {
+    pub class: CatchClass,
+    /// Where the caught error (a map, see `eval::error_value`) is bound.
+    pub slot: Slot,
+    pub body: Expr,
+}
+
+/// Which errors a `catch` class name matches. Java classes map onto the
+/// error kinds: `ArithmeticException` → arithmetic errors, `ExceptionInfo`
+/// → errors thrown with `ex-info`, `ClassCastException` /
+/// `NullPointerException` → type errors, `IllegalArgumentException` → type
+/// and arity errors; `Exception`, `Throwable` and any other name catch every
+/// catchable error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatchClass {
+    Any,
+    Arithmetic,
+    ExInfo,
+    Type,
+    IllegalArgument,
+    Arity,
+}
+
+impl CatchClass {
+    pub fn of(name: &str) -> CatchClass {
+        let simple = name.rsplit('.').next().unwrap_or(name);
+        match simple {
+            "ArithmeticException" => CatchClass::Arithmetic,
+            "ExceptionInfo" => CatchClass::ExInfo,
+            "ClassCastException" | "NullPointerException" => CatchClass::Type,
+            "IllegalArgumentException" => CatchClass::IllegalArgument,
+            "ArityException" => CatchClass::Arity,
+            _ => CatchClass::Any,
+        }
+    }
+
+    pub fn matches(self, e: &crate::error::Error) -> bool {
+        use crate::error::ErrorKind as K;
+        match self {
+            CatchClass::Any => true,
+            CatchClass::Arithmetic => e.kind() == K::Arithmetic,
+            CatchClass::ExInfo => e.kind() == K::Execution && e.data().is_some(),
+            CatchClass::Type => e.kind() == K::Type,
+            CatchClass::IllegalArgument => matches!(e.kind(), K::Type | K::Arity),
+            CatchClass::Arity => e.kind() == K::Arity,
+        }
+    }
 }
 
 pub enum ForClause {

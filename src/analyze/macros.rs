@@ -272,14 +272,44 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
             )
         }
         "dotimes" => {
+            // A counting loop, not a realized range.
             let (pattern, n) = single_binding(name, args, span)?;
-            let range = list(vec![sym("clojure.core/range", span), n.clone()], span);
-            let mut items = vec![
-                sym("doseq", span),
-                vector(vec![pattern.clone(), range], span),
-            ];
-            items.extend_from_slice(&args[1..]);
-            list(items, span)
+            let limit = sym(&a.gensym("n"), span);
+            let step = list(vec![sym("clojure.core/inc", span), pattern.clone()], span);
+            let mut body = vec![sym("do", span)];
+            body.extend_from_slice(&args[1..]);
+            body.push(list(vec![sym("recur", span), step], span));
+            let test = list(
+                vec![sym("clojure.core/<", span), pattern.clone(), limit.clone()],
+                span,
+            );
+            list(
+                vec![
+                    sym("let", span),
+                    vector(vec![limit, n.clone()], span),
+                    list(
+                        vec![
+                            sym("loop", span),
+                            vector(
+                                vec![
+                                    pattern.clone(),
+                                    Form {
+                                        kind: FormKind::Int(0),
+                                        span,
+                                    },
+                                ],
+                                span,
+                            ),
+                            list(
+                                vec![sym("if", span), test, list(body, span), nil(span)],
+                                span,
+                            ),
+                        ],
+                        span,
+                    ),
+                ],
+                span,
+            )
         }
         "comment" => nil(span),
         "declare" => {

@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use super::expr::{Bind, Case, Def, Expr, FnArity, FnProto, For, ForClause, Letfn, Loop, Try};
+use super::expr::{
+    Bind, Case, Catch, CatchClass, Def, Expr, FnArity, FnProto, For, ForClause, Letfn, Loop, Try,
+};
 use super::{Analyzer, Scope};
 use crate::error::{Error, Result, Span};
 use crate::reader::{form_to_value, Form, FormKind};
@@ -530,56 +532,60 @@ impl Analyzer<'_> {
 
     fn try_form(&mut self, args: &[Form], span: Span) -> Result<Expr> {
         let mut body_forms = Vec::new();
-        let mut catch = None;
+        let mut catch_forms = Vec::new();
         let mut finally = None;
         for f in args {
             if let FormKind::List(items) = &f.kind {
                 match items.first().map(|h| &h.kind) {
-                    Some(FormKind::Symbol(s)) if s == "catch" => {
-                        if catch.is_some() {
-                            return Err(invalid(f.span, "try supports one catch clause"));
-                        }
+                    Some(FormKind::Symbol(s)) if s == "catch" && finally.is_none() => {
+                        let class = match items.get(1).map(|c| &c.kind) {
+                            Some(FormKind::Symbol(c)) => c.as_str(),
+                            Some(FormKind::Keyword(k)) if k == "default" => "Throwable",
+                            _ => "",
+                        };
                         let name = match items.get(2).map(|n| &n.kind) {
-                            Some(FormKind::Symbol(n)) if items.len() >= 3 => n.clone(),
+                            Some(FormKind::Symbol(n)) if !class.is_empty() => n.clone(),
                             _ => return Err(invalid(
                                 f.span,
                                 "catch expects a class and a name, e.g. (catch Exception e ...)",
                             )),
                         };
-                        catch = Some((name, &items[3..]));
+                        catch_forms.push((CatchClass::of(class), name, &items[3..]));
                         continue;
                     }
-                    Some(FormKind::Symbol(s)) if s == "finally" => {
+                    Some(FormKind::Symbol(s)) if s == "finally" && finally.is_none() => {
                         finally = Some(&items[1..]);
                         continue;
                     }
                     _ => {}
                 }
             }
-            if catch.is_some() || finally.is_some() {
+            if !catch_forms.is_empty() || finally.is_some() {
                 return Err(invalid(f.span, "catch and finally must come last in try"));
             }
             body_forms.push(f.clone());
         }
         let _ = span;
         let body = self.with_recur(None, |a| a.body(&body_forms, false))?;
-        let catch = match catch {
-            Some((name, handler)) => {
-                let mark = self.mark();
-                let slot = self.push_local(&name);
-                let h = self.with_recur(None, |a| a.body(handler, false));
-                self.restore(mark);
-                Some((slot, h?))
-            }
-            None => None,
-        };
+        let mut catches = Vec::with_capacity(catch_forms.len());
+        for (class, name, handler) in catch_forms {
+            let mark = self.mark();
+            let slot = self.push_local(&name);
+            let h = self.with_recur(None, |a| a.body(handler, false));
+            self.restore(mark);
+            catches.push(Catch {
+                class,
+                slot,
+                body: h?,
+            });
+        }
         let finally = match finally {
             Some(forms) => Some(self.with_recur(None, |a| a.body(forms, false))?),
             None => None,
         };
         Ok(Expr::Try(Box::new(Try {
             body,
-            catch,
+            catches,
             finally,
         })))
     }
@@ -728,12 +734,16 @@ fn check_def_name(name: &str, span: Span) -> Result<()> {
 
 /// The source text covering `forms` (parameter vectors as written).
 fn source_text(src: &str, forms: &[Form]) -> String {
-    let _ = forms;
     let text = forms
         .iter()
-        .map(|f| {
-            src.get(f.span.start as usize..f.span.end as usize)
-                .unwrap_or("")
+        .map(|f| match &f.kind {
+            // Names as written (also for `#(...)`, whose `%1` parameters the
+            // reader made up and which have no text of their own).
+            FormKind::Symbol(s) => s.clone(),
+            _ => src
+                .get(f.span.start as usize..f.span.end as usize)
+                .unwrap_or("_")
+                .to_string(),
         })
         .collect::<Vec<_>>()
         .join(" ");

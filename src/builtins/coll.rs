@@ -53,7 +53,7 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(update-vals {:a 1 :b 2} inc) ;=> {:a 2 :b 3}"),
     Builtin::new("conj", Arity::at_least(0), "Adds items: at the end of a vector (nil gives a vector), to a set, or [k v] entries/maps to a map.", conj)
         .example("(conj [1 2] 3) ;=> [1 2 3]"),
-    Builtin::new("into", Arity::range(0, 2), "Adds every item of the second collection to the first (maps take [k v] pairs).", into)
+    Builtin::new("into", Arity::range(0, 3), "Adds every item of the last collection to the first (maps take [k v] pairs); (into to xform from) transforms them first.", into)
         .example("(into {} [[:a 1] [:b 2]]) ;=> {:a 1 :b 2}"),
     Builtin::new("empty", Arity::exact(1), "An empty collection of the same type (nil for non-collections).", empty)
         .example("(empty {:a 1}) ;=> {}"),
@@ -492,6 +492,14 @@ fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match a {
         [] => Ok(Value::empty_vector()),
         [to] => Ok(to.clone()),
+        [to, xform, from] => {
+            let conj = super::lookup_in(super::Ns::Core, "conj")
+                .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+                .ok_or_else(|| {
+                    crate::error::Error::internal("conj is missing from the registry")
+                })?;
+            super::seq::transduce_with(interp, "into", xform, &conj, to.clone(), from)
+        }
         [to, from, ..] => {
             let mut acc = Acc::new("into", to)?;
             let items = args::items("into", from)?;

@@ -254,8 +254,16 @@ fn println(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     emit(interp, a, show)
 }
 
+/// `print`/`pr`: like `println`/`prn` without ending the line.
+fn emit_partial(interp: &mut Interp, a: &[Value], each: fn(&Value) -> String) -> Result<Value> {
+    interp.tick(a.len() as u64)?;
+    let text = a.iter().map(each).collect::<Vec<_>>().join(" ");
+    interp.emit_partial(&text)?;
+    Ok(Value::Nil)
+}
+
 fn print(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit(interp, a, show)
+    emit_partial(interp, a, show)
 }
 
 fn prn(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -263,7 +271,7 @@ fn prn(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 fn pr(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit(interp, a, show_literal)
+    emit_partial(interp, a, show_literal)
 }
 
 // ---------------------------------------------------------------- control
@@ -490,18 +498,23 @@ mod tests {
     }
 
     #[test]
-    fn printing_records_one_entry_per_call() {
+    fn printing_records_one_entry_per_line() {
         let mut it = Interp::standalone();
         assert_eq!(println(&mut it, &[s("a"), s("b c")]).unwrap(), Value::Nil);
         println(&mut it, &[]).unwrap();
         println(&mut it, &[s("x"), Value::Nil]).unwrap();
+        // print and pr do not end the line: the next println/prn does.
         print(&mut it, &[s("line1\nline2")]).unwrap();
+        pr(&mut it, &[s("p")]).unwrap();
         prn(&mut it, &[s("q")]).unwrap();
-        assert_eq!(it.prints.len(), 5);
+        print(&mut it, &[s("open")]).unwrap();
+        assert_eq!(it.prints.len(), 4);
         assert_eq!(it.prints[0], "a b c");
         assert_eq!(it.prints[1], "");
         assert_eq!(it.prints[2], "x nil");
-        assert_eq!(it.prints[3], "line1\nline2");
+        assert_eq!(it.prints[3], "line1\nline2\"p\"\"q\"");
+        it.flush_print();
+        assert_eq!(it.prints[4], "open");
     }
 
     #[test]

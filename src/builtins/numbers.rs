@@ -405,8 +405,9 @@ fn extreme(interp: &mut Interp, fname: &str, args: &[Value], want: Ordering) -> 
         return Ok(Value::Float(f64::NAN));
     }
     let mut best = 0;
+    // On ties the later argument wins, as in Clojure: (max 1 1.0) is 1.0.
     for (i, n) in ns.iter().enumerate().skip(1) {
-        if num_cmp(*n, ns[best]) == Some(want) {
+        if num_cmp(*n, ns[best]).is_some_and(|o| o == want || o == Ordering::Equal) {
             best = i;
         }
     }

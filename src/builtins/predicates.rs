@@ -380,7 +380,7 @@ mod tests {
         no("pos-int?", Value::Int(0));
         yes("neg-int?", Value::Int(-1));
         no("neg-int?", Value::Float(-1.0));
-        let re = regex::Regex::new("a+").map(|r| Value::Regex(std::sync::Arc::new(r)));
+        let re = crate::value::regex::compile_regex("a+").map(Value::Regex);
         yes("regex?", re.unwrap_or(Value::Nil));
         no("regex?", s("a+"));
     }

@@ -199,9 +199,9 @@ fn format_one(
     };
     match conv {
         's' | 'S' => {
-            // Java's toString, except that nil shows as nil.
+            // Java's toString: nil is "null", as in Clojure.
             let mut s = match arg {
-                Value::Nil => "nil".to_string(),
+                Value::Nil => "null".to_string(),
                 other => format::display(other),
             };
             if let Some(p) = spec.precision {

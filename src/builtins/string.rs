@@ -33,7 +33,7 @@ use super::{Arity, Builtin, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::format::{self, Style};
-use crate::value::regex::compile_regex;
+use crate::value::regex::{compile_regex, Pattern};
 use crate::value::{Value, Vector};
 
 pub const BUILTINS: &[Builtin] = &[
@@ -564,7 +564,7 @@ fn symbol_fn(_interp: &mut Interp, args: &[Value]) -> Result<Value> {
 }
 
 /// A regex argument: a regex, or (leniently) a string compiled as one.
-fn pattern(fname: &str, v: &Value) -> Result<Arc<Regex>> {
+fn pattern(fname: &str, v: &Value) -> Result<Arc<Pattern>> {
     match v {
         Value::Regex(re) => Ok(re.clone()),
         Value::Str(s) => compile_regex(s),
@@ -940,7 +940,7 @@ fn replace_impl(
     let s = text(fname, &args[0])?;
     interp.tick(scan_ticks(s.len()))?;
     let room = heap_room(interp);
-    let re: Arc<Regex> = match &args[1] {
+    let re: Arc<Pattern> = match &args[1] {
         Value::Regex(re) => re.clone(),
         Value::Str(m) => {
             // A literal match: Clojure inserts the replacement literally too.
@@ -1506,7 +1506,7 @@ mod tests {
         );
         assert_eq!(f(&[s("%c%c"), s("a"), Value::Int(98)]), "\"ab\"");
         assert_eq!(f(&[s("%2$s %1$s"), s("a"), s("b")]), "\"b a\"");
-        assert_eq!(f(&[s("%s"), Value::Nil]), "\"nil\"");
+        assert_eq!(f(&[s("%s"), Value::Nil]), "\"null\"");
         assert_eq!(
             f(&[
                 s("%s"),

@@ -24,6 +24,9 @@ pub struct LimitArgs {
     /// Tool calls per turn.
     #[arg(long)]
     pub max_tool_calls: Option<usize>,
+    /// Bytes of program source.
+    #[arg(long)]
+    pub max_source_bytes: Option<usize>,
     /// Turn every limit off except call depth (trusted code, benchmarks).
     #[arg(long)]
     pub no_limits: bool,
@@ -50,6 +53,9 @@ impl LimitArgs {
         }
         if self.max_tool_calls.is_some() {
             l.max_tool_calls = self.max_tool_calls;
+        }
+        if self.max_source_bytes.is_some() {
+            l.max_source_bytes = self.max_source_bytes;
         }
         l
     }

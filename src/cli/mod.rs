@@ -4,6 +4,7 @@
 
 mod check;
 mod limits;
+mod prompt;
 mod repl;
 mod replay;
 mod run;
@@ -34,6 +35,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run a session file's turns and print the messages for the next turn.
     Replay(replay::ReplayArgs),
+    /// Print a prompt: `ptc prompt system` prints the static SYSTEM prompt.
+    Prompt(prompt::PromptArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -51,6 +54,7 @@ pub fn main() -> i32 {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Check(args)) => check::check(args),
         Some(Command::Replay(args)) => replay::replay(args),
+        Some(Command::Prompt(args)) => prompt::prompt(args),
     }
 }
 

@@ -1,15 +1,23 @@
 //! `ptc replay SESSION.json [--after N] [--view compressed|uncompressed|turns]
-//! [--format text|json] [--stats] [LIMITS]`: runs a session file's turns
-//! (all, or the first N) and prints the messages for the next turn
-//! (`session.md` §Commands). Input problems exit 2 and name the file.
+//! [--format text|json] [--stats] [--snapshot DIR | --check DIR] [LIMITS]`:
+//! runs a session file's turns (all, or the first N) and prints the messages
+//! for the next turn (`session.md` §Commands). Input problems exit 2 and
+//! name the file.
+//!
+//! Prompt snapshots: `--snapshot DIR` writes what `--after k` prints, for
+//! every k from 0 to the turns run, as `DIR/turn-KK.txt`; `--check DIR`
+//! renders them again and exits 1 with a unified diff when any file
+//! differs, is missing or is extra.
 
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
 use super::{input_error, LimitArgs};
-use crate::session::json::{ReplayJson, ToolCallJson, TurnJson};
-use crate::session::messages::{render, RenderStats, View};
+use crate::render::Rendered;
+use crate::session::json::ReplayJson;
+use crate::session::messages::{render, turns_text, Stats, View};
 use crate::session::{Session, SessionFile};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -42,6 +50,14 @@ pub struct ReplayArgs {
     /// Also print render statistics (text format; JSON always has them).
     #[arg(long)]
     stats: bool,
+    /// Write the text printed after each turn (0, 1, … turns) to
+    /// DIR/turn-00.txt, DIR/turn-01.txt …, in the view printed.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "stats", "format"])]
+    snapshot: Option<PathBuf>,
+    /// Render again and compare with the files --snapshot wrote (same
+    /// --view); print a unified diff and exit 1 when any differs.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["stats", "format"])]
+    check: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -78,7 +94,35 @@ pub fn replay(args: ReplayArgs) -> i32 {
         Some(n) => n,
         None => file.turns.len(),
     };
-    let ran = session.replay(&file.turns[..n]);
+    let view = match args.view {
+        Some(ViewArg::Compressed) => View::Compressed,
+        Some(ViewArg::Uncompressed) => View::Uncompressed,
+        Some(ViewArg::Turns) => View::Turns,
+        None => View::of(&session),
+    };
+    // With --stats, both views are rendered after every turn, to compare
+    // what compression saves; with --snapshot/--check, the text after
+    // every turn.
+    let snapshots = args.snapshot.is_some() || args.check.is_some();
+    let mut sizes = Vec::new();
+    let mut points = Vec::new();
+    let mut record = |session: &Session| {
+        if args.stats {
+            sizes.push(both_views(session));
+        }
+        if snapshots {
+            points.push(text_now(session, view));
+        }
+    };
+    record(&session);
+    let mut ran = 0;
+    for response in &file.turns[..n] {
+        if session.run_turn(response).is_err() {
+            break;
+        }
+        ran += 1;
+        record(&session);
+    }
     if ran < n {
         eprintln!(
             "ptc: note: {}: the session ended after turn {ran} ({}); turns {}..{n} were not run",
@@ -87,30 +131,186 @@ pub fn replay(args: ReplayArgs) -> i32 {
             ran + 1
         );
     }
-    let view = match args.view {
-        Some(ViewArg::Compressed) => View::Compressed,
-        Some(ViewArg::Uncompressed) => View::Uncompressed,
-        Some(ViewArg::Turns) => View::Turns,
-        None => View::of(&session),
-    };
+    if let Some(dir) = &args.snapshot {
+        return write_snapshots(dir, &points);
+    }
+    if let Some(dir) = &args.check {
+        return check_snapshots(dir, &points);
+    }
     match args.format {
         FormatArg::Json => match serde_json::to_string_pretty(&ReplayJson::of(&session, view)) {
             Ok(s) => println!("{s}"),
             Err(e) => return input_error(format!("cannot write JSON: {e}")),
         },
         FormatArg::Text => {
-            let rendered = render(&session, view);
-            if view == View::Turns {
-                print!("{}", turns_text(&session));
-            } else {
-                print!("{}", messages_text(&rendered.messages));
-            }
+            print!("{}", text_now(&session, view));
             if args.stats {
-                print!("{}", stats_text(&session, &rendered.stats));
+                let rendered = render(&session, view);
+                print!("{}", stats_text(&session, &rendered.stats, &sizes));
             }
         }
     }
     0
+}
+
+/// What the text format prints for the session as it is now (without
+/// statistics). The session's own view is the prompt it stored.
+fn text_now(session: &Session, view: View) -> String {
+    if view == View::Turns {
+        format!("{}status: {}\n", turns_text(session), status_line(session))
+    } else if view == View::of(session) {
+        messages_text(session.next_prompt())
+    } else {
+        messages_text(&render(session, view).messages)
+    }
+}
+
+/// The snapshot file after `k` turns.
+fn snapshot_name(k: usize) -> String {
+    format!("turn-{k:02}.txt")
+}
+
+/// The snapshot files in `dir`, by turn number.
+fn snapshot_files(dir: &Path) -> Result<BTreeMap<usize, String>, String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: cannot read the snapshot directory: {e}", dir.display()))?;
+    let mut out = BTreeMap::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let number = name
+            .strip_prefix("turn-")
+            .and_then(|r| r.strip_suffix(".txt"))
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|d| d.parse::<usize>().ok());
+        if let Some(k) = number {
+            out.insert(k, name);
+        }
+    }
+    Ok(out)
+}
+
+/// `--snapshot DIR`: one file per point, stale `turn-KK.txt` files removed.
+fn write_snapshots(dir: &Path, points: &[String]) -> i32 {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return input_error(format!(
+            "{}: cannot create the snapshot directory: {e}",
+            dir.display()
+        ));
+    }
+    let existing = match snapshot_files(dir) {
+        Ok(f) => f,
+        Err(e) => return input_error(e),
+    };
+    for (k, name) in &existing {
+        if *k >= points.len() || *name != snapshot_name(*k) {
+            if let Err(e) = std::fs::remove_file(dir.join(name)) {
+                return input_error(format!(
+                    "{}: cannot remove a stale snapshot: {e}",
+                    dir.join(name).display()
+                ));
+            }
+        }
+    }
+    for (k, text) in points.iter().enumerate() {
+        let path = dir.join(snapshot_name(k));
+        if let Err(e) = std::fs::write(&path, text) {
+            return input_error(format!("{}: cannot write: {e}", path.display()));
+        }
+    }
+    println!(
+        "wrote {} snapshot file{} to {} ({} … {})",
+        points.len(),
+        if points.len() == 1 { "" } else { "s" },
+        dir.display(),
+        snapshot_name(0),
+        snapshot_name(points.len().saturating_sub(1))
+    );
+    0
+}
+
+/// `--check DIR`: exit 0 when every file matches, 1 with a unified diff per
+/// differing, missing or extra file, 2 when DIR holds no snapshots.
+fn check_snapshots(dir: &Path, points: &[String]) -> i32 {
+    if !dir.is_dir() {
+        return input_error(format!(
+            "{}: no such snapshot directory (write one with --snapshot {})",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    let existing = match snapshot_files(dir) {
+        Ok(f) => f,
+        Err(e) => return input_error(e),
+    };
+    if existing.is_empty() {
+        return input_error(format!(
+            "{}: no turn-KK.txt snapshot files here (write them with --snapshot {})",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    let numbers: BTreeSet<usize> = existing.keys().copied().chain(0..points.len()).collect();
+    let mut diffs = String::new();
+    let mut differ = 0;
+    for k in &numbers {
+        let name = existing
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| snapshot_name(*k));
+        let path = dir.join(&name);
+        let old = match existing.get(k) {
+            Some(_) => match std::fs::read_to_string(&path) {
+                Ok(t) => Some(t),
+                Err(e) => return input_error(format!("{}: cannot read: {e}", path.display())),
+            },
+            None => None,
+        };
+        let new = points.get(*k);
+        if old.as_ref() == new {
+            continue;
+        }
+        differ += 1;
+        let a = match &old {
+            Some(_) => format!("{} (snapshot)", path.display()),
+            None => format!("{} (missing)", path.display()),
+        };
+        let b = match new {
+            Some(_) => format!("{} (rendered now)", path.display()),
+            None => format!(
+                "{} (extra: only {} turn{} ran)",
+                path.display(),
+                points.len().saturating_sub(1),
+                if points.len() == 2 { "" } else { "s" }
+            ),
+        };
+        let old_text = old.as_deref().unwrap_or("");
+        let new_text = new.map(String::as_str).unwrap_or("");
+        let diff = similar::TextDiff::from_lines(old_text, new_text);
+        diffs.push_str(
+            &diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&a, &b)
+                .to_string(),
+        );
+    }
+    if differ == 0 {
+        println!(
+            "ok: {} snapshot file{} in {} match",
+            points.len(),
+            if points.len() == 1 { "" } else { "s" },
+            dir.display()
+        );
+        return 0;
+    }
+    print!("{diffs}");
+    eprintln!(
+        "ptc: {differ} of {} snapshot files in {} differ (rewrite them with --snapshot if the change is intended)",
+        numbers.len(),
+        dir.display()
+    );
+    1
 }
 
 fn messages_text(messages: &[crate::session::Message]) -> String {
@@ -140,91 +340,64 @@ fn status_line(session: &Session) -> String {
     line
 }
 
-/// The turns, for people: program, output, tool calls, result or error.
-fn turns_text(session: &Session) -> String {
-    let mut out = String::new();
-    for t in session.turns() {
-        let j = TurnJson::of(t);
-        out.push_str(&format!(
-            "=== turn {} ({}) ===\n",
-            j.number,
-            if j.success { "ok" } else { "failed" }
-        ));
-        match &j.program {
-            Some(p) => {
-                out.push_str(p);
-                out.push('\n');
-            }
-            None => {
-                out.push_str("(no program; the response was:)\n");
-                out.push_str(&t.raw_response);
-                out.push('\n');
-            }
-        }
-        if !j.prints.is_empty() {
-            out.push_str("--- output ---\n");
-            for p in &j.prints {
-                out.push_str(p);
-                out.push('\n');
-            }
-        }
-        if !j.tool_calls.is_empty() {
-            out.push_str("--- tool calls ---\n");
-            for c in &j.tool_calls {
-                out.push_str(&tool_call_line(c));
-                out.push('\n');
-            }
-        }
-        match (&j.result, &j.error) {
-            (Some(r), _) => out.push_str(&format!("=> {r}\n")),
-            (None, Some(e)) => {
-                let at = match (e.line, e.column) {
-                    (Some(l), Some(c)) => format!(" (line {l}, column {c})"),
-                    _ => String::new(),
-                };
-                out.push_str(&format!("{}: {}{at}\n", e.kind, e.message));
-                if let Some(h) = &e.hint {
-                    out.push_str(&format!("hint: {h}\n"));
-                }
-            }
-            (None, None) => {}
-        }
-        if !j.defined.is_empty() {
-            out.push_str(&format!("defined: {}\n", j.defined.join(" ")));
-        }
-        out.push('\n');
-    }
-    out.push_str(&format!("status: {}\n", status_line(session)));
-    out
+/// Compressed and uncompressed renders of the session as it is now, with
+/// exact token counts when available.
+fn both_views(session: &Session) -> (Rendered, Rendered) {
+    let mut c = render(session, View::Compressed);
+    let mut u = render(session, View::Uncompressed);
+    c.count_exact_tokens();
+    u.count_exact_tokens();
+    (c, u)
 }
 
-fn tool_call_line(c: &ToolCallJson) -> String {
-    match (&c.result, &c.error) {
-        (Some(r), _) => format!("tool/{} {} => {r}", c.name, c.args),
-        (None, Some(e)) => format!("tool/{} {} => error: {e}", c.name, c.args),
-        (None, None) => format!("tool/{} {}", c.name, c.args),
+/// Tokens of a render: exact cl100k_base when counted, else chars/4 (`~`).
+fn tokens(r: &Rendered) -> String {
+    let exact: Option<usize> = r
+        .stats
+        .messages
+        .iter()
+        .map(|m| m.tokens.map(|t| t.cl100k_base))
+        .sum();
+    match exact {
+        Some(n) => n.to_string(),
+        None => format!("~{}", r.stats.tokens_estimate),
     }
 }
 
-fn stats_text(session: &Session, s: &RenderStats) -> String {
+fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> String {
     let ok = session.turns().iter().filter(|t| t.success).count();
-    format!(
-        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens: {}\n",
+    let mut out = format!(
+        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped ({} truncated)\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
         status_line(session),
         s.turns_rendered,
         s.turns_rendered - ok,
+        s.strategy,
         s.tool_calls_total,
         s.tool_calls_shown,
         s.tool_calls_dropped,
         s.printlns_total,
         s.printlns_shown,
         s.printlns_dropped,
+        s.printlns_truncated,
         s.error_turns_collapsed,
-        s.characters,
-        s.estimated_tokens
-            .iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(" + "),
-    )
+        s.chars,
+        s.tokens_estimate,
+    );
+    out.push_str("\nprompt tokens for the next turn (cl100k_base; ~ = chars/4):\nafter turn  compressed  uncompressed  saved\n");
+    for (i, (c, u)) in sizes.iter().enumerate() {
+        let saved = if u.stats.chars > 0 {
+            format!(
+                "{:.0}%",
+                100.0 * (1.0 - c.stats.chars as f64 / u.stats.chars as f64)
+            )
+        } else {
+            "-".into()
+        };
+        out.push_str(&format!(
+            "{i:>10}  {:>10}  {:>12}  {saved:>5}\n",
+            tokens(c),
+            tokens(u)
+        ));
+    }
+    out
 }

@@ -26,6 +26,8 @@ pub struct Limits {
     pub max_heap_bytes: Option<u64>,
     pub max_print_bytes: Option<usize>,
     pub max_tool_calls: Option<usize>,
+    /// Size of one program's source text, in bytes.
+    pub max_source_bytes: Option<usize>,
 }
 
 impl Default for Limits {
@@ -37,6 +39,7 @@ impl Default for Limits {
             max_heap_bytes: Some(10 * 1024 * 1024),
             max_print_bytes: Some(64 * 1024),
             max_tool_calls: None,
+            max_source_bytes: Some(1 << 20),
         }
     }
 }
@@ -52,6 +55,7 @@ impl Limits {
             max_heap_bytes: None,
             max_print_bytes: None,
             max_tool_calls: None,
+            max_source_bytes: None,
         }
     }
 }

@@ -119,6 +119,8 @@ pub struct Interp {
     /// successful call, by [`crate::analyze::expr::GlobalId`] (kept across
     /// turns; the prelude shows its type, R-25).
     pub fn_returns: Vec<Option<Value>>,
+    /// Text `print`/`pr` wrote on a line not ended yet.
+    pending_line: String,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
@@ -136,6 +138,7 @@ impl Interp {
             tool_calls: Vec::new(),
             turn_history: Vec::new(),
             fn_returns: Vec::new(),
+            pending_line: String::new(),
             on_print: None,
             stack: Vec::new(),
             pending_recur: None,
@@ -147,14 +150,42 @@ impl Interp {
         Interp::new(Box::new(StaticHost::default()), Limits::default())
     }
 
-    /// Records one `println` entry (charged to the print budget).
+    /// Ends the current output line with `text` (`println`, `prn`): one
+    /// entry of the turn's prints, including what `print`/`pr` wrote before
+    /// it on the same line. Charged to the print budget.
     pub fn emit_print(&mut self, text: String) -> Result<()> {
         self.budget.print(text.len() + 1)?;
-        if let Some(cb) = self.on_print.as_mut() {
-            cb(&text);
-        }
-        self.prints.push(text);
+        let line = if self.pending_line.is_empty() {
+            text
+        } else {
+            let mut line = std::mem::take(&mut self.pending_line);
+            line.push_str(&text);
+            line
+        };
+        self.push_print(line);
         Ok(())
+    }
+
+    /// Writes `text` without ending the line (`print`, `pr`).
+    pub fn emit_partial(&mut self, text: &str) -> Result<()> {
+        self.budget.print(text.len())?;
+        self.pending_line.push_str(text);
+        Ok(())
+    }
+
+    /// Ends a line that `print`/`pr` left open (at the end of a program).
+    pub fn flush_print(&mut self) {
+        if !self.pending_line.is_empty() {
+            let line = std::mem::take(&mut self.pending_line);
+            self.push_print(line);
+        }
+    }
+
+    fn push_print(&mut self, line: String) {
+        if let Some(cb) = self.on_print.as_mut() {
+            cb(&line);
+        }
+        self.prints.push(line);
     }
 
     /// Charges `n` steps of work.
@@ -196,6 +227,25 @@ impl Interp {
                 [k, default] => Ok(lookup_in_map(m, k).unwrap_or_else(|| default.clone())),
                 _ => Err(Error::arity(format!(
                     "a map called as a function expects 1 or 2 arguments (a key and an optional default), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Symbol(_) => match args {
+                [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
+                [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "a symbol called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Vector(v) => match args {
+                [Value::Int(i)] => Ok(usize::try_from(*i).ok().and_then(|i| v.get(i)).cloned().unwrap_or(Value::Nil)),
+                [other] => Err(Error::type_error(format!(
+                    "a vector called as a function expects an integer index, got {}",
+                    other.describe()
+                ))),
+                _ => Err(Error::arity(format!(
+                    "a vector called as a function expects 1 argument (an index), got {}",
                     args.len()
                 ))),
             },
@@ -515,14 +565,19 @@ impl Interp {
                 self.call_tool(name, args).map_err(|e| e.or_span(*span))
             }
             Expr::Try(t) => {
-                let result = match (self.eval(&t.body, frame), &t.catch) {
-                    (Err(e), Some((slot, handler))) if e.kind().catchable() => {
-                        // `recur` cannot cross `try`, so nothing is pending.
-                        self.pending_recur = None;
-                        self.stack[frame.bp + *slot as usize] = error_value(&e);
-                        self.eval(handler, frame)
+                let result = match self.eval(&t.body, frame) {
+                    Err(e) if e.kind().catchable() => {
+                        match t.catches.iter().find(|c| c.class.matches(&e)) {
+                            Some(c) => {
+                                // `recur` cannot cross `try`, so nothing is pending.
+                                self.pending_recur = None;
+                                self.stack[frame.bp + c.slot as usize] = error_value(&e);
+                                self.eval(&c.body, frame)
+                            }
+                            None => Err(e),
+                        }
                     }
-                    (other, _) => other,
+                    other => other,
                 };
                 if let Some(fin) = &t.finally {
                     self.eval(fin, frame)?;

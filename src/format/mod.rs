@@ -539,10 +539,8 @@ mod tests {
         assert_eq!(plain(&kw("ns/a")), ":ns/a");
         assert_eq!(plain(&Value::symbol("foo")), "foo");
         assert_eq!(plain(&Value::Var("x".into())), "#'x");
-        let re = regex::Regex::new(r"\d+").map(std::sync::Arc::new);
-        if let Ok(re) = re {
-            assert_eq!(plain(&Value::Regex(re)), r#"#"\d+""#);
-        }
+        let re = crate::value::regex::compile_regex(r"\d+").unwrap();
+        assert_eq!(plain(&Value::Regex(re)), r#"#"\d+""#);
         let f = Func::native("partial", |_, _| Ok(Value::Nil));
         assert_eq!(plain(&f), "#fn[partial]");
         assert_eq!(

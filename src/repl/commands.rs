@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use super::{open_session, Output, Repl};
 use crate::format::to_clojure;
-use crate::session::{render_messages, Role, Status, View};
+use crate::session::messages::render;
+use crate::session::{render_messages, Message, Role, Status, View};
 
 /// `(name, arguments, what it does)`, in the order `:help` lists them.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
@@ -128,7 +129,8 @@ fn help() -> Output {
 
 fn prompt(repl: &Repl, arg: &str) -> Output {
     let view = match arg {
-        "" => View::of(repl.session()),
+        // what the session recorded for its next turn
+        "" => return last_user(repl.session().next_prompt()),
         "compressed" => View::Compressed,
         "uncompressed" => View::Uncompressed,
         other => {
@@ -137,7 +139,10 @@ fn prompt(repl: &Repl, arg: &str) -> Output {
             ))
         }
     };
-    let messages = render_messages(repl.session(), view);
+    last_user(&render_messages(repl.session(), view))
+}
+
+fn last_user(messages: &[Message]) -> Output {
     match messages.iter().rev().find(|m| m.role == Role::User) {
         Some(m) => Output::text(m.content.trim_end_matches('\n')),
         None => Output::note("no USER message"),
@@ -145,8 +150,12 @@ fn prompt(repl: &Repl, arg: &str) -> Output {
 }
 
 fn system(repl: &Repl) -> Output {
-    let messages = render_messages(repl.session(), View::of(repl.session()));
-    match messages.iter().find(|m| m.role == Role::System) {
+    match repl
+        .session()
+        .next_prompt()
+        .iter()
+        .find(|m| m.role == Role::System)
+    {
         Some(m) => Output::text(m.content.trim_end_matches('\n')),
         None => Output::note("no SYSTEM message"),
     }
@@ -295,17 +304,32 @@ fn stats(repl: &Repl) -> Output {
         ));
     }
     let view = View::of(s);
-    let messages = render_messages(s, view);
-    let chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
+    let mut rendered = render(s, view);
+    rendered.count_exact_tokens();
+    let st = &rendered.stats;
+    let exact = rendered
+        .stats
+        .messages
+        .iter()
+        .map(|m| m.tokens.map(|t| (t.cl100k_base, t.o200k_base)))
+        .try_fold((0, 0), |(a, b), t| t.map(|(x, y)| (a + x, b + y)));
+    let tokens = match exact {
+        Some((cl, o)) => format!("{cl} tokens (cl100k_base), {o} (o200k_base)"),
+        None => format!("about {} tokens", st.tokens_estimate),
+    };
     lines.push(format!(
-        "next prompt ({}): {} messages, {chars} characters, about {} tokens",
-        if view == View::Compressed {
-            "compressed"
-        } else {
-            "uncompressed"
-        },
-        messages.len(),
-        chars.div_ceil(4)
+        "next prompt ({}): {} messages, {} characters, {tokens}",
+        st.strategy,
+        rendered.messages.len(),
+        st.chars,
+    ));
+    lines.push(format!(
+        "shown to the LLM: {} of {} tool calls, {} of {} printlns; {} failed turns collapsed",
+        st.tool_calls_shown,
+        st.tool_calls_total,
+        st.printlns_shown,
+        st.printlns_total,
+        st.error_turns_collapsed
     ));
     let l = s.limits();
     let show = |v: Option<String>| v.unwrap_or_else(|| "none".into());

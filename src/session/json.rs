@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::messages::{render, Message, RenderStats, View};
+use super::messages::{render, Message, Stats, View};
 use super::{Session, Status, Turn};
 use crate::error::Error;
 use crate::eval::ToolCall;
@@ -19,7 +19,7 @@ pub struct ReplayJson {
     pub messages: Vec<Message>,
     pub status: StatusJson,
     pub turns: Vec<TurnJson>,
-    pub stats: RenderStats,
+    pub stats: Stats,
 }
 
 /// `{"state": "running", "turns": 2, "max_turns": 5}`, with `value` after

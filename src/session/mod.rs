@@ -334,7 +334,7 @@ impl SessionBuilder {
             .map(|t| (t.info().name.clone(), t.to_file()))
             .collect();
         let host = SessionHost::new(self.data.clone(), tools);
-        Ok(Session {
+        let mut session = Session {
             mission: self.mission,
             data: self.data,
             tools: infos,
@@ -346,8 +346,11 @@ impl SessionBuilder {
             interp: Interp::new(Box::new(host), self.limits),
             turns: Vec::new(),
             status: Status::Running,
+            prompts: Vec::new(),
             stop_at_max_turns: true,
-        })
+        };
+        session.record_next_prompt();
+        Ok(session)
     }
 }
 
@@ -380,6 +383,10 @@ pub struct Session {
     interp: Interp,
     turns: Vec<Turn>,
     status: Status,
+    /// The messages produced for each turn, in the session's own view:
+    /// `prompts[k]` is what was sent for turn k+1 (rendered once, when the
+    /// turn before it ended, and never re-derived).
+    prompts: Vec<Vec<Message>>,
     /// Whether `max_turns` turns exhaust the session (see
     /// [`Session::set_stop_at_max_turns`]).
     stop_at_max_turns: bool,
@@ -451,6 +458,7 @@ impl Session {
             defined,
             success,
         });
+        self.record_next_prompt();
         Ok(&self.turns[number - 1])
     }
 
@@ -484,8 +492,9 @@ impl Session {
     }
 
     /// Keeps the first `n` turns and drops the later ones (the REPL's
-    /// `:undo` and `:reset`): memory, `*1 *2 *3` and the status go back to
-    /// what they were after turn `n`. What dropped turns did outside the
+    /// `:undo` and `:reset`): memory, `*1 *2 *3`, the status and the stored
+    /// prompts go back to what they were after turn `n` (the prompt for
+    /// turn `n + 1` is the one recorded then). What dropped turns did outside the
     /// interpreter stays done (a command tool's side effects). Returns the
     /// dropped turns, oldest first.
     pub fn truncate_turns(&mut self, n: usize) -> Vec<Turn> {
@@ -493,6 +502,7 @@ impl Session {
             return Vec::new();
         }
         let dropped = self.turns.split_off(n);
+        self.prompts.truncate(n + 1);
         self.interp.globals = match self.turns.last() {
             Some(t) => t.memory.clone(),
             None => Globals::new(),
@@ -572,6 +582,26 @@ impl Session {
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
+    }
+
+    /// The messages produced for every turn so far and the next one, in
+    /// the session's own view ([`View::of`]): index k holds the messages
+    /// for turn k+1. Rendered when the session was built and after each
+    /// turn, and stored: what was sent is never re-derived.
+    pub fn prompts(&self) -> &[Vec<Message>] {
+        &self.prompts
+    }
+
+    /// The messages for the next turn (after the last turn that ran; once
+    /// the session has ended, what the next turn would have been sent).
+    pub fn next_prompt(&self) -> &[Message] {
+        self.prompts.last().map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Renders the messages for the next turn and stores them.
+    fn record_next_prompt(&mut self) {
+        let messages = render_messages(self, View::of(self));
+        self.prompts.push(messages);
     }
 
     /// The session as a session file: its definitions and every turn's raw
@@ -735,7 +765,9 @@ mod tests {
         s.truncate_turns(1);
         assert!(s.memory().lookup("b").is_none());
         assert!(s.memory().lookup("a").is_some());
+        assert_eq!(s.prompts().len(), 2);
         s.truncate_turns(0);
+        assert_eq!(s.prompts().len(), 1);
         assert!(s.memory().is_empty());
         assert!(s.turns().is_empty());
         assert!(s.interp().turn_history.is_empty());

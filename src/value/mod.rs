@@ -50,7 +50,7 @@ pub enum Value {
     Map(Map),
     Set(Set),
     Fn(Func),
-    Regex(Arc<::regex::Regex>),
+    Regex(Arc<regex::Pattern>),
     /// `#'name`, what `def` returns.
     Var(Arc<str>),
     /// An infinite sequence, realized only as far as it is consumed.

@@ -214,7 +214,8 @@ pub fn compare_values(a: &Value, b: &Value) -> Option<Ordering> {
         (Float(x), Float(y)) => Some(cmp_f64(*x, *y)),
         (Int(x), Float(y)) => Some(cmp_int_float(*x, *y)),
         (Float(x), Int(y)) => Some(cmp_int_float(*y, *x).reverse()),
-        (Str(x), Str(y)) | (Keyword(x), Keyword(y)) | (Symbol(x), Symbol(y)) => Some(x.cmp(y)),
+        (Str(x), Str(y)) => Some(x.cmp(y)),
+        (Keyword(x), Keyword(y)) | (Symbol(x), Symbol(y)) => Some(cmp_qualified(x, y)),
         (Bool(x), Bool(y)) => Some(x.cmp(y)),
         (Nil, Nil) => Some(Ordering::Equal),
         (Nil, _) => Some(Ordering::Less),
@@ -236,6 +237,19 @@ pub fn compare_values(a: &Value, b: &Value) -> Option<Ordering> {
         }
         _ => None,
     }
+}
+
+/// Clojure's order of keywords and symbols: unqualified names first, then
+/// by namespace, then by name (`:b` < `:a/x` < `:c/a`).
+fn cmp_qualified(x: &str, y: &str) -> Ordering {
+    fn split(s: &str) -> (Option<&str>, &str) {
+        match s.find('/') {
+            Some(i) if i > 0 && i + 1 < s.len() => (Some(&s[..i]), &s[i + 1..]),
+            _ => (None, s),
+        }
+    }
+    let ((xn, xs), (yn, ys)) = (split(x), split(y));
+    xn.cmp(&yn).then_with(|| xs.cmp(ys))
 }
 
 #[cfg(test)]

@@ -14,8 +14,35 @@ use regex::{Regex, RegexBuilder};
 
 use crate::error::{Error, Result};
 
+/// A compiled regex that remembers its source as written (what `#"…"`
+/// prints); it dereferences to the compiled [`Regex`].
+pub struct Pattern {
+    regex: Regex,
+    source: String,
+}
+
+impl Pattern {
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+}
+
+impl std::ops::Deref for Pattern {
+    type Target = Regex;
+    fn deref(&self) -> &Regex {
+        &self.regex
+    }
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#\"{}\"", self.source)
+    }
+}
+
 thread_local! {
-    static REGEX_CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
+    static REGEX_CACHE: RefCell<HashMap<String, Arc<Pattern>>> = RefCell::new(HashMap::new());
 }
 
 const REGEX_CACHE_MAX: usize = 64;
@@ -28,11 +55,14 @@ const REGEX_SIZE_LIMIT: usize = 2 << 20;
 /// with a per-thread cache. The error is an `execution-error` naming the
 /// pattern. Used for `re-pattern`, string patterns, and usable by the reader
 /// for `#"..."` literals.
-pub fn compile_regex(src: &str) -> Result<Arc<Regex>> {
+pub fn compile_regex(src: &str) -> Result<Arc<Pattern>> {
     if let Some(re) = REGEX_CACHE.with(|c| c.borrow().get(src).cloned()) {
         return Ok(re);
     }
-    let re = Arc::new(compile_uncached(src)?);
+    let re = Arc::new(Pattern {
+        regex: compile_uncached(src)?,
+        source: src.to_string(),
+    });
     if src.len() > REGEX_CACHE_MAX_SRC {
         return Ok(re);
     }
@@ -48,17 +78,17 @@ pub fn compile_regex(src: &str) -> Result<Arc<Regex>> {
 
 fn compile_uncached(src: &str) -> Result<Regex> {
     let build = |p: &str| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build();
+    // Java's meaning first (ASCII \w \d \s \b, POSIX-style properties …),
+    // then the pattern as the regex crate reads it.
+    if let Some(translated) = translate_java_regex(src) {
+        if let Ok(re) = build(&translated) {
+            return Ok(re);
+        }
+    }
     let first_err = match build(src) {
         Ok(re) => return Ok(re),
         Err(e) => e,
     };
-    if let Some(translated) = translate_java_regex(src) {
-        if translated != src {
-            if let Ok(re) = build(&translated) {
-                return Ok(re);
-            }
-        }
-    }
     let detail = regex_error_line(&first_err);
     let err = Error::execution(format!("invalid regex #\"{src}\": {detail}"));
     Err(if uses_unsupported_regex_features(src) {
@@ -95,6 +125,15 @@ fn uses_unsupported_regex_features(src: &str) -> bool {
 
 /// Rewrites the Java-only regex forms into `regex` crate syntax. `None`
 /// when the pattern ends inside an escape.
+/// The ASCII members of Java's `\w`, `\d`, `\s`, for use inside `[...]`.
+fn ascii_class_body(class: char) -> &'static str {
+    match class {
+        'w' => "0-9A-Za-z_",
+        'd' => "0-9",
+        _ => " \\t\\n\\x0B\\f\\r",
+    }
+}
+
 fn translate_java_regex(src: &str) -> Option<String> {
     let chars: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len() + 16);
@@ -155,6 +194,24 @@ fn translate_java_regex(src: &str) -> Option<String> {
                             }
                         }
                         let _ = write!(out, "\\x{{{code:X}}}");
+                    }
+                    // Java's \w \d \s \b are ASCII-only; the regex crate's
+                    // are Unicode-aware.
+                    'w' | 'd' | 's' if class_depth > 0 => out.push_str(ascii_class_body(next)),
+                    'w' | 'd' | 's' => {
+                        out.push('[');
+                        out.push_str(ascii_class_body(next));
+                        out.push(']');
+                    }
+                    'W' | 'D' | 'S' if class_depth == 0 => {
+                        out.push_str("[^");
+                        out.push_str(ascii_class_body(next.to_ascii_lowercase()));
+                        out.push(']');
+                    }
+                    'b' | 'B' if class_depth == 0 => {
+                        out.push_str("(?-u:\\");
+                        out.push(next);
+                        out.push(')');
                     }
                     other => {
                         out.push('\\');

@@ -1,0 +1,62 @@
+//! The single-user-coalesced strategy (`rendering.md` §3): `[SYSTEM, USER]`,
+//! the USER message built from the sections of [`super::sections`] in the
+//! order of R-12, joined by one blank line.
+
+use super::input::RenderInput;
+use super::options::RenderOptions;
+use super::sections;
+use super::stats::Stats;
+use super::system::system_prompt;
+use super::{Message, Rendered};
+
+pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
+    let printed = sections::any_output(&input.turns);
+    let (calls, calls_shown) = sections::tool_calls(input, o);
+    let output = if printed {
+        sections::output(&input.turns, o)
+    } else {
+        sections::Output {
+            text: None,
+            shown: 0,
+            truncated: 0,
+        }
+    };
+    let last_result = if o.show_last_result {
+        sections::last_result(input)
+    } else {
+        None
+    };
+    let parts = [
+        sections::mission(&input.mission),
+        sections::tools(&input.tools),
+        sections::data(&input.data, o),
+        sections::prelude(&input.memory, o, !printed),
+        calls,
+        output.text,
+        last_result,
+        sections::error_block(&input.turns),
+        sections::turn_indicator(input.max_turns, input.turns.len()),
+    ];
+    let user = parts.into_iter().flatten().collect::<Vec<_>>().join("\n\n");
+    let messages = vec![Message::system(system_prompt()), Message::user(user)];
+
+    let failed = input.turns.iter().filter(|t| !t.success()).count();
+    let last_failed = input.turns.last().is_some_and(|t| !t.success());
+    let tool_calls_total = input.turns.iter().map(|t| t.tool_calls.len()).sum();
+    let printlns_total = input.turns.iter().map(|t| t.prints.len()).sum();
+    let mut stats = Stats {
+        strategy: super::Strategy::SingleUserCoalesced.name().to_string(),
+        turns_rendered: input.turns.len(),
+        tool_calls_total,
+        tool_calls_shown: calls_shown,
+        tool_calls_dropped: tool_calls_total - calls_shown,
+        printlns_total,
+        printlns_shown: output.shown,
+        printlns_dropped: printlns_total - output.shown,
+        printlns_truncated: output.truncated,
+        error_turns_collapsed: failed - usize::from(last_failed),
+        ..Stats::default()
+    };
+    stats.measure(&messages);
+    Rendered { messages, stats }
+}

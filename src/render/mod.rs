@@ -1,0 +1,191 @@
+//! Rendering the next prompt: session turns → chat messages
+//! (`spec/rendering.md`; rule ids R-… refer to it).
+//!
+//! [`to_messages`] is pure: the same [`RenderInput`], options and
+//! strategy always give the same messages, byte for byte. Two strategies:
+//! [`Strategy::SingleUserCoalesced`] (the compressed view, `[SYSTEM, USER]`,
+//! §3–§5) and [`Strategy::Uncompressed`] (the full history, R-80). A
+//! single-shot session (`max_turns == 1`) is always rendered uncompressed and
+//! without a turn indicator. [`turns_view`] is the debugging view of
+//! every turn. [`system_prompt`] is the static SYSTEM text.
+//!
+//! Files: `input.rs` (the input model, [`MemoryView::from_interp`]),
+//! `options.rs`, `layout.rs` (R-20 entry layout, R-26 docstrings,
+//! R-28 samples, R-29 labels), `sections.rs` (each USER section),
+//! `compressed.rs`, `uncompressed.rs`, `redact.rs`, `turns.rs`, `stats.rs`,
+//! `system.rs`.
+//!
+//! # Decisions where the spec is silent
+//!
+//! * **No turn left** (`turns.len() >= max_turns`): no turn indicator (R-60
+//!   only defines `left >= 1`; there is no next turn to announce).
+//! * **Mission**: verbatim except trailing newlines (a mission ending in a
+//!   newline would otherwise leave two blank lines); an empty one is left
+//!   out like any empty section.
+//! * **Docstrings** (R-26) also get `"` escaped as `\"`, so the quoted text
+//!   stays well-formed; a docstring that is empty after cleaning counts as
+//!   none. Tool descriptions are cleaned the same way (a newline in one would
+//!   break the line layout). A tool without a return type shows `-> any`.
+//! * **Functions in the prelude**: a value is shown as a function line
+//!   when it is a user closure — made by `defn`, or by `(def f (fn …))`
+//!   (its parameters as written; a return type only for `defn`, which is
+//!   what the interpreter records). Other function values (`(def inc2
+//!   (partial + 2))`) are values: `inc2 = #fn[partial]`, no sample. `def`'s
+//!   docstring is used for a function when the `fn` has none. A `#(...)`
+//!   function has no written parameters: it shows `(f [%1])`.
+//! * **Samples beyond R-28**: a regex, symbol or var shows itself; an
+//!   infinite sequence (type `list[infinite]`) shows its first item, which is
+//!   known without running anything.
+//! * **Hidden data** (R-23) is kept out of every USER message, also when a
+//!   program passes it to a tool, defines or prints it: see `redact.rs`.
+//! * The `turns` view is for people: it shows hidden data as it is.
+//! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
+//! * **Output entries** (R-33): an empty `println` shows as an empty line; the
+//!   cut is counted in characters (Unicode scalar values).
+//! * **Uncompressed** (R-80): tool calls are not listed (they are in the
+//!   ASSISTANT messages' code); the three extra options apply to the
+//!   compressed view only.
+//! * **`show_tool_results`**: ` -> RESULT` printed with the argument limits;
+//!   a failed call shows ` -> error: MESSAGE` (message cut at
+//!   `args_printable_limit` characters).
+//! * **`keep_failed_turn_calls`**: calls of failed turns are listed in order
+//!   among the others, marked ` (turn N failed)`.
+//! * **`show_last_result`**: `;; Last result: VALUE` (limits of R-80's
+//!   `Result:`) after the Output section, when the last turn succeeded and its
+//!   value is *not stored*: the value is not a var (a program ending in
+//!   `def`/`defn` returns `#'name`), not nil (`println`, `doseq`… return nil:
+//!   noise), and not equal to the value of any user/ definition (the prelude
+//!   already shows it).
+//! * **Statistics** (R-90): `shown + dropped = total` for tool calls and
+//!   printlns over all turns; in the uncompressed view everything counts as
+//!   shown (it is all in the history). Exact token counts are computed on
+//!   request ([`Rendered::count_exact_tokens`]).
+
+mod compressed;
+pub mod input;
+pub mod layout;
+pub mod options;
+mod redact;
+pub mod sections;
+pub mod stats;
+pub mod system;
+mod turns;
+mod uncompressed;
+
+use serde::{Deserialize, Serialize};
+
+pub use input::{
+    type_text, ErrorInfo, FnInfo, MemoryEntry, MemoryView, RenderInput, ToolCall, ToolInfo,
+    TurnRecord,
+};
+pub use options::RenderOptions;
+pub use stats::{exact_tokens, ExactTokens, MessageStats, Stats};
+pub use system::system_prompt;
+pub use turns::turns_view;
+
+/// How turns become messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// `[SYSTEM, USER]`: mission, namespaces and a summary of the history.
+    #[default]
+    SingleUserCoalesced,
+    /// The full history as USER/ASSISTANT pairs.
+    Uncompressed,
+}
+
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::SingleUserCoalesced => "single-user-coalesced",
+            Strategy::Uncompressed => "uncompressed",
+        }
+    }
+}
+
+/// Who a message is from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+impl Role {
+    /// `system`, `user` or `assistant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// One chat message, in the shape every chat API accepts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+}
+
+impl Message {
+    pub fn system(content: String) -> Message {
+        Message {
+            role: Role::System,
+            content,
+        }
+    }
+    pub fn user(content: String) -> Message {
+        Message {
+            role: Role::User,
+            content,
+        }
+    }
+    pub fn assistant(content: String) -> Message {
+        Message {
+            role: Role::Assistant,
+            content,
+        }
+    }
+}
+
+/// The messages for the next turn, with statistics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rendered {
+    pub messages: Vec<Message>,
+    pub stats: Stats,
+}
+
+impl Rendered {
+    /// Adds exact BPE token counts to each message's statistics (no-op
+    /// without the `tokens` feature).
+    pub fn count_exact_tokens(&mut self) {
+        for (m, s) in self.messages.iter().zip(self.stats.messages.iter_mut()) {
+            s.tokens = exact_tokens(&m.content);
+        }
+    }
+}
+
+/// The messages the LLM gets for the next turn (R-01: pure).
+pub fn to_messages(input: &RenderInput, options: &RenderOptions, strategy: Strategy) -> Rendered {
+    let redacted = redact::redact_input(input);
+    let mut rendered = if input.max_turns == 1 {
+        uncompressed::render(&redacted, options, true)
+    } else {
+        match strategy {
+            Strategy::SingleUserCoalesced => compressed::render(&redacted, options),
+            Strategy::Uncompressed => uncompressed::render(&redacted, options, false),
+        }
+    };
+    if matches!(redacted, std::borrow::Cow::Owned(_)) {
+        for m in &mut rendered.messages {
+            if m.role == Role::User {
+                m.content = redact::redact_text(input, std::mem::take(&mut m.content));
+            }
+        }
+        rendered.stats.measure(&rendered.messages);
+    }
+    rendered
+}

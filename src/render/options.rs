@@ -1,0 +1,73 @@
+//! Render options (R-02) and the three opt-in extras.
+//!
+//! A session file's `"render": {...}` object deserializes into
+//! [`RenderOptions`]: every field is optional (missing ones take the
+//! defaults), unknown names are an error.
+
+use serde::{Deserialize, Serialize};
+
+/// How much of the history the compressed view shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenderOptions {
+    /// Most recent `println` entries shown (R-33).
+    pub println_limit: usize,
+    /// Most recent tool calls shown (R-30).
+    pub tool_call_limit: usize,
+    /// `to_clojure` item limit for samples (R-28).
+    pub sample_limit: usize,
+    /// `to_clojure` character limit for samples (R-28).
+    pub sample_printable_limit: usize,
+    /// `to_clojure` item limit for tool-call arguments (R-30).
+    pub args_limit: usize,
+    /// `to_clojure` character limit for tool-call arguments (R-30).
+    pub args_printable_limit: usize,
+    /// Characters of one `println` entry shown before it is cut (R-33).
+    pub print_char_limit: usize,
+    /// Append ` -> RESULT` to each tool-call line (printed like arguments).
+    pub show_tool_results: bool,
+    /// Add `;; Last result: VALUE` when the last turn succeeded and its value
+    /// was not stored by `def` (see the module docs of [`crate::render`]).
+    pub show_last_result: bool,
+    /// Also list the tool calls made by failed turns (they did happen),
+    /// marked `(turn N failed)`.
+    pub keep_failed_turn_calls: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions {
+            println_limit: 15,
+            tool_call_limit: 20,
+            sample_limit: 3,
+            sample_printable_limit: 80,
+            args_limit: 3,
+            args_printable_limit: 60,
+            print_char_limit: 2000,
+            show_tool_results: false,
+            show_last_result: false,
+            keep_failed_turn_calls: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_fields_take_defaults() {
+        let o: RenderOptions = serde_json::from_str(r#"{"println_limit": 4}"#).unwrap();
+        assert_eq!(o.println_limit, 4);
+        assert_eq!(o.tool_call_limit, 20);
+        assert!(!o.show_tool_results);
+        let empty: RenderOptions = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, RenderOptions::default());
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected_by_name() {
+        let err = serde_json::from_str::<RenderOptions>(r#"{"printn_limit": 4}"#).unwrap_err();
+        assert!(err.to_string().contains("printn_limit"), "{err}");
+    }
+}

@@ -1,0 +1,101 @@
+//! Render statistics: what was shown, what was dropped, and how big
+//! each message is.
+//!
+//! Every render estimates tokens as `ceil(chars / 4)`. Exact BPE counts for
+//! OpenAI's `cl100k_base` and `o200k_base` come from `tiktoken-rs` (its
+//! vocabularies are compiled into the binary: no network) behind the
+//! default `tokens` cargo feature. They cost a vocabulary load on first use
+//! (a fraction of a second), so they are computed only on request:
+//! [`Rendered::count_exact_tokens`](super::Rendered::count_exact_tokens).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Message, Role};
+
+/// Numbers about one render.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// `single-user-coalesced` or `uncompressed`.
+    pub strategy: String,
+    pub turns_rendered: usize,
+    /// Tool calls made in all turns (failed ones included).
+    pub tool_calls_total: usize,
+    /// Tool calls visible to the LLM (listed, or in the history's code).
+    pub tool_calls_shown: usize,
+    /// `total - shown`: cut by the FIFO limit or made by failed turns.
+    pub tool_calls_dropped: usize,
+    /// `println` entries of all turns.
+    pub printlns_total: usize,
+    pub printlns_shown: usize,
+    /// `total - shown`: cut by the FIFO limit or printed by failed turns.
+    pub printlns_dropped: usize,
+    /// Shown entries cut at `print_char_limit`.
+    pub printlns_truncated: usize,
+    /// Failed turns whose error is not shown (all but a failing last turn).
+    pub error_turns_collapsed: usize,
+    /// Characters of all messages.
+    pub chars: usize,
+    /// `ceil(chars / 4)` summed over the messages.
+    pub tokens_estimate: usize,
+    pub messages: Vec<MessageStats>,
+}
+
+/// Size of one message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageStats {
+    pub role: Role,
+    pub chars: usize,
+    /// `ceil(chars / 4)`.
+    pub tokens_estimate: usize,
+    /// Exact counts, once [`super::Rendered::count_exact_tokens`] ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<ExactTokens>,
+}
+
+/// Exact BPE token counts of a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExactTokens {
+    pub cl100k_base: usize,
+    pub o200k_base: usize,
+}
+
+impl Stats {
+    /// Fills in the sizes of `messages`.
+    pub fn measure(&mut self, messages: &[Message]) {
+        self.messages = messages
+            .iter()
+            .map(|m| {
+                let chars = m.content.chars().count();
+                MessageStats {
+                    role: m.role,
+                    chars,
+                    tokens_estimate: chars.div_ceil(4),
+                    tokens: None,
+                }
+            })
+            .collect();
+        self.chars = self.messages.iter().map(|m| m.chars).sum();
+        self.tokens_estimate = self.messages.iter().map(|m| m.tokens_estimate).sum();
+    }
+}
+
+/// Exact token counts of `text`, or `None` when ptc was built without the
+/// `tokens` feature.
+pub fn exact_tokens(text: &str) -> Option<ExactTokens> {
+    #[cfg(feature = "tokens")]
+    {
+        Some(ExactTokens {
+            cl100k_base: tiktoken_rs::cl100k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+            o200k_base: tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+        })
+    }
+    #[cfg(not(feature = "tokens"))]
+    {
+        let _ = text;
+        None
+    }
+}

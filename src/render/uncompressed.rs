@@ -1,0 +1,74 @@
+//! The uncompressed strategy: the full history as USER/ASSISTANT
+//! pairs, no limits, no prelude, no collapsing. Also what single-shot
+//! sessions (`max_turns == 1`, R-03) get, without a turn indicator.
+
+use super::input::{RenderInput, TurnRecord};
+use super::options::RenderOptions;
+use super::sections;
+use super::stats::Stats;
+use super::system::system_prompt;
+use super::{Message, Rendered};
+
+pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rendered {
+    let indicator = if single_shot {
+        None
+    } else {
+        sections::turn_indicator(input.max_turns, input.turns.len())
+    };
+    let mut first: Vec<String> = [
+        sections::mission(&input.mission),
+        sections::tools(&input.tools),
+        sections::data(&input.data, o),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if input.turns.is_empty() {
+        first.extend(indicator.clone());
+    }
+    let mut messages = vec![
+        Message::system(system_prompt()),
+        Message::user(first.join("\n\n")),
+    ];
+    for (i, turn) in input.turns.iter().enumerate() {
+        messages.push(Message::assistant(turn.raw_response.clone()));
+        let mut fb = feedback(turn);
+        if i + 1 == input.turns.len() {
+            if let Some(ind) = &indicator {
+                fb.push_str("\n\n");
+                fb.push_str(ind);
+            }
+        }
+        messages.push(Message::user(fb));
+    }
+
+    let tool_calls_total = input.turns.iter().map(|t| t.tool_calls.len()).sum();
+    let printlns_total = input.turns.iter().map(|t| t.prints.len()).sum();
+    let mut stats = Stats {
+        strategy: super::Strategy::Uncompressed.name().to_string(),
+        turns_rendered: input.turns.len(),
+        tool_calls_total,
+        tool_calls_shown: tool_calls_total,
+        printlns_total,
+        printlns_shown: printlns_total,
+        ..Stats::default()
+    };
+    stats.measure(&messages);
+    Rendered { messages, stats }
+}
+
+/// `Result: VALUE` or `Error: MESSAGE`, then a blank line and all prints.
+fn feedback(turn: &TurnRecord) -> String {
+    let mut out = match &turn.result {
+        Ok(v) => format!("Result: {}", sections::result_text(v)),
+        Err(e) => sections::error_lines(e),
+    };
+    if !turn.prints.is_empty() {
+        out.push_str("\n\n;; Output:");
+        for p in &turn.prints {
+            out.push('\n');
+            out.push_str(p);
+        }
+    }
+    out
+}

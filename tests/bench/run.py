@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Benchmark runner: the shared programs through `ptc run` and, when installed,
+JVM Clojure (`clojure`) and nbb (`nbb`), in one run.
+
+Usage: python3 tests/bench/run.py [--runs N] [--programs DIR] [--only SUBSTR]
+
+For every program in ../shared/bench/programs/ (09-parse is generated first)
+it runs each implementation N times (default 5), takes the median wall time
+and the peak resident memory (from /usr/bin/time), checks that every
+implementation printed the same check line, and prints a table with the
+ratio ptc/peer per program. Ratios from one run are the figures that count
+on a noisy machine. Exits 1 if a check line differs or a run fails.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED_BENCH = os.path.join(ROOT, "..", "shared", "bench")
+
+
+def run_once(cmd):
+    """(seconds, peak_kb, stdout) of one run, measured by /usr/bin/time."""
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as tf:
+        full = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name] + cmd
+        proc = subprocess.run(full, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[:300]}")
+        secs, kb = tf.read().split()[-2:]
+        return float(secs), int(kb), proc.stdout
+
+
+def check_line(stdout):
+    """The program's check line: the first printed line (ptc also prints the result after it)."""
+    lines = [l for l in stdout.splitlines() if l.strip()]
+    return lines[0] if lines else ""
+
+
+def measure(cmd, runs):
+    times, peaks, line = [], [], None
+    for _ in range(runs):
+        secs, kb, out = run_once(cmd)
+        times.append(secs)
+        peaks.append(kb)
+        line = check_line(out)
+    return statistics.median(times), max(peaks), line
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--programs", default=os.path.join(SHARED_BENCH, "programs"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--no-peers", action="store_true")
+    args = ap.parse_args()
+
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    ptc = os.path.join(ROOT, "target", "release", "ptc")
+
+    work = tempfile.mkdtemp(prefix="ptc-bench-")
+    programs = sorted(os.path.join(args.programs, p) for p in os.listdir(args.programs) if p.endswith(".clj"))
+    parse = os.path.join(work, "09-parse.clj")
+    subprocess.run([sys.executable, os.path.join(SHARED_BENCH, "gen-parse-program.py"), parse],
+                   check=True, capture_output=True)
+    programs.append(parse)
+    startup = os.path.join(work, "00-startup.clj")
+    with open(startup, "w") as f:
+        f.write('(println "startup")\n')
+    programs.insert(0, startup)
+    programs = sorted((p for p in programs if args.only in os.path.basename(p)), key=os.path.basename)
+
+    peers = {}
+    if not args.no_peers:
+        if shutil.which("clojure"):
+            peers["clojure"] = lambda p: ["clojure", p]
+        if shutil.which("nbb"):
+            peers["nbb"] = lambda p: ["nbb", p]
+
+    header = ["program", "ptc s", "ptc MB"]
+    for name in peers:
+        header += [f"{name} s", f"ptc/{name}"]
+    header.append("check")
+    rows, failed = [], 0
+    for prog in programs:
+        name = os.path.basename(prog)[:-4]
+        try:
+            t, kb, line = measure([ptc, "run", "--no-limits", prog], args.runs)
+        except RuntimeError as e:
+            print(f"{name}: {e}", file=sys.stderr)
+            failed += 1
+            continue
+        row = [name, f"{t:.3f}", f"{kb / 1024:.1f}"]
+        ok = True
+        for peer, cmd in peers.items():
+            try:
+                pt, _, pline = measure(cmd(prog), args.runs)
+                row += [f"{pt:.3f}", f"{t / pt:.3f}" if pt > 0 else "-"]
+                if pline != line:
+                    ok = False
+                    print(f"{name}: {peer} printed {pline!r}, ptc {line!r}", file=sys.stderr)
+            except RuntimeError as e:
+                row += ["error", "-"]
+                print(f"{name}: {e}", file=sys.stderr)
+        row.append("ok" if ok else "DIFFERS")
+        failed += 0 if ok else 1
+        rows.append(row)
+        print("  ".join(row), file=sys.stderr)
+
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    print(f"{len(rows) - failed} passed, {failed} failed")
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
