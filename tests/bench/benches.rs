@@ -38,17 +38,11 @@ fn reading(c: &mut Criterion) {
 
 fn evaluating(c: &mut Criterion) {
     let mut interp = unlimited();
-    assert!(interp
-        .run_program("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
-        .is_ok());
-    c.bench_function("eval call-heavy (fib 20)", |b| {
-        b.iter(|| interp.run_program("(fib 20)").result.map(|v| v.to_string()))
-    });
+    assert!(interp.run_program("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))").is_ok());
+    c.bench_function("eval call-heavy (fib 20)", |b| b.iter(|| interp.run_program("(fib 20)").result.map(|v| v.to_string())));
     let alloc = "(->> (range 10000) (map (fn [i] {:id i :price (mod i 97) :tag (if (even? i) :a :b)})) \
                  (filter #(> (:price %) 50)) (group-by :tag) (map (fn [[k v]] [k (reduce + (map :price v))])) (into {}))";
-    c.bench_function("eval allocation-heavy (10k records)", |b| {
-        b.iter(|| interp.run_program(alloc).result.map(|v| v.to_string()))
-    });
+    c.bench_function("eval allocation-heavy (10k records)", |b| b.iter(|| interp.run_program(alloc).result.map(|v| v.to_string())));
 }
 
 fn printing(c: &mut Criterion) {
@@ -57,25 +51,15 @@ fn printing(c: &mut Criterion) {
         .run_program("(mapv (fn [i] {:id i :name (str \"item-\" i) :tags [:x :y] :score (* i 0.5)}) (range 10000))")
         .result
         .unwrap_or(Value::Nil);
-    c.bench_function("to_clojure 10k records", |b| {
-        b.iter(|| to_clojure(&big, None, None).0.len())
-    });
-    c.bench_function("to_clojure 10k records, limited", |b| {
-        b.iter(|| to_clojure(&big, Some(3), Some(80)).0.len())
-    });
+    c.bench_function("to_clojure 10k records", |b| b.iter(|| to_clojure(&big, None, None).0.len()));
+    c.bench_function("to_clojure 10k records, limited", |b| b.iter(|| to_clojure(&big, Some(3), Some(80)).0.len()));
 }
 
 /// A 100-turn session: each turn defines a value, calls a tool and prints.
 fn hundred_turns() -> RenderInput {
     let mut host = StaticHost::default();
-    host.data.insert(
-        "orders".into(),
-        Value::vector_from(
-            (0..50).map(|i| Value::map_from([(Value::keyword("id"), Value::Int(i))])),
-        ),
-    );
-    host.tools
-        .insert("lookup".into(), CannedTool::Returns(Value::string("ok")));
+    host.data.insert("orders".into(), Value::vector_from((0..50).map(|i| Value::map_from([(Value::keyword("id"), Value::Int(i))]))));
+    host.tools.insert("lookup".into(), CannedTool::Returns(Value::string("ok")));
     let mut interp = Interp::new(Box::new(host), Limits::default());
     let mut turns = Vec::new();
     for n in 1..=100 {
@@ -85,21 +69,12 @@ fn hundred_turns() -> RenderInput {
             format!("(def v{n} (mapv :id (take {n} data/orders))) (defn f{n} [x] (+ x {n})) (f{n} 1) (tool/lookup {n}) (println \"turn\" {n})")
         };
         let out = interp.run_program(&program);
-        turns.push(TurnRecord::after_run(
-            n,
-            format!("```clojure\n{program}\n```"),
-            Some(program),
-            &out.result,
-            &interp,
-        ));
+        turns.push(TurnRecord::after_run(n, format!("```clojure\n{program}\n```"), Some(program), &out.result, &interp));
     }
     RenderInput {
         mission: "Summarize the orders".into(),
         tools: Vec::new(),
-        data: vec![(
-            "orders".into(),
-            interp.host.data("orders").unwrap_or(Value::Nil),
-        )],
+        data: vec![("orders".into(), interp.host.data("orders").unwrap_or(Value::Nil))],
         max_turns: 200,
         turns,
         memory: MemoryView::from_interp(&interp),
@@ -110,33 +85,19 @@ fn rendering(c: &mut Criterion) {
     let input = hundred_turns();
     let options = RenderOptions::default();
     c.bench_function("render 100 turns, compressed", |b| {
-        b.iter(|| {
-            to_messages(&input, &options, Strategy::SingleUserCoalesced)
-                .messages
-                .len()
-        })
+        b.iter(|| to_messages(&input, &options, Strategy::SingleUserCoalesced).messages.len())
     });
     c.bench_function("render 100 turns, uncompressed", |b| {
-        b.iter(|| {
-            to_messages(&input, &options, Strategy::Uncompressed)
-                .messages
-                .len()
-        })
+        b.iter(|| to_messages(&input, &options, Strategy::Uncompressed).messages.len())
     });
 }
 
 fn snapshots(c: &mut Criterion) {
     let mut interp = unlimited();
-    let program: String = (0..10_000)
-        .map(|i| format!("(def v{i} [{i} \"x\"])\n"))
-        .collect();
+    let program: String = (0..10_000).map(|i| format!("(def v{i} [{i} \"x\"])\n")).collect();
     assert!(interp.run_program(&program).is_ok());
-    c.bench_function("memory snapshot, 10k definitions", |b| {
-        b.iter(|| interp.globals.clone())
-    });
-    c.bench_function("turn on a 10k-definition memory", |b| {
-        b.iter(|| interp.run_program("(def one-more 1)").is_ok())
-    });
+    c.bench_function("memory snapshot, 10k definitions", |b| b.iter(|| interp.globals.clone()));
+    c.bench_function("turn on a 10k-definition memory", |b| b.iter(|| interp.run_program("(def one-more 1)").is_ok()));
 }
 
 criterion_group!(benches, reading, evaluating, printing, rendering, snapshots);
