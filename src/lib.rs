@@ -36,6 +36,7 @@ pub mod eval;
 pub mod format;
 pub mod reader;
 pub mod render;
+pub mod repl;
 pub mod run;
 pub mod session;
 pub mod value;

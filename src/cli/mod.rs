@@ -5,6 +5,7 @@
 mod check;
 mod limits;
 mod prompt;
+mod repl;
 mod replay;
 mod run;
 
@@ -19,12 +20,15 @@ pub use limits::LimitArgs;
     about = "Run PTC-Lisp programs written by LLMs, safely"
 )]
 struct Cli {
+    /// Without a command: the REPL.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Interactive REPL: each entry is one turn of the session.
+    Repl(repl::ReplArgs),
     /// Run one program and print its result (prints stream as they happen).
     Run(run::RunArgs),
     /// Run conformance cases; prints failures and `N passed, N failed`.
@@ -45,10 +49,12 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Run(args) => run::run(args),
-        Command::Check(args) => check::check(args),
-        Command::Replay(args) => replay::replay(args),
-        Command::Prompt(args) => prompt::prompt(args),
+        None => repl::repl(repl::ReplArgs::default()),
+        Some(Command::Repl(args)) => repl::repl(args),
+        Some(Command::Run(args)) => run::run(args),
+        Some(Command::Check(args)) => check::check(args),
+        Some(Command::Replay(args)) => replay::replay(args),
+        Some(Command::Prompt(args)) => prompt::prompt(args),
     }
 }
 

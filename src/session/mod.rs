@@ -347,6 +347,7 @@ impl SessionBuilder {
             turns: Vec::new(),
             status: Status::Running,
             prompts: Vec::new(),
+            stop_at_max_turns: true,
         };
         session.record_next_prompt();
         Ok(session)
@@ -386,6 +387,9 @@ pub struct Session {
     /// `prompts[k]` is what was sent for turn k+1 (rendered once, when the
     /// turn before it ended, and never re-derived).
     prompts: Vec<Vec<Message>>,
+    /// Whether `max_turns` turns exhaust the session (see
+    /// [`Session::set_stop_at_max_turns`]).
+    stop_at_max_turns: bool,
 }
 
 impl Session {
@@ -441,16 +445,7 @@ impl Session {
         if let Ok(v) = &result {
             self.interp.turn_history.push(v.clone());
         }
-        self.status = match &result {
-            Ok(v) if returned => Status::Returned(v.clone()),
-            Err(e) if e.kind() == ErrorKind::Fail => Status::Failed(
-                e.data()
-                    .cloned()
-                    .unwrap_or_else(|| Value::string(e.message())),
-            ),
-            _ if number >= self.max_turns => Status::Exhausted,
-            _ => Status::Running,
-        };
+        self.status = self.status_after(number, &result, returned);
         self.turns.push(Turn {
             number,
             raw_response: raw_response.to_string(),
@@ -465,6 +460,71 @@ impl Session {
         });
         self.record_next_prompt();
         Ok(&self.turns[number - 1])
+    }
+
+    /// The status once turn `number` ended with `result`.
+    fn status_after(&self, number: usize, result: &Result<Value, Error>, returned: bool) -> Status {
+        match result {
+            Ok(v) if returned => Status::Returned(v.clone()),
+            Err(e) if e.kind() == ErrorKind::Fail => Status::Failed(
+                e.data()
+                    .cloned()
+                    .unwrap_or_else(|| Value::string(e.message())),
+            ),
+            _ if self.stop_at_max_turns && number >= self.max_turns => Status::Exhausted,
+            _ => Status::Running,
+        }
+    }
+
+    /// Whether running `max_turns` turns exhausts the session (default
+    /// true). The REPL turns it off, so that a long exploration never runs
+    /// out of turns: `max_turns` then still drives the turn indicator of
+    /// the rendered prompt and is saved, but only `return` and `fail` end
+    /// the session. Call it before running turns; it does not change the
+    /// status of turns already run.
+    pub fn set_stop_at_max_turns(&mut self, on: bool) {
+        self.stop_at_max_turns = on;
+    }
+
+    /// See [`Session::set_stop_at_max_turns`].
+    pub fn stops_at_max_turns(&self) -> bool {
+        self.stop_at_max_turns
+    }
+
+    /// Keeps the first `n` turns and drops the later ones (the REPL's
+    /// `:undo` and `:reset`): memory, `*1 *2 *3`, the status and the stored
+    /// prompts go back to what they were after turn `n` (the prompt for
+    /// turn `n + 1` is the one recorded then). What dropped turns did outside the
+    /// interpreter stays done (a command tool's side effects). Returns the
+    /// dropped turns, oldest first.
+    pub fn truncate_turns(&mut self, n: usize) -> Vec<Turn> {
+        if n >= self.turns.len() {
+            return Vec::new();
+        }
+        let dropped = self.turns.split_off(n);
+        self.prompts.truncate(n + 1);
+        self.interp.globals = match self.turns.last() {
+            Some(t) => t.memory.clone(),
+            None => Globals::new(),
+        };
+        self.interp.turn_history = self
+            .turns
+            .iter()
+            .filter_map(|t| t.result.as_ref().ok().cloned())
+            .collect();
+        // Forget recorded return values of functions that no longer exist
+        // (their ids may be given to new names).
+        let globals = &self.interp.globals;
+        for (id, slot) in self.interp.fn_returns.iter_mut().enumerate() {
+            if globals.get(id as crate::analyze::expr::GlobalId).is_none() {
+                *slot = None;
+            }
+        }
+        self.status = match self.turns.last() {
+            Some(t) => self.status_after(t.number, &t.result, t.returned),
+            None => Status::Running,
+        };
+        dropped
     }
 
     /// Runs responses in order until they run out or the session ends;
@@ -685,6 +745,45 @@ mod tests {
             ["b", "c"]
         );
         assert!(s.run_turn("(+ a b)").unwrap().defined.is_empty());
+    }
+
+    #[test]
+    fn truncating_turns_restores_memory_history_and_status() {
+        let mut s = session();
+        s.set_stop_at_max_turns(false);
+        s.run_turn("(def a 1) 10").unwrap();
+        s.run_turn("(def b 2) 20").unwrap();
+        s.run_turn("(return 30)").unwrap();
+        assert_eq!(s.status(), &Status::Returned(Value::Int(30)));
+        let dropped = s.truncate_turns(2);
+        assert_eq!(dropped.len(), 1);
+        assert!(s.status().is_running());
+        assert_eq!(
+            s.run_turn("(vector *1 *2)").unwrap().result.as_ref().ok(),
+            Some(&Value::vector_from([Value::Int(20), Value::Int(10)]))
+        );
+        s.truncate_turns(1);
+        assert!(s.memory().lookup("b").is_none());
+        assert!(s.memory().lookup("a").is_some());
+        assert_eq!(s.prompts().len(), 2);
+        s.truncate_turns(0);
+        assert_eq!(s.prompts().len(), 1);
+        assert!(s.memory().is_empty());
+        assert!(s.turns().is_empty());
+        assert!(s.interp().turn_history.is_empty());
+    }
+
+    #[test]
+    fn without_stopping_at_max_turns_only_return_and_fail_end_the_session() {
+        let mut s = session();
+        s.set_stop_at_max_turns(false);
+        for i in 0..10 {
+            s.run_turn(&format!("(+ {i} 1)")).unwrap();
+        }
+        assert!(s.status().is_running());
+        assert_eq!(s.turns_left(), 0);
+        s.run_turn("(fail \"done\")").unwrap();
+        assert_eq!(s.status(), &Status::Failed(Value::string("done")));
     }
 
     #[test]

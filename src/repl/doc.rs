@@ -1,0 +1,504 @@
+//! `(doc name)`, `(apropos "part")` and `(find-doc "part")`: REPL-level
+//! forms answered from the builtin registry, the special forms, user/
+//! definitions, tools and data. They are not turns: the session never sees
+//! them.
+
+use crate::analyze::SPECIAL_NAMES;
+use crate::builtins::{self, Builtin, Ns};
+use crate::eval::Definition;
+use crate::format::to_clojure;
+use crate::reader::{Form, FormKind};
+use crate::session::Session;
+use crate::value::{Func, Value};
+
+use super::Output;
+
+/// One line about each special form and macro (the analyzer handles them,
+/// so the builtin registry has no entry for them).
+const SPECIAL_DOCS: &[(&str, &str)] = &[
+    (
+        "quote",
+        "(quote form) or 'form: the form itself, unevaluated",
+    ),
+    (
+        "if",
+        "(if test then else?): then when test is truthy, else else (or nil)",
+    ),
+    ("do", "(do exprs...): evaluates in order, returns the last"),
+    (
+        "and",
+        "(and exprs...): the first falsy value, or the last value",
+    ),
+    (
+        "or",
+        "(or exprs...): the first truthy value, or the last value",
+    ),
+    (
+        "let",
+        "(let [name value ...] body...): local bindings, with destructuring",
+    ),
+    (
+        "loop",
+        "(loop [name init ...] body...): a recur target with bindings",
+    ),
+    (
+        "recur",
+        "(recur args...): jumps back to the enclosing loop or fn (tail position only)",
+    ),
+    (
+        "fn",
+        "(fn name? [params] body...) or multi-arity (fn ([x] ...) ([x y] ...)): a function",
+    ),
+    (
+        "def",
+        "(def name doc? value): defines user/name, kept across turns",
+    ),
+    (
+        "defonce",
+        "(defonce name value): defines user/name unless it is defined",
+    ),
+    (
+        "defn",
+        "(defn name doc? [params] body...): defines a function in user/",
+    ),
+    ("defn-", "(defn- name [params] body...): as defn"),
+    (
+        "letfn",
+        "(letfn [(f [x] ...) ...] body...): local functions that can call each other",
+    ),
+    (
+        "try",
+        "(try body... (catch _ e ...) (finally ...)): e is {:message :kind :data}",
+    ),
+    (
+        "catch",
+        "(catch _ e body...): inside try; e is {:message :kind :data}",
+    ),
+    (
+        "finally",
+        "(finally body...): inside try; runs whatever happens",
+    ),
+    (
+        "throw",
+        "(throw (ex-info msg data)): raises an execution-error",
+    ),
+    (
+        "case",
+        "(case x v1 r1 (v2 v3) r2 default?): constant dispatch",
+    ),
+    (
+        "for",
+        "(for [x coll :let [...] :when test :while test] expr): a vector comprehension",
+    ),
+    (
+        "doseq",
+        "(doseq [x coll] body...): runs body for each item, returns nil",
+    ),
+    ("var", "(var name) or #'name: the var of a user/ definition"),
+    (
+        "return",
+        "(return value): ends the turn and the session successfully with value",
+    ),
+    (
+        "fail",
+        "(fail reason): ends the session as failed with reason",
+    ),
+    (
+        "when",
+        "(when test body...): body when test is truthy, else nil",
+    ),
+    (
+        "when-not",
+        "(when-not test body...): body when test is falsy, else nil",
+    ),
+    (
+        "if-not",
+        "(if-not test then else?): if with the test negated",
+    ),
+    (
+        "cond",
+        "(cond test expr ... :else expr): the expr of the first truthy test",
+    ),
+    (
+        "condp",
+        "(condp pred x v1 r1 ... default?): the first r whose (pred v x) is truthy",
+    ),
+    (
+        "->",
+        "(-> x (f a) g): threads x as the first argument through the forms",
+    ),
+    (
+        "->>",
+        "(->> x (f a) g): threads x as the last argument through the forms",
+    ),
+    (
+        "as->",
+        "(as-> x name forms...): threads x through the forms bound to name",
+    ),
+    ("some->", "(some-> x forms...): as ->, stopping at nil"),
+    ("some->>", "(some->> x forms...): as ->>, stopping at nil"),
+    (
+        "cond->",
+        "(cond-> x test form ...): threads x (first argument) through forms whose test holds",
+    ),
+    (
+        "cond->>",
+        "(cond->> x test form ...): threads x (last argument) through forms whose test holds",
+    ),
+    (
+        "doto",
+        "(doto x forms...): x (there are no mutable objects; the forms are evaluated)",
+    ),
+    (
+        "if-let",
+        "(if-let [name test] then else?): binds name when test is truthy",
+    ),
+    (
+        "when-let",
+        "(when-let [name test] body...): body with name bound when test is truthy",
+    ),
+    (
+        "if-some",
+        "(if-some [name test] then else?): binds name when test is not nil",
+    ),
+    (
+        "when-some",
+        "(when-some [name test] body...): body with name bound when test is not nil",
+    ),
+    (
+        "when-first",
+        "(when-first [x coll] body...): body with x the first item of a non-empty coll",
+    ),
+    (
+        "dotimes",
+        "(dotimes [i n] body...): runs body for i from 0 to n-1, returns nil",
+    ),
+    ("comment", "(comment ...): ignored, nil"),
+    (
+        "declare",
+        "(declare names...): names defined later (for mutual recursion)",
+    ),
+];
+
+/// The REPL-level forms, for completion and help.
+pub const REPL_FORMS: &[&str] = &["doc", "apropos", "find-doc"];
+
+/// Answers `form` if it is `(doc …)`, `(apropos …)` or `(find-doc …)`.
+pub fn repl_form(session: &Session, form: &Form) -> Option<Output> {
+    let FormKind::List(items) = &form.kind else {
+        return None;
+    };
+    let Some(FormKind::Symbol(head)) = items.first().map(|f| &f.kind) else {
+        return None;
+    };
+    let head = head.as_str();
+    if !REPL_FORMS.contains(&head) {
+        return None;
+    }
+    let arg = match items.get(1).map(|f| &f.kind) {
+        Some(FormKind::Symbol(s)) | Some(FormKind::Str(s)) if items.len() == 2 => s.clone(),
+        Some(FormKind::Regex(r)) if items.len() == 2 && head != "doc" => r.clone(),
+        _ => {
+            let usage = match head {
+                "doc" => "(doc name), e.g. (doc map) or (doc tool/search)",
+                "apropos" => {
+                    "(apropos \"part\"): names containing part (a string, symbol or #\"regex\")"
+                }
+                _ => "(find-doc \"part\"): names or docs containing part",
+            };
+            return Some(Output::note(format!("usage: {usage}")));
+        }
+    };
+    Some(match head {
+        "doc" => doc(session, &arg),
+        "apropos" => search(session, &arg, false),
+        _ => search(session, &arg, true),
+    })
+}
+
+/// `(doc name)`: resolved as the language resolves names (user/ first,
+/// then special forms, builtins, tools, data).
+pub fn doc(session: &Session, name: &str) -> Output {
+    match doc_text(session, name) {
+        Some(text) => Output::text(text),
+        None => {
+            let mut out = Output::note(format!("no documentation for {name}"));
+            let similar: Vec<String> = entries(session)
+                .into_iter()
+                .map(|e| e.name)
+                .filter(|n| {
+                    let bare = n.rsplit('/').next().unwrap_or(n);
+                    bare.contains(name) || (name.contains(bare) && bare.len() > 2)
+                })
+                .take(8)
+                .collect();
+            if !similar.is_empty() {
+                out.push_note(format!("similar names: {}", similar.join(" ")));
+            }
+            out.push_note("(apropos \"part\") finds names containing part");
+            out
+        }
+    }
+}
+
+fn doc_text(session: &Session, name: &str) -> Option<String> {
+    let (qualifier, bare) = match name.find('/') {
+        Some(i) if i > 0 && i + 1 < name.len() => (Some(&name[..i]), &name[i + 1..]),
+        _ => (None, name),
+    };
+    match qualifier {
+        Some("tool") => return tool_doc(session, bare),
+        Some("data") => return data_doc(session, bare),
+        Some("user") => return user_doc(session, bare),
+        Some(q) => {
+            let ns = Ns::from_qualifier(q)?;
+            return builtins::lookup_in(ns, bare)
+                .or_else(|| builtins::lookup(bare))
+                .map(builtin_doc);
+        }
+        None => {}
+    }
+    if let Some(t) = user_doc(session, name) {
+        return Some(t);
+    }
+    if let Some((_, d)) = SPECIAL_DOCS.iter().find(|(n, _)| *n == name) {
+        return Some(format!("{name}\n  special form\n  {d}"));
+    }
+    if SPECIAL_NAMES.contains(&name) {
+        return Some(format!("{name}\n  special form"));
+    }
+    if let Some(b) = builtins::lookup(name) {
+        return Some(builtin_doc(b));
+    }
+    tool_doc(session, name).or_else(|| data_doc(session, name))
+}
+
+fn builtin_doc(b: &Builtin) -> String {
+    let mut s = format!(
+        "{}\n  {}\n  {}",
+        b.qualified_name(),
+        b.arity.describe(),
+        b.doc
+    );
+    if !b.example.is_empty() {
+        s.push_str("\n  ");
+        s.push_str(b.example);
+    }
+    s
+}
+
+/// The docstring of a user/ definition: `(def x "doc" v)` keeps it on the
+/// definition, `(defn f "doc" [x] …)` on the function.
+pub fn user_docstring(def: &Definition) -> Option<&str> {
+    match (&def.doc, &def.value) {
+        (Some(d), _) => Some(d),
+        (None, Value::Fn(Func::Closure(c))) => c.proto.docstring.as_deref(),
+        _ => None,
+    }
+}
+
+fn user_doc(session: &Session, name: &str) -> Option<String> {
+    let def = session.memory().lookup(name)?;
+    let mut s = format!("user/{name}");
+    match &def.value {
+        Value::Fn(Func::Closure(c)) => {
+            s.push_str("\n  ");
+            s.push_str(&c.proto.source_params);
+        }
+        v => {
+            s.push_str("\n  = ");
+            s.push_str(&to_clojure(v, Some(10), Some(200)).0);
+        }
+    }
+    if let Some(d) = user_docstring(def) {
+        s.push_str("\n  ");
+        s.push_str(d);
+    }
+    Some(s)
+}
+
+fn tool_doc(session: &Session, name: &str) -> Option<String> {
+    let t = session.tools().iter().find(|t| t.name == name)?;
+    let mut s = format!("tool/{name}\n  {}", t.signature);
+    if let Some(d) = &t.description {
+        s.push_str("\n  ");
+        s.push_str(d);
+    }
+    Some(s)
+}
+
+fn data_doc(session: &Session, name: &str) -> Option<String> {
+    let v = session.data().get(name)?;
+    Some(format!(
+        "data/{name}\n  {}\n  = {}",
+        v.type_name(),
+        to_clojure(v, Some(5), Some(120)).0
+    ))
+}
+
+/// A name a program can use, with its one-line doc.
+struct Entry {
+    name: String,
+    doc: String,
+}
+
+/// Everything `apropos` searches: builtins (qualified outside
+/// clojure.core), special forms, user/, tool/ and data/ names.
+fn entries(session: &Session) -> Vec<Entry> {
+    let mut out: Vec<Entry> = builtins::all()
+        .iter()
+        .map(|b| Entry {
+            name: if b.ns == Ns::Core {
+                b.name.to_string()
+            } else {
+                b.qualified_name()
+            },
+            doc: b.doc.to_string(),
+        })
+        .collect();
+    for name in SPECIAL_NAMES {
+        let doc = SPECIAL_DOCS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("special form", |(_, d)| d);
+        out.push(Entry {
+            name: name.to_string(),
+            doc: doc.to_string(),
+        });
+    }
+    for (name, def) in session.memory().iter() {
+        out.push(Entry {
+            name: name.to_string(),
+            doc: user_docstring(def)
+                .unwrap_or("(user/ definition)")
+                .to_string(),
+        });
+    }
+    for t in session.tools() {
+        out.push(Entry {
+            name: format!("tool/{}", t.name),
+            doc: t.signature.to_string(),
+        });
+    }
+    for (name, v) in session.data() {
+        out.push(Entry {
+            name: format!("data/{name}"),
+            doc: v.type_name().to_string(),
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out.dedup_by(|a, b| a.name == b.name);
+    out
+}
+
+/// `apropos` (names) and `find-doc` (names and docs): case-insensitive
+/// substring, or a regex when `pattern` is not a plain word and compiles.
+fn search(session: &Session, pattern: &str, in_docs: bool) -> Output {
+    let lower = pattern.to_lowercase();
+    let regex = regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .build()
+        .ok();
+    let matches = |s: &str| {
+        s.to_lowercase().contains(&lower) || regex.as_ref().is_some_and(|r| r.is_match(s))
+    };
+    let found: Vec<Entry> = entries(session)
+        .into_iter()
+        .filter(|e| matches(&e.name) || (in_docs && matches(&e.doc)))
+        .collect();
+    if found.is_empty() {
+        return Output::note(format!("nothing matches {pattern:?}"));
+    }
+    let width = found
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .min(28);
+    let lines: Vec<String> = found
+        .iter()
+        .map(|e| format!("{:width$}  {}", e.name, first_line(&e.doc)))
+        .collect();
+    Output::text(lines.join("\n"))
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::read_all;
+
+    fn session() -> Session {
+        let mut s = Session::builder("m")
+            .data_json("products", &serde_json::json!([{"name": "Laptop"}]))
+            .tool_fn(
+                "search",
+                "(query :string) -> :string",
+                "Finds things",
+                |_| Ok(crate::Value::Nil),
+            )
+            .build()
+            .unwrap();
+        s.run_turn("(defn twice \"Doubles x.\" [x] (* 2 x))")
+            .unwrap();
+        s
+    }
+
+    fn answer(s: &Session, src: &str) -> Option<String> {
+        let forms = read_all(src).unwrap();
+        repl_form(s, &forms[0]).map(|o| o.plain())
+    }
+
+    #[test]
+    fn doc_covers_builtins_specials_user_tools_and_data() {
+        let s = session();
+        let map = answer(&s, "(doc map)").unwrap();
+        assert!(map.starts_with("clojure.core/map\n"), "{map}");
+        let join = answer(&s, "(doc str/join)").unwrap();
+        assert!(join.starts_with("clojure.string/join\n"), "{join}");
+        assert!(answer(&s, "(doc let)").unwrap().contains("special form"));
+        let twice = answer(&s, "(doc twice)").unwrap();
+        assert_eq!(twice, "user/twice\n  [x]\n  Doubles x.\n");
+        let tool = answer(&s, "(doc tool/search)").unwrap();
+        assert!(tool.contains("(query :string) -> :string") && tool.contains("Finds things"));
+        assert!(answer(&s, "(doc search)")
+            .unwrap()
+            .starts_with("tool/search"));
+        assert!(answer(&s, "(doc data/products)")
+            .unwrap()
+            .contains("Laptop"));
+        let none = answer(&s, "(doc nosuchthing)").unwrap();
+        assert!(none.contains("no documentation for nosuchthing"), "{none}");
+        assert!(answer(&s, "(doc)").unwrap().contains("usage"));
+        assert_eq!(answer(&s, "(map inc [1])"), None);
+    }
+
+    #[test]
+    fn every_special_name_has_a_doc_line() {
+        for name in SPECIAL_NAMES {
+            assert!(
+                SPECIAL_DOCS.iter().any(|(n, _)| n == name),
+                "no doc line for {name}"
+            );
+        }
+    }
+
+    #[test]
+    fn apropos_and_find_doc_search_names_and_docs() {
+        let s = session();
+        let found = answer(&s, "(apropos \"upper\")").unwrap();
+        assert!(found.contains("clojure.string/upper-case"), "{found}");
+        let found = answer(&s, "(apropos tw)").unwrap();
+        assert!(found.contains("twice"), "{found}");
+        let found = answer(&s, "(apropos \"tool/\")").unwrap();
+        assert!(found.contains("tool/search"), "{found}");
+        let found = answer(&s, "(find-doc \"Doubles\")").unwrap();
+        assert!(found.contains("twice"), "{found}");
+        assert!(answer(&s, "(apropos \"zzzz\")")
+            .unwrap()
+            .contains("nothing matches"));
+    }
+}

@@ -1,0 +1,391 @@
+//! The REPL: a prompt designer's workbench (`ptc`, `ptc repl [SESSION.json]`).
+//!
+//! Each entry is one turn of a [`Session`] — the session file's mission,
+//! data and tools, or an empty session — so what the REPL shows is what
+//! the LLM would get: `:prompt` prints the exact next USER message.
+//!
+//! [`Repl::eval_entry`] is the core that the terminal loop
+//! ([`terminal::run_interactive`]), the non-interactive mode
+//! ([`terminal::run_script`], `ptc repl < file`) and the tests all use. An
+//! entry is one of:
+//!
+//! * a `:command` ([`commands`]);
+//! * `(doc name)`, `(apropos "part")`, `(find-doc "part")` ([`doc`]):
+//!   answered by the REPL, not turns;
+//! * code that mentions `*e` (the last error, as the map a `catch` binds:
+//!   `{:message "…" :kind :type-error}`, `:data` too for `ex-info`): `*e`
+//!   is not part of the language the LLM sees, so such an entry is
+//!   evaluated outside the session — against a copy of user/ memory, the
+//!   data and `*1 *2 *3`, without tools — and is not a turn;
+//! * anything else runs as the session's next turn. Code that is neither
+//!   fenced nor starts with `(` (`42`, `data/products`, `*1`) is wrapped in a
+//!   ```` ```clojure ```` fence first, because R-70 would find no program in
+//!   it; a pasted LLM response (prose and a fenced block) runs as it is.
+//!
+//! A turn shows its `println` output, its tool calls, then its value (a
+//! bounded preview; `:full` prints the last value whole) or its error with
+//! the source line and a caret. Errors never end the REPL. `(return v)` and
+//! `(fail reason)` end the session as they would for the LLM; `:undo` takes
+//! that turn back.
+//!
+//! Limits: the session's limits (the file's, or the defaults, with the
+//! command-line flags on top) apply to each entry; `:save` writes the
+//! file's own limits, not the flags. The session's
+//! `max_turns` still drives the turn indicator of the prompt and is saved,
+//! but the REPL never runs out of turns unless [`ReplConfig::max_turns`]
+//! asks for it ([`Session::set_stop_at_max_turns`]).
+
+pub mod commands;
+pub mod doc;
+pub mod helper;
+pub mod input;
+pub mod output;
+pub mod terminal;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::eval::{error_value, Interp, Limits, StaticHost};
+use crate::format::{to_clojure, to_clojure_capped};
+use crate::reader::{read_all, Form, FormKind};
+use crate::session::{extract_program, Session, SessionError, SessionFile, DEFAULT_MAX_TURNS};
+use crate::value::Value;
+
+pub use helper::ReplHelper;
+pub use output::{Item, Output, Style};
+
+/// Items per collection in a value preview.
+pub const PREVIEW_ITEMS: usize = 50;
+/// Characters per string in a value preview.
+pub const PREVIEW_CHARS: usize = 1000;
+/// Bytes of a whole value preview.
+pub const PREVIEW_BYTES: usize = 16 * 1024;
+
+/// Changes the limits of every session the REPL opens (the command line's
+/// LIMITS flags over the file's limits).
+pub type LimitsOverride = Arc<dyn Fn(Limits) -> Limits + Send + Sync>;
+
+/// How the REPL opens sessions.
+#[derive(Clone, Default)]
+pub struct ReplConfig {
+    /// End the session after this many turns, as an LLM's session would
+    /// (it also replaces the file's `max_turns`). `None`: never run out.
+    pub max_turns: Option<usize>,
+    /// Applied to the limits of every session opened (also by `:load`).
+    pub limits: Option<LimitsOverride>,
+}
+
+impl ReplConfig {
+    fn limits(&self, base: Limits) -> Limits {
+        match &self.limits {
+            Some(f) => f(base),
+            None => base,
+        }
+    }
+}
+
+/// What the last turn cost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EntryStats {
+    pub steps: u64,
+    pub heap_bytes: u64,
+    pub print_bytes: usize,
+    pub tool_calls: usize,
+    pub elapsed: Duration,
+}
+
+/// A REPL over one session.
+pub struct Repl {
+    session: Session,
+    config: ReplConfig,
+    /// The session file opened, loaded or saved last (`:save` without a
+    /// file writes there).
+    path: Option<PathBuf>,
+    /// The session's own limits (the file's `limits`), which `:save`
+    /// writes; the command line's flags apply to entries only.
+    own_limits: Option<Limits>,
+    last_error: Option<Error>,
+    last_value: Option<Value>,
+    last_stats: Option<EntryStats>,
+}
+
+impl Repl {
+    /// A REPL over `session` (turns already run stay).
+    pub fn new(mut session: Session, config: ReplConfig) -> Repl {
+        session.set_stop_at_max_turns(config.max_turns.is_some());
+        Repl {
+            session,
+            config,
+            path: None,
+            own_limits: None,
+            last_error: None,
+            last_value: None,
+            last_stats: None,
+        }
+    }
+
+    /// A REPL over a new session with no data and no tools.
+    pub fn empty(mission: &str, config: ReplConfig) -> Result<Repl, SessionError> {
+        let session = Session::builder(mission)
+            .max_turns(config.max_turns.unwrap_or(DEFAULT_MAX_TURNS))
+            .limits(config.limits(Limits::default()))
+            .build()?;
+        Ok(Repl::new(session, config))
+    }
+
+    /// A REPL over a session file, its turns replayed.
+    pub fn open(path: &Path, config: ReplConfig) -> Result<Repl, SessionError> {
+        let (session, own_limits) = open_session(path, &config)?;
+        let mut repl = Repl::new(session, config);
+        repl.path = Some(path.to_path_buf());
+        repl.own_limits = own_limits;
+        Ok(repl)
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The session file opened, loaded or saved last.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The last error shown (`*e`).
+    pub fn last_error(&self) -> Option<&Error> {
+        self.last_error.as_ref()
+    }
+
+    /// The last value shown (what `:full` prints).
+    pub fn last_value(&self) -> Option<&Value> {
+        self.last_value.as_ref()
+    }
+
+    /// What the last turn cost.
+    pub fn last_stats(&self) -> Option<&EntryStats> {
+        self.last_stats.as_ref()
+    }
+
+    /// The number the next turn will have.
+    pub fn next_turn(&self) -> usize {
+        self.session.turns().len() + 1
+    }
+
+    /// Runs one entry (see the module documentation).
+    pub fn eval_entry(&mut self, text: &str) -> Output {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Output::default();
+        }
+        if input::is_command_line(trimmed) {
+            return commands::run(self, trimmed);
+        }
+        let raw = as_response(trimmed);
+        if let Some(program) = extract_program(&raw) {
+            if let Ok(forms) = read_all(&program) {
+                if forms.is_empty() {
+                    return Output::default(); // only comments
+                }
+                if let [form] = forms.as_slice() {
+                    if let Some(out) = doc::repl_form(&self.session, form) {
+                        return out;
+                    }
+                }
+                if forms.iter().any(mentions_star_e) {
+                    return self.eval_outside(&program);
+                }
+            }
+        }
+        self.run_turn(&raw)
+    }
+
+    /// Runs `raw` as the session's next turn.
+    fn run_turn(&mut self, raw: &str) -> Output {
+        if !self.session.status().is_running() {
+            return Output::note(format!(
+                "the session has ended ({}); :undo takes the last turn back, :reset starts over",
+                self.session.status()
+            ));
+        }
+        let started = Instant::now();
+        let turn = match self.session.run_turn(raw) {
+            Ok(t) => t.clone(),
+            Err(e) => return Output::note(e.to_string()),
+        };
+        let budget = &self.session.interp().budget;
+        self.last_stats = Some(EntryStats {
+            steps: budget.steps(),
+            heap_bytes: budget.heap_bytes(),
+            print_bytes: budget.print_bytes,
+            tool_calls: turn.tool_calls.len(),
+            elapsed: started.elapsed(),
+        });
+        let mut out = Output::default();
+        out.items
+            .extend(turn.prints.iter().map(|p| Item::Print(p.clone())));
+        for call in &turn.tool_calls {
+            out.items.push(Item::ToolCall {
+                name: call.name.clone(),
+                args: to_clojure(
+                    &Value::vector_from(call.args.iter().cloned()),
+                    Some(10),
+                    Some(200),
+                )
+                .0,
+                result: match &call.result {
+                    Ok(v) => Ok(to_clojure(v, Some(10), Some(200)).0),
+                    Err(e) => Err(e.clone()),
+                },
+            });
+        }
+        self.show_result(&mut out, turn.result);
+        let status = self.session.status();
+        match status {
+            crate::session::Status::Returned(v) => out.push_note(format!(
+                "the session returned {}: the mission is done (:undo takes it back)",
+                to_clojure(v, Some(10), Some(200)).0
+            )),
+            crate::session::Status::Failed(_) => {
+                out.push_note("the session failed (fail was called); :undo takes it back")
+            }
+            crate::session::Status::Exhausted => out.push_note(format!(
+                "max_turns ({}) reached: the session is exhausted; :undo takes the turn back",
+                self.session.max_turns()
+            )),
+            crate::session::Status::Running => {}
+        }
+        out
+    }
+
+    /// Adds a value (or an error) to `out` and remembers it.
+    fn show_result(&mut self, out: &mut Output, result: Result<Value, Error>) {
+        match result {
+            Ok(v) => {
+                let (text, cut) = to_clojure_capped(
+                    &v,
+                    Some(PREVIEW_ITEMS),
+                    Some(PREVIEW_CHARS),
+                    Some(PREVIEW_BYTES),
+                );
+                out.items.push(Item::Value(text));
+                if cut {
+                    out.push_note("a preview: :full prints the whole value");
+                }
+                self.last_value = Some(v);
+            }
+            Err(e) => {
+                out.items.push(Item::Error(e.clone()));
+                self.last_error = Some(e);
+            }
+        }
+    }
+
+    /// Evaluates `program` outside the session, with `*e` bound.
+    fn eval_outside(&mut self, program: &str) -> Output {
+        let host = StaticHost {
+            data: self.session.data().clone(),
+            ..StaticHost::default()
+        };
+        let mut interp = Interp::new(Box::new(host), self.session.limits().clone());
+        interp.globals = self.session.memory().clone();
+        interp.turn_history = self.session.interp().turn_history.clone();
+        let e = self.last_error.as_ref().map_or(Value::Nil, error_value);
+        interp.globals.define("*e", e, None);
+        let outcome = interp.run_program(program);
+        let mut out = Output::default();
+        out.items.extend(interp.prints.drain(..).map(Item::Print));
+        self.show_result(&mut out, outcome.result);
+        out.push_note("*e is REPL-only: evaluated outside the session (not a turn)");
+        out
+    }
+
+    /// Every name worth completing: builtins (bare, and qualified outside
+    /// clojure.core), special forms, the REPL forms, user/ definitions,
+    /// `tool/` and `data/` names, `*1 *2 *3 *e`.
+    pub fn completion_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for b in crate::builtins::all() {
+            names.push(b.name.to_string());
+            if b.ns != crate::builtins::Ns::Core {
+                names.push(b.qualified_name());
+            }
+        }
+        names.extend(crate::analyze::SPECIAL_NAMES.iter().map(|s| s.to_string()));
+        names.extend(doc::REPL_FORMS.iter().map(|s| s.to_string()));
+        names.extend(self.session.memory().iter().map(|(n, _)| n.to_string()));
+        names.extend(
+            self.session
+                .tools()
+                .iter()
+                .map(|t| format!("tool/{}", t.name)),
+        );
+        names.extend(self.session.data().keys().map(|n| format!("data/{n}")));
+        names.extend(["*1", "*2", "*3", "*e"].map(String::from));
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Replaces the session (`:load`).
+    fn replace_session(&mut self, session: Session, path: PathBuf, own_limits: Option<Limits>) {
+        self.session = session;
+        self.path = Some(path);
+        self.own_limits = own_limits;
+        self.last_error = None;
+        self.last_value = None;
+        self.last_stats = None;
+    }
+}
+
+/// Opens a session file for the REPL: `max_turns` and limits from
+/// `config`, then its turns replayed. Also returns the file's own limits.
+pub fn open_session(
+    path: &Path,
+    config: &ReplConfig,
+) -> Result<(Session, Option<Limits>), SessionError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
+        file: path.to_path_buf(),
+        place: None,
+        message: format!("cannot read the session file: {e}"),
+    })?;
+    let mut file = SessionFile::parse(&text, path)?;
+    if let Some(n) = config.max_turns {
+        file.max_turns = n;
+    }
+    let limits = config.limits(file.limits.clone().unwrap_or_default());
+    let mut session = file.session(path, Some(&text), Some(limits))?;
+    session.set_stop_at_max_turns(config.max_turns.is_some());
+    session.replay(&file.turns);
+    Ok((session, file.limits))
+}
+
+/// The LLM response an entry stands for: as typed when R-70 finds its
+/// program, else the code in a fence.
+fn as_response(text: &str) -> String {
+    if extract_program(text).is_some() {
+        text.to_string()
+    } else {
+        format!("```clojure\n{text}\n```")
+    }
+}
+
+/// Whether `form` uses the symbol `*e`.
+fn mentions_star_e(form: &Form) -> bool {
+    let mut stack = vec![form];
+    while let Some(f) = stack.pop() {
+        match &f.kind {
+            FormKind::Symbol(s) if s == "*e" => return true,
+            FormKind::List(items)
+            | FormKind::Vector(items)
+            | FormKind::Map(items)
+            | FormKind::Set(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

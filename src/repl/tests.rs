@@ -1,0 +1,276 @@
+use super::*;
+use crate::session::Status;
+
+fn repl() -> Repl {
+    let session = Session::builder("Find the most expensive product")
+        .data_json(
+            "products",
+            &serde_json::json!([{"name": "Laptop", "price": 1200}, {"name": "Mouse", "price": 25}]),
+        )
+        .tool_fn(
+            "notify",
+            "(message :string) -> :nil",
+            "Sends a notification",
+            |_| Ok(Value::Nil),
+        )
+        .build()
+        .unwrap();
+    Repl::new(session, ReplConfig::default())
+}
+
+fn plain(r: &mut Repl, entry: &str) -> String {
+    r.eval_entry(entry).plain()
+}
+
+#[test]
+fn entries_are_turns_with_prints_first_then_the_value() {
+    let mut r = repl();
+    assert_eq!(plain(&mut r, "(defn twice [x] (* 2 x))"), "#'twice\n");
+    assert_eq!(plain(&mut r, "(println \"hi\")\n(twice 21)"), "hi\n42\n");
+    assert_eq!(r.session().turns().len(), 2);
+    assert_eq!(r.next_turn(), 3);
+}
+
+#[test]
+fn bare_values_are_fenced_so_they_run() {
+    let mut r = repl();
+    assert_eq!(plain(&mut r, "42"), "42\n");
+    assert_eq!(plain(&mut r, "(count data/products)"), "2\n");
+    assert_eq!(plain(&mut r, "[*1 *2]"), "[2 42]\n");
+    assert_eq!(r.session().turns()[0].raw_response, "```clojure\n42\n```");
+    // a pasted response runs as it is
+    assert_eq!(plain(&mut r, "Sure:\n```clojure\n(inc 1)\n```"), "2\n");
+}
+
+#[test]
+fn errors_show_the_line_and_never_end_the_repl() {
+    let mut r = repl();
+    let out = r.eval_entry("(def x 1)\n(+ x\n   (count 5))");
+    let e = out.error().unwrap();
+    assert_eq!(e.kind(), crate::ErrorKind::Type);
+    let text = out.plain();
+    assert!(text.contains("(count 5))"), "{text}");
+    assert!(text.contains("count expects a collection"), "{text}");
+    // memory unchanged, the REPL goes on, *e is the error as a map
+    assert!(r.session().memory().lookup("x").is_none());
+    assert_eq!(
+        plain(&mut r, "(:kind *e)"),
+        ":type-error\n;; *e is REPL-only: evaluated outside the session (not a turn)\n"
+    );
+    assert_eq!(r.session().turns().len(), 1);
+    assert_eq!(plain(&mut r, "(+ 1 1)"), "2\n");
+}
+
+#[test]
+fn tool_calls_are_shown() {
+    let mut r = repl();
+    let text = plain(&mut r, "(tool/notify \"done\")");
+    assert_eq!(text, ";; tool/notify [\"done\"] => nil\nnil\n");
+}
+
+#[test]
+fn long_values_are_previews_until_full() {
+    let mut r = repl();
+    let text = plain(&mut r, "(range 200)");
+    assert!(text.contains("(200 items, showing first 50)"), "{text}");
+    assert!(text.contains(":full"), "{text}");
+    let full = plain(&mut r, ":full");
+    assert!(full.trim_end().ends_with("198 199]"), "{full}");
+}
+
+#[test]
+fn doc_and_apropos_are_not_turns() {
+    let mut r = repl();
+    assert!(plain(&mut r, "(doc filter)").starts_with("clojure.core/filter"));
+    assert!(plain(&mut r, "(apropos \"upper\")").contains("upper-case"));
+    assert!(r.session().turns().is_empty());
+}
+
+#[test]
+fn undo_reset_and_the_end_of_a_session() {
+    let mut r = repl();
+    plain(&mut r, "(def a 1)");
+    plain(&mut r, "(def b 2)");
+    let text = plain(&mut r, ":undo");
+    assert!(text.starts_with(";; dropped turn 2"), "{text}");
+    assert!(r.session().memory().lookup("b").is_none());
+    let text = plain(&mut r, "(return a)");
+    assert!(text.contains("the session returned 1"), "{text}");
+    assert!(plain(&mut r, "(+ 1 1)").contains("the session has ended (returned)"));
+    plain(&mut r, ":undo");
+    assert_eq!(r.session().status(), &Status::Running);
+    assert_eq!(plain(&mut r, "(+ a 1)"), "2\n");
+    assert!(plain(&mut r, ":reset").contains("dropped 2 turns"));
+    assert!(r.session().turns().is_empty());
+    assert!(r.session().memory().is_empty());
+}
+
+#[test]
+fn the_repl_never_runs_out_of_turns_unless_asked() {
+    let mut r = repl();
+    for i in 0..8 {
+        assert_eq!(plain(&mut r, &format!("(+ {i} 0)")), format!("{i}\n"));
+    }
+    assert!(r.session().status().is_running());
+
+    let mut r = Repl::empty(
+        "m",
+        ReplConfig {
+            max_turns: Some(2),
+            ..ReplConfig::default()
+        },
+    )
+    .unwrap();
+    plain(&mut r, "1");
+    assert!(plain(&mut r, "2").contains("max_turns (2) reached"));
+    assert!(plain(&mut r, "3").contains("has ended (exhausted)"));
+}
+
+#[test]
+fn prompt_shows_the_next_user_message() {
+    let mut r = repl();
+    let first = plain(&mut r, ":prompt");
+    assert!(first.contains("Find the most expensive product"), "{first}");
+    plain(&mut r, "(def top (first (sort-by :price > data/products)))");
+    let next = plain(&mut r, ":prompt uncompressed");
+    let messages = render_messages_last_user(&r, crate::session::View::Uncompressed);
+    assert_eq!(next, format!("{messages}\n"));
+    assert!(plain(&mut r, ":prompt sideways").contains("unknown view"));
+    assert!(!plain(&mut r, ":system").is_empty());
+}
+
+fn render_messages_last_user(r: &Repl, view: crate::session::View) -> String {
+    crate::session::render_messages(r.session(), view)
+        .into_iter()
+        .rev()
+        .find(|m| m.role == crate::session::Role::User)
+        .unwrap()
+        .content
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    let mut r = repl();
+    plain(&mut r, "(def a 20)");
+    plain(&mut r, "(count 5)");
+    plain(&mut r, "(+ a 1)");
+    let text = plain(&mut r, &format!(":save {}", path.display()));
+    assert!(text.contains("saved 3 turns"), "{text}");
+    let prompt = plain(&mut r, ":prompt");
+
+    let mut r2 = Repl::empty("other", ReplConfig::default()).unwrap();
+    let text = plain(&mut r2, &format!(":load {}", path.display()));
+    assert!(text.contains("3 turns replayed, status running"), "{text}");
+    assert_eq!(plain(&mut r2, ":prompt"), prompt);
+    // closure tools are saved as signature and description only
+    assert!(plain(&mut r2, ":tools").contains("tool/notify (message :string) -> :nil"));
+    assert_eq!(plain(&mut r2, "*1"), "21\n");
+    assert_eq!(r2.path(), Some(path.as_path()));
+    assert!(plain(&mut r2, ":load /nonexistent/x.json").contains("cannot load"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_keeps_the_files_limits_not_the_command_line_flags() {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-test-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    std::fs::write(&path, r#"{"mission": "m", "limits": {"max_steps": 5000}}"#).unwrap();
+    let config = ReplConfig {
+        limits: Some(Arc::new(|mut l: Limits| {
+            l.timeout_ms = Some(9999);
+            l
+        })),
+        ..ReplConfig::default()
+    };
+    let mut r = Repl::open(&path, config).unwrap();
+    assert_eq!(r.session().limits().timeout_ms, Some(9999));
+    assert_eq!(r.session().limits().max_steps, Some(5000));
+    plain(&mut r, "(def a 1)");
+    plain(&mut r, ":save");
+    let saved = SessionFile::load(&path).unwrap();
+    assert_eq!(saved.limits.unwrap().timeout_ms, Some(1000));
+    assert_eq!(saved.turns.len(), 1);
+
+    let mut r = Repl::empty("m", ReplConfig::default()).unwrap();
+    plain(&mut r, &format!(":save {}", path.display()));
+    assert_eq!(SessionFile::load(&path).unwrap().limits, None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn saving_more_turns_than_max_turns_raises_it() {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-test-max-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    let mut r = repl();
+    for i in 0..7 {
+        plain(&mut r, &format!("(+ {i} 0)"));
+    }
+    let text = plain(&mut r, &format!(":save {}", path.display()));
+    assert!(text.contains("max_turns raised from 5 to 7"), "{text}");
+    let s = Session::load(&path).unwrap();
+    assert_eq!(s.turns().len(), 7);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn informational_commands() {
+    let mut r = repl();
+    assert!(plain(&mut r, ":help").contains(":prompt [compressed|uncompressed]"));
+    assert!(plain(&mut r, ":data").contains("data/products (vector)"));
+    assert!(plain(&mut r, ":memory").contains("user/ is empty"));
+    plain(&mut r, "(defn f \"Adds one.\" [x] (inc x))");
+    assert!(plain(&mut r, ":memory").contains("f = "));
+    assert!(plain(&mut r, ":memory").contains("Adds one."));
+    let turns = plain(&mut r, ":turns");
+    assert!(turns.contains("[1] ok"), "{turns}");
+    let stats = plain(&mut r, ":stats");
+    assert!(
+        stats.contains("session: running, 1 turn (1 ok, 0 failed)"),
+        "{stats}"
+    );
+    assert!(stats.contains("last turn:"), "{stats}");
+    assert!(plain(&mut r, ":nope").contains("unknown command :nope"));
+    assert!(r.eval_entry(":quit").quit);
+    assert!(r.eval_entry(":repl/quit").quit);
+    assert_eq!(plain(&mut r, "  "), "");
+    assert_eq!(plain(&mut r, "; only a comment"), "");
+    assert_eq!(r.session().turns().len(), 1);
+}
+
+#[test]
+fn completion_names_cover_everything() {
+    let mut r = repl();
+    plain(&mut r, "(def my-thing 1)");
+    let names = r.completion_names();
+    for n in [
+        "map",
+        "clojure.string/join",
+        "let",
+        "doc",
+        "my-thing",
+        "tool/notify",
+        "data/products",
+        "*e",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n} missing");
+    }
+}
+
+#[test]
+fn scripts_run_one_entry_per_form() {
+    let mut r = repl();
+    let script =
+        "(def a 1) (def b\n  2)\n(+ a b)\n:turns\n(count 5)\n(str \"done\")\n:quit\n(+ 1 1)\n";
+    let mut out = Vec::new();
+    terminal::run_script(&mut r, script.as_bytes(), &mut out, Style::Plain).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("#'a\n#'b\n3\n[1] ok"), "{text}");
+    assert!(text.contains("type-error"), "{text}");
+    assert!(text.trim_end().ends_with("\"done\""), "{text}");
+    assert_eq!(r.session().turns().len(), 5);
+}

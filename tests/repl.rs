@@ -1,0 +1,240 @@
+//! The REPL in a real pseudo-terminal (rexpect), and `ptc repl < file`.
+//!
+//! Each test runs the built `ptc` with HOME and XDG_DATA_HOME in a fresh
+//! temporary directory (the history goes there). Timeouts are generous and
+//! nothing is timed: every step waits for the text it needs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use ptc_lisp::session::{render_messages, Role, Session, View};
+use rexpect::session::{spawn_with_options, Options, PtySession};
+
+const TIMEOUT_MS: u64 = 60_000;
+const PROMPT: &str = "user=> ";
+
+/// A fresh directory under the system's temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-pty-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptc"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR");
+    cmd
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> PtySession {
+    let options = Options::new()
+        .timeout_ms(Some(TIMEOUT_MS))
+        .strip_ansi_escape_codes(true);
+    spawn_with_options(command(dir, args), options).expect("ptc starts in a pty")
+}
+
+/// Sends one line, waits for `needle` (a regex that only the output can
+/// match, not the echo of what was typed) and then for the next prompt;
+/// returns the text up to the end of the match.
+fn entry(p: &mut PtySession, line: &str, needle: &str) -> String {
+    p.send_line(line).unwrap();
+    let (before, found) = p
+        .exp_regex(needle)
+        .unwrap_or_else(|e| panic!("after {line:?}: no {needle:?}: {e}"));
+    p.exp_string(PROMPT).unwrap();
+    utf8(&format!("{before}{found}")).replace("\r\n", "\n")
+}
+
+/// rexpect hands over each byte as one `char`: the text as UTF-8 again.
+fn utf8(s: &str) -> String {
+    let bytes: Vec<u8> = s.chars().map(|c| c as u32 as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A regex matching `text` as a whole output line.
+fn line(text: &str) -> String {
+    format!("(?m)^{}\r?$", regex_escape(text))
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if "\\.+*?()|[]{}^$#&-~".contains(c) {
+                format!("\\{c}")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+const SESSION: &str = r#"{
+  "mission": "Find the most expensive product",
+  "data": { "products": [ {"name": "Laptop", "price": 1200}, {"name": "Mouse", "price": 25} ] },
+  "tools": { "notify": { "signature": "(message :string) -> :nil", "description": "Sends a notification", "returns": null } }
+}"#;
+
+#[test]
+fn a_session_in_a_real_terminal() {
+    let dir = temp_dir("session");
+    std::fs::write(dir.join("products.json"), SESSION).unwrap();
+    let mut p = spawn(&dir, &["repl", "products.json"]);
+    let banner = p.exp_string(PROMPT).unwrap();
+    assert!(
+        banner.contains("mission: Find the most expensive product"),
+        "{banner}"
+    );
+    assert!(banner.contains("data/products tool/notify"), "{banner}");
+
+    // a definition typed over two lines: the reader decides it is not done
+    p.send_line("(defn top [ps]").unwrap();
+    entry(&mut p, "  (first (sort-by :price > ps)))", &line("#'top"));
+    entry(&mut p, "(:name (top data/products))", &line("\"Laptop\""));
+
+    // println first, tool calls, then the value
+    let out = entry(
+        &mut p,
+        "(println (str \"check\" \"ing\")) (tool/notify \"found it\") (count data/products)",
+        &line("2"),
+    );
+    let printed = out.find("\nchecking").expect("the print");
+    let called = out
+        .find(";; tool/notify [\"found it\"] => nil")
+        .expect("the tool call");
+    assert!(printed < called, "{out}");
+
+    // an error: the source line and a caret, and the REPL goes on
+    let out = entry(&mut p, "(+ 1 (count 5))", "here");
+    assert!(
+        out.contains("count expects a collection, got integer 5"),
+        "{out}"
+    );
+    assert!(out.contains("1 │ (+ 1 (count 5))"), "{out}");
+    entry(&mut p, "(:kind *e)", &line(":type-error"));
+    entry(&mut p, "*1", &line("2"));
+
+    // tab completion of data/ names
+    p.send("(count data/pro").unwrap();
+    p.send("\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("data/products").unwrap();
+    entry(&mut p, ")", &line("2"));
+
+    // Ctrl-C clears the line
+    p.send("(this is never run").unwrap();
+    p.flush().unwrap();
+    p.exp_string("never run").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string(PROMPT).unwrap();
+    entry(&mut p, "(+ 2 2)", &line("4"));
+
+    // (doc …) is not a turn
+    entry(&mut p, "(doc top)", &line("user/top"));
+
+    // :prompt is the exact next USER message (checked against the library
+    // once the session is saved)
+    // (what the REPL prints between the echo of the accepted line and the
+    // next prompt; input typed ahead of a prompt is lost by rustyline, so
+    // every step waits for the prompt)
+    p.send_line(":prompt").unwrap();
+    p.exp_string(":prompt\r\n").unwrap();
+    let shown = utf8(&p.exp_string(PROMPT).unwrap()).replace("\r\n", "\n");
+    entry(&mut p, ":save saved.json", "saved 7 turns to saved.json");
+    let saved = Session::load(&dir.join("saved.json")).unwrap();
+    assert_eq!(saved.turns().len(), 7);
+    let expected = render_messages(&saved, View::of(&saved))
+        .into_iter()
+        .rev()
+        .find(|m| m.role == Role::User)
+        .unwrap()
+        .content;
+    assert!(
+        shown.contains(expected.trim()),
+        "{shown:?} should contain {expected:?}"
+    );
+
+    // :reset forgets, :load brings the saved turns back
+    entry(&mut p, ":reset", "dropped 7 turns");
+    entry(&mut p, "(top data/products)", "undefined");
+    entry(&mut p, ":load saved.json", "7 turns replayed");
+    entry(&mut p, "(:price (top data/products))", &line("1200"));
+
+    // Ctrl-D leaves
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+
+    let history = std::fs::read_to_string(dir.join("data/ptc/history")).unwrap();
+    assert!(history.contains("(+ 1 (count 5))"), "{history}");
+    assert!(!history.contains("this is never run"), "{history}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ptc_without_a_command_opens_the_repl() {
+    let dir = temp_dir("bare");
+    let mut p = spawn(&dir, &[]);
+    p.exp_string(PROMPT).unwrap();
+    p.send_line("(defn f [x]").unwrap();
+    entry(&mut p, "(* x 3))", &line("#'f"));
+    entry(&mut p, "(f 14)", &line("42"));
+    entry(&mut p, ":help", "exact next USER message");
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn colour_on_a_terminal_and_never_with_plain() {
+    let dir = temp_dir("colour");
+    let raw = |args: &[&str]| {
+        let options = Options::new().timeout_ms(Some(TIMEOUT_MS));
+        let mut p = spawn_with_options(command(&dir, args), options).unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("(count 5)").unwrap();
+        let out = p.exp_string("here").unwrap();
+        p.send_line(":quit").unwrap();
+        p.exp_eof().unwrap();
+        utf8(&out)
+    };
+    let coloured = raw(&["repl"]);
+    assert!(
+        coloured.contains("\x1b[31m")
+            || coloured.contains("\x1b[1;31m")
+            || coloured.contains("\x1b[3"),
+        "{coloured:?}"
+    );
+    assert!(coloured.contains('╭'), "{coloured:?}");
+    let plain = raw(&["repl", "--plain"]);
+    let error_part = &plain[plain.find("type-error").unwrap()..];
+    assert!(!error_part.contains('\x1b'), "{error_part:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_script_on_standard_input_runs_one_entry_per_form() {
+    let dir = temp_dir("script");
+    std::fs::write(dir.join("products.json"), SESSION).unwrap();
+    let mut child = command(&dir, &["repl", "products.json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script =
+        "(def n (count data/products)) (def m\n  (* n 10))\n(+ n m)\n(count 5)\n:save out.json\n";
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("#'n\n#'m\n22\ntype-error"), "{text}");
+    assert!(!text.contains('\x1b'), "{text}");
+    assert!(!text.contains(PROMPT), "{text}");
+    assert!(text.contains("saved 4 turns to out.json"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
