@@ -53,6 +53,7 @@ impl Interp {
     pub fn run_program_here(&mut self, src: &Arc<str>) -> Outcome {
         self.prints.clear();
         self.tool_calls.clear();
+        self.defined.clear();
         self.budget.reset();
         let snapshot = self.globals.clone();
         let returns_snapshot = self.fn_returns.clone();
@@ -115,7 +116,12 @@ impl Interp {
         if let Some(e) = signal {
             return Err(e);
         }
-        for (name, def) in self.globals.iter() {
+        // Only what this program (re)defined can have changed.
+        for &id in &self.defined {
+            let Some(def) = self.globals.get(id) else {
+                continue;
+            };
+            let name = self.globals.name(id);
             let unchanged = before
                 .lookup(name)
                 .is_some_and(|old| same_storage(&old.value, &def.value));

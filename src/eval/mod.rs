@@ -119,6 +119,8 @@ pub struct Interp {
     /// successful call, by [`crate::analyze::expr::GlobalId`] (kept across
     /// turns; the prelude shows its type, R-25).
     pub fn_returns: Vec<Option<Value>>,
+    /// The user/ definitions the current program has (re)defined, in order.
+    pub defined: Vec<GlobalId>,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
     /// Called with every print as it happens (`ptc run` streams them).
@@ -138,6 +140,7 @@ impl Interp {
             tool_calls: Vec::new(),
             turn_history: Vec::new(),
             fn_returns: Vec::new(),
+            defined: Vec::new(),
             pending_line: String::new(),
             on_print: None,
             stack: Vec::new(),
@@ -550,6 +553,7 @@ impl Interp {
                         doc: d.doc.clone(),
                     },
                 );
+                self.defined.push(d.id);
                 Ok(Value::Var(d.name.clone()))
             }
             Expr::Call(call) => {

@@ -68,7 +68,7 @@ use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::{Globals, Interp, Limits, ToolCall};
-use crate::reader::{read_all, read_value, Form, FormKind};
+use crate::reader::read_value;
 use crate::value::json::from_json;
 use crate::value::Value;
 
@@ -439,7 +439,7 @@ impl Session {
         }
         let memory = self.interp.globals.clone();
         let defined = match (&program, success) {
-            (Some(p), true) => defined_names(&before, &memory, p),
+            (Some(_), true) => defined_names(&self.interp),
             _ => Vec::new(),
         };
         if let Ok(v) = &result {
@@ -614,43 +614,15 @@ impl Session {
     }
 }
 
-/// Names defined or redefined by a successful turn: those whose definition
-/// changed, plus those a top-level `def`/`defn` of the program names (a
-/// redefinition with an equal value), in user/ order.
-fn defined_names(before: &Globals, after: &Globals, program: &str) -> Vec<String> {
-    let mut named = BTreeSet::new();
-    if let Ok(forms) = read_all(program) {
-        for f in &forms {
-            collect_defs(f, &mut named);
-        }
-    }
-    after
-        .iter()
-        .filter(|(name, def)| {
-            named.contains(name.as_ref())
-                || match before.lookup(name) {
-                    None => true,
-                    Some(old) => old.value != def.value || old.doc != def.doc,
-                }
-        })
-        .map(|(name, _)| name.to_string())
+/// Names the turn's program defined or redefined (every `def`/`defn` it
+/// ran, a redefinition with an equal value included), in user/ order.
+fn defined_names(interp: &Interp) -> Vec<String> {
+    let mut ids = interp.defined.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| interp.globals.name(id).to_string())
         .collect()
-}
-
-fn collect_defs(form: &Form, out: &mut BTreeSet<String>) {
-    if let FormKind::List(items) = &form.kind {
-        if let Some(FormKind::Symbol(head)) = items.first().map(|f| &f.kind) {
-            match head.as_str() {
-                "do" => items[1..].iter().for_each(|f| collect_defs(f, out)),
-                "def" | "defn" | "defn-" => {
-                    if let Some(FormKind::Symbol(name)) = items.get(1).map(|f| &f.kind) {
-                        out.insert(name.clone());
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
 }
 
 #[cfg(test)]
