@@ -339,22 +339,8 @@ fn ex_data(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{i, kw, m, s, v};
 
-    fn kw(s: &str) -> Value {
-        Value::keyword(s)
-    }
-    fn s(x: &str) -> Value {
-        Value::string(x)
-    }
-    fn i(n: i64) -> Value {
-        Value::Int(n)
-    }
-    fn v(items: &[Value]) -> Value {
-        Value::vector_from(items.iter().cloned())
-    }
-    fn m(kvs: &[(Value, Value)]) -> Value {
-        Value::map_from(kvs.iter().cloned())
-    }
     fn plus() -> Value {
         Func::native("+", |_, a| {
             let mut t = 0;

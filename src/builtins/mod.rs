@@ -27,6 +27,8 @@ pub mod seq;
 pub mod set;
 pub mod strformat;
 pub mod string;
+#[cfg(test)]
+mod testing;
 pub mod walk;
 
 use std::collections::HashMap;

@@ -922,6 +922,7 @@ fn parse_boolean(_: &mut Interp, args: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{i, s};
     use crate::error::ErrorKind;
 
     fn call(name: &str, args: &[Value]) -> Result<Value> {
@@ -945,14 +946,8 @@ mod tests {
         }
     }
 
-    fn i(n: i64) -> Value {
-        Value::Int(n)
-    }
     fn f(x: f64) -> Value {
         Value::Float(x)
-    }
-    fn s(x: &str) -> Value {
-        Value::string(x)
     }
     fn b(x: bool) -> Value {
         Value::Bool(x)

@@ -295,6 +295,7 @@ fn type_of(_: &mut Interp, a: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::s;
     use crate::error::ErrorKind;
     use crate::value::Func;
 
@@ -323,9 +324,6 @@ mod tests {
         check(name, &[v], Value::Bool(false));
     }
 
-    fn s(x: &str) -> Value {
-        Value::string(x)
-    }
     fn kw(x: &str) -> Value {
         Value::keyword(x)
     }

@@ -591,6 +591,7 @@ fn pluck(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{i, kw, s};
     use crate::error::ErrorKind;
 
     fn builtin(name: &str) -> &'static Builtin {
@@ -614,15 +615,6 @@ mod tests {
         run(name, args).unwrap_or_else(|e| panic!("({name} {args:?}) failed: {e}"))
     }
 
-    fn kw(s: &str) -> Value {
-        Value::keyword(s)
-    }
-    fn s(x: &str) -> Value {
-        Value::string(x)
-    }
-    fn i(n: i64) -> Value {
-        Value::Int(n)
-    }
     fn vecv(items: &[Value]) -> Value {
         Value::vector_from(items.iter().cloned())
     }

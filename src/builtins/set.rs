@@ -292,23 +292,12 @@ fn join(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{i, kw, m, v};
     use crate::error::ErrorKind;
     use crate::value::Func;
 
-    fn kw(s: &str) -> Value {
-        Value::keyword(s)
-    }
-    fn i(n: i64) -> Value {
-        Value::Int(n)
-    }
     fn st(items: &[Value]) -> Value {
         Value::set_from(items.iter().cloned())
-    }
-    fn v(items: &[Value]) -> Value {
-        Value::vector_from(items.iter().cloned())
-    }
-    fn m(kvs: &[(Value, Value)]) -> Value {
-        Value::map_from(kvs.iter().cloned())
     }
     fn ok(f: fn(&mut Interp, &[Value]) -> Result<Value>, a: &[Value]) -> Value {
         f(&mut Interp::standalone(), a).unwrap()

@@ -197,24 +197,10 @@ fn stringify_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{i, kw, m, s, v};
     use crate::error::ErrorKind;
     use crate::value::Func;
 
-    fn kw(s: &str) -> Value {
-        Value::keyword(s)
-    }
-    fn s(x: &str) -> Value {
-        Value::string(x)
-    }
-    fn i(n: i64) -> Value {
-        Value::Int(n)
-    }
-    fn v(items: &[Value]) -> Value {
-        Value::vector_from(items.iter().cloned())
-    }
-    fn m(kvs: &[(Value, Value)]) -> Value {
-        Value::map_from(kvs.iter().cloned())
-    }
     fn ok(f: fn(&mut Interp, &[Value]) -> Result<Value>, a: &[Value]) -> Value {
         f(&mut Interp::standalone(), a).unwrap()
     }
