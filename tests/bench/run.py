@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED_BENCH = os.path.join(ROOT, "..", "shared", "bench")
@@ -41,14 +42,25 @@ def check_line(stdout):
     return lines[0] if lines else ""
 
 
+def timed_run(cmd):
+    """Wall seconds (perf_counter resolution) and stdout of one run."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[:300]}")
+    return elapsed, proc.stdout
+
+
 def measure(cmd, runs):
-    times, peaks, line = [], [], None
+    """Median wall time of `runs` runs, peak memory of one more (under /usr/bin/time)."""
+    times, line = [], None
     for _ in range(runs):
-        secs, kb, out = run_once(cmd)
+        secs, out = timed_run(cmd)
         times.append(secs)
-        peaks.append(kb)
         line = check_line(out)
-    return statistics.median(times), max(peaks), line
+    _, kb, _ = run_once(cmd)
+    return statistics.median(times), kb, line
 
 
 def main():
@@ -94,7 +106,7 @@ def main():
             print(f"{name}: {e}", file=sys.stderr)
             failed += 1
             continue
-        row = [name, f"{t:.3f}", f"{kb / 1024:.1f}"]
+        row = [name, f"{t:.4f}", f"{kb / 1024:.1f}"]
         ok = True
         for peer, cmd in peers.items():
             try:
