@@ -47,6 +47,11 @@ pub enum Expr {
     Def(Box<Def>),
     Call(Box<Call>),
     CallBuiltin(&'static Builtin, Vec<Expr>, Span),
+    /// A binary numeric builtin (`+ - * < > <= >= =`) with a fast path for
+    /// two integers or two floats; anything else goes to the builtin.
+    Arith2(ArithOp, Box<(Expr, Expr)>, &'static Builtin, Span),
+    /// `inc`/`dec` with a fast path for integers.
+    Step(i64, Box<Expr>, &'static Builtin, Span),
     CallTool(Arc<str>, Vec<Expr>, Span),
     Try(Box<Try>),
     Throw(Box<Expr>, Span),
@@ -62,6 +67,67 @@ pub enum Expr {
     Key(Slot, Value, Option<Box<Expr>>, Span),
     /// A map pattern applied to a sequence of `k v` pairs (`& {:keys …}`).
     SeqToMap(Slot),
+}
+
+/// The numeric builtins with an inline fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+}
+
+impl ArithOp {
+    /// The fast-path operation of a clojure.core builtin, by name.
+    pub fn of(name: &str) -> Option<ArithOp> {
+        Some(match name {
+            "+" => ArithOp::Add,
+            "-" => ArithOp::Sub,
+            "*" => ArithOp::Mul,
+            "<" => ArithOp::Lt,
+            ">" => ArithOp::Gt,
+            "<=" => ArithOp::Le,
+            ">=" => ArithOp::Ge,
+            "=" | "==" => ArithOp::Eq,
+            _ => return None,
+        })
+    }
+
+    /// The result for two integers; `None` (overflow) leaves the error to
+    /// the builtin.
+    #[inline]
+    pub fn ints(self, a: i64, b: i64) -> Option<Value> {
+        Some(match self {
+            ArithOp::Add => Value::Int(a.checked_add(b)?),
+            ArithOp::Sub => Value::Int(a.checked_sub(b)?),
+            ArithOp::Mul => Value::Int(a.checked_mul(b)?),
+            ArithOp::Lt => Value::Bool(a < b),
+            ArithOp::Gt => Value::Bool(a > b),
+            ArithOp::Le => Value::Bool(a <= b),
+            ArithOp::Ge => Value::Bool(a >= b),
+            ArithOp::Eq => Value::Bool(a == b),
+        })
+    }
+
+    /// The result for two floats (IEEE semantics, as the builtins).
+    #[inline]
+    pub fn floats(self, a: f64, b: f64) -> Value {
+        match self {
+            ArithOp::Add => Value::Float(a + b),
+            ArithOp::Sub => Value::Float(a - b),
+            ArithOp::Mul => Value::Float(a * b),
+            ArithOp::Lt => Value::Bool(a < b),
+            ArithOp::Gt => Value::Bool(a > b),
+            ArithOp::Le => Value::Bool(a <= b),
+            ArithOp::Ge => Value::Bool(a >= b),
+            ArithOp::Eq => Value::Bool(a == b),
+        }
+    }
 }
 
 /// Evaluate `value` and store it in `slot`.

@@ -286,6 +286,21 @@ impl<'a> Analyzer<'a> {
         }
         let f = self.analyze(head, false)?;
         if let Expr::Builtin(b) = f {
+            if b.ns == Ns::Core {
+                if let (Some(op), [x, y]) = (expr::ArithOp::of(b.name), args_forms) {
+                    let (x, y) = (self.analyze(x, false)?, self.analyze(y, false)?);
+                    return Ok(Expr::Arith2(op, Box::new((x, y)), b, form.span));
+                }
+                if let ("inc" | "dec", [x]) = (b.name, args_forms) {
+                    let step = if b.name == "inc" { 1 } else { -1 };
+                    return Ok(Expr::Step(
+                        step,
+                        Box::new(self.analyze(x, false)?),
+                        b,
+                        form.span,
+                    ));
+                }
+            }
             let args = if b.name == "where" && b.ns == Ns::Core {
                 self.where_args(args_forms)?
             } else {

@@ -564,6 +564,32 @@ impl Interp {
             Expr::CallBuiltin(b, args, span) => self
                 .with_args(args, frame, |this, args| this.call_builtin(b, args))
                 .map_err(|e| e.or_span(*span)),
+            Expr::Arith2(op, args, b, span) => {
+                let x = self.eval(&args.0, frame)?;
+                let y = self.eval(&args.1, frame)?;
+                let fast = match (&x, &y) {
+                    (Value::Int(a), Value::Int(c)) => op.ints(*a, *c),
+                    (Value::Float(a), Value::Float(c)) => Some(op.floats(*a, *c)),
+                    _ => None,
+                };
+                match fast {
+                    Some(v) => {
+                        self.budget.tick(1)?;
+                        Ok(v)
+                    }
+                    None => self.call_builtin(b, &[x, y]).map_err(|e| e.or_span(*span)),
+                }
+            }
+            Expr::Step(step, x, b, span) => {
+                let x = self.eval(x, frame)?;
+                if let Value::Int(i) = x {
+                    if let Some(n) = i.checked_add(*step) {
+                        self.budget.tick(1)?;
+                        return Ok(Value::Int(n));
+                    }
+                }
+                self.call_builtin(b, &[x]).map_err(|e| e.or_span(*span))
+            }
             Expr::CallTool(name, args, span) => {
                 let args = self.eval_args(args, frame)?;
                 self.call_tool(name, args).map_err(|e| e.or_span(*span))
