@@ -389,22 +389,6 @@ impl Interp {
                 Some(c) => Ok(c.captures[*i as usize].clone()),
                 None => Err(Error::internal("capture outside a closure")),
             },
-            Expr::SelfFn => match frame.closure {
-                Some(c) => Ok(Value::Fn(Func::Closure(c.clone()))),
-                None => Err(Error::internal("self reference outside a closure")),
-            },
-            Expr::Sibling(i) => {
-                let group = frame
-                    .closure
-                    .and_then(|c| c.group.clone())
-                    .ok_or_else(|| Error::internal("letfn sibling outside its group"))?;
-                let (proto, captures) = &group.members[*i as usize];
-                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
-                    proto: proto.clone(),
-                    captures: captures.clone(),
-                    group: Some(group.clone()),
-                }))))
-            }
             Expr::Global(id) => match self.globals.get(*id) {
                 Some(d) => Ok(d.value.clone()),
                 None => Err(Error::undefined(format!(
@@ -413,42 +397,6 @@ impl Interp {
                 ))),
             },
             Expr::Builtin(b) => Ok(Value::Fn(Func::Builtin(b))),
-            Expr::Data(name, span) => self.data(name).map_err(|e| e.or_span(*span)),
-            Expr::TurnHistory(n) => {
-                let n = *n as usize;
-                let len = self.turn_history.len();
-                Ok(if n <= len {
-                    self.turn_history[len - n].clone()
-                } else {
-                    Value::Nil
-                })
-            }
-            Expr::Vector(items) => {
-                let mut v = Vector::new();
-                for item in items {
-                    v.push_back(self.eval(item, frame)?);
-                }
-                self.budget.alloc(16 * items.len() as u64 + 32)?;
-                Ok(Value::vector(v))
-            }
-            Expr::Map(entries) => {
-                let mut m = Map::new();
-                for (k, v) in entries {
-                    let k = self.eval(k, frame)?;
-                    let v = self.eval(v, frame)?;
-                    m.insert(k, v);
-                }
-                self.budget.alloc(48 * entries.len() as u64 + 32)?;
-                Ok(Value::Map(m))
-            }
-            Expr::Set(items) => {
-                let mut s = crate::value::Set::new();
-                for item in items {
-                    s.insert(self.eval(item, frame)?);
-                }
-                self.budget.alloc(32 * items.len() as u64 + 32)?;
-                Ok(Value::Set(s))
-            }
             Expr::If(b) => {
                 let (c, t, f) = &**b;
                 if self.eval(c, frame)?.truthy() {
@@ -511,6 +459,101 @@ impl Interp {
                 self.pending_recur = Some(base);
                 Ok(Value::Nil)
             }
+            Expr::Call(call) => {
+                let f = self.eval(&call.f, frame)?;
+                self.with_args(&call.args, frame, |this, args| this.call(&f, args))
+                    .map_err(|e| e.or_span(call.span))
+            }
+            Expr::CallBuiltin(b, args, span) => self
+                .with_args(args, frame, |this, args| this.call_builtin(b, args))
+                .map_err(|e| e.or_span(*span)),
+            Expr::Arith2(op, args, b, span) => {
+                let x = self.eval(&args.0, frame)?;
+                let y = self.eval(&args.1, frame)?;
+                let fast = match (&x, &y) {
+                    (Value::Int(a), Value::Int(c)) => op.ints(*a, *c),
+                    (Value::Float(a), Value::Float(c)) => Some(op.floats(*a, *c)),
+                    _ => None,
+                };
+                match fast {
+                    Some(v) => {
+                        self.budget.tick(1)?;
+                        Ok(v)
+                    }
+                    None => self.call_builtin(b, &[x, y]).map_err(|e| e.or_span(*span)),
+                }
+            }
+            Expr::Step(step, x, b, span) => {
+                let x = self.eval(x, frame)?;
+                if let Value::Int(i) = x {
+                    if let Some(n) = i.checked_add(*step) {
+                        self.budget.tick(1)?;
+                        return Ok(Value::Int(n));
+                    }
+                }
+                self.call_builtin(b, &[x]).map_err(|e| e.or_span(*span))
+            }
+            _ => self.eval_rest(e, frame),
+        }
+    }
+
+    /// The expressions that are not on the hot path of loops and calls,
+    /// kept out of [`Interp::eval`] so its stack frame stays small.
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
+        match e {
+            Expr::SelfFn => match frame.closure {
+                Some(c) => Ok(Value::Fn(Func::Closure(c.clone()))),
+                None => Err(Error::internal("self reference outside a closure")),
+            },
+            Expr::Sibling(i) => {
+                let group = frame
+                    .closure
+                    .and_then(|c| c.group.clone())
+                    .ok_or_else(|| Error::internal("letfn sibling outside its group"))?;
+                let (proto, captures) = &group.members[*i as usize];
+                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+                    proto: proto.clone(),
+                    captures: captures.clone(),
+                    group: Some(group.clone()),
+                }))))
+            }
+            Expr::Data(name, span) => self.data(name).map_err(|e| e.or_span(*span)),
+            Expr::TurnHistory(n) => {
+                let n = *n as usize;
+                let len = self.turn_history.len();
+                Ok(if n <= len {
+                    self.turn_history[len - n].clone()
+                } else {
+                    Value::Nil
+                })
+            }
+            Expr::Vector(items) => {
+                let mut v = Vector::new();
+                for item in items {
+                    v.push_back(self.eval(item, frame)?);
+                }
+                self.budget.alloc(16 * items.len() as u64 + 32)?;
+                Ok(Value::vector(v))
+            }
+            Expr::Map(entries) => {
+                let mut m = Map::new();
+                for (k, v) in entries {
+                    let k = self.eval(k, frame)?;
+                    let v = self.eval(v, frame)?;
+                    m.insert(k, v);
+                }
+                self.budget.alloc(48 * entries.len() as u64 + 32)?;
+                Ok(Value::Map(m))
+            }
+            Expr::Set(items) => {
+                let mut s = crate::value::Set::new();
+                for item in items {
+                    s.insert(self.eval(item, frame)?);
+                }
+                self.budget.alloc(32 * items.len() as u64 + 32)?;
+                Ok(Value::Set(s))
+            }
             Expr::MakeFn(proto, captures) => {
                 let mut caps = Vec::with_capacity(captures.len());
                 for c in captures {
@@ -555,40 +598,6 @@ impl Interp {
                 );
                 self.defined.push(d.id);
                 Ok(Value::Var(d.name.clone()))
-            }
-            Expr::Call(call) => {
-                let f = self.eval(&call.f, frame)?;
-                self.with_args(&call.args, frame, |this, args| this.call(&f, args))
-                    .map_err(|e| e.or_span(call.span))
-            }
-            Expr::CallBuiltin(b, args, span) => self
-                .with_args(args, frame, |this, args| this.call_builtin(b, args))
-                .map_err(|e| e.or_span(*span)),
-            Expr::Arith2(op, args, b, span) => {
-                let x = self.eval(&args.0, frame)?;
-                let y = self.eval(&args.1, frame)?;
-                let fast = match (&x, &y) {
-                    (Value::Int(a), Value::Int(c)) => op.ints(*a, *c),
-                    (Value::Float(a), Value::Float(c)) => Some(op.floats(*a, *c)),
-                    _ => None,
-                };
-                match fast {
-                    Some(v) => {
-                        self.budget.tick(1)?;
-                        Ok(v)
-                    }
-                    None => self.call_builtin(b, &[x, y]).map_err(|e| e.or_span(*span)),
-                }
-            }
-            Expr::Step(step, x, b, span) => {
-                let x = self.eval(x, frame)?;
-                if let Value::Int(i) = x {
-                    if let Some(n) = i.checked_add(*step) {
-                        self.budget.tick(1)?;
-                        return Ok(Value::Int(n));
-                    }
-                }
-                self.call_builtin(b, &[x]).map_err(|e| e.or_span(*span))
             }
             Expr::CallTool(name, args, span) => {
                 let args = self.eval_args(args, frame)?;
@@ -654,6 +663,7 @@ impl Interp {
                     other => Ok(other),
                 }
             }
+            _ => Err(Error::internal("eval_rest reached a hot-path expression")),
         }
     }
 
