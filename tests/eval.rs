@@ -233,3 +233,46 @@ fn map_and_filter_of_infinite_sequences_are_consumed_lazily() {
     assert_eq!(err("(count (map inc (range)))"), ErrorKind::LimitExceeded);
     assert_eq!(err("(vec (filter odd? (range)))"), ErrorKind::LimitExceeded);
 }
+
+#[test]
+fn last_use_moves_never_change_what_a_program_means() {
+    // Values given to a function or a reduce stay as they were (persistence).
+    assert_eq!(
+        ok("(let [init {:x 1} r (reduce (fn [acc i] (assoc acc i i)) init (range 3))] [init r])"),
+        "[{:x 1} {0 0 1 1 2 2 :x 1}]"
+    );
+    assert_eq!(
+        ok("(def base [1 2]) (defn add3 [v] (conj v 3)) [(add3 base) base]"),
+        "[[1 2 3] [1 2]]"
+    );
+    // A local read twice in a tail call is only moved at its last read.
+    assert_eq!(ok("(defn twice [m] (merge m m)) (twice {:a 1})"), "{:a 1}");
+    assert_eq!(
+        ok("(defn f [acc] (assoc acc :n (count acc))) (f {:a 1 :b 2})"),
+        "{:a 1 :b 2 :n 2}"
+    );
+    // A local from outside a loop is read again on every iteration.
+    assert_eq!(
+        ok("(defn k [m] (loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc (assoc m :i i))) acc))) (k {:z 0})"),
+        "[{:i 0 :z 0} {:i 1 :z 0} {:i 2 :z 0}]"
+    );
+    // Accumulators in self-recursion and reduce build the right result.
+    assert_eq!(
+        ok("(defn build [n acc] (if (zero? n) acc (build (dec n) (conj acc n)))) (build 4 [])"),
+        "[4 3 2 1]"
+    );
+    assert_eq!(
+        ok("(reduce (fn [acc w] (update acc w (fnil inc 0))) {} [\"a\" \"b\" \"a\"])"),
+        "{\"a\" 2 \"b\" 1}"
+    );
+    // Captured values are copies: the closure keeps its own.
+    assert_eq!(
+        ok("(let [v [1]] (defn f2 [] (conj v 2))) [(f2) (f2)]"),
+        "[[1 2] [1 2]]"
+    );
+    // A loop that is not the last thing in the function keeps its outer locals.
+    assert_eq!(
+        ok("(defn g [m] (let [r (loop [i 0] (assoc m :i i))] [r m])) (g {:a 1})"),
+        "[{:a 1 :i 0} {:a 1}]"
+    );
+}

@@ -20,6 +20,10 @@ pub type Slot = u32;
 pub enum Expr {
     Const(Value),
     Local(Slot),
+    /// The last read of a local: takes the value out of its slot (the
+    /// analyzer proved nothing reads the slot afterwards), so a collection
+    /// held only there can be updated in place by the callee.
+    MoveLocal(Slot),
     Capture(u32),
     /// The closure being run (a named `fn` referring to itself).
     SelfFn,

@@ -17,6 +17,7 @@
 pub mod destructure;
 pub mod expr;
 pub mod macros;
+pub mod moves;
 pub mod names;
 pub mod special;
 
@@ -101,6 +102,12 @@ struct Scope {
     siblings: Vec<Arc<str>>,
     /// How many arguments `recur` takes here, if it may appear.
     recur_arity: Option<usize>,
+    /// The first slot bound inside the innermost loop (0 for a function):
+    /// slots from there on are rebound by `recur`.
+    recur_base: Slot,
+    /// Tail position here is not the end of the frame: the top level, or
+    /// inside a loop that is not itself in the frame's tail position.
+    tail_open: bool,
 }
 
 /// A compiled top-level form: run it in a frame of `frame_size` slots.
@@ -126,7 +133,10 @@ impl<'a> Analyzer<'a> {
 
     /// Analyzes one top-level form.
     pub fn top_level(&mut self, form: &Form) -> Result<TopLevel> {
-        self.scopes.push(Scope::default());
+        self.scopes.push(Scope {
+            tail_open: true,
+            ..Scope::default()
+        });
         let expr = self.analyze(form, false);
         let scope = self.scopes.pop().unwrap_or_default();
         Ok(TopLevel {
@@ -272,7 +282,13 @@ impl<'a> Analyzer<'a> {
                 names::check_forbidden(name, head.span)?;
             }
         }
-        self.call(form, items)
+        let mut call = self.call(form, items)?;
+        if tail && !self.scope().tail_open {
+            // The frame ends with this call: every local is dead after its
+            // arguments are evaluated.
+            moves::mark(&mut call, &[], &|_| true);
+        }
+        Ok(call)
     }
 
     fn call(&mut self, form: &Form, items: &[Form]) -> Result<Expr> {

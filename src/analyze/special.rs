@@ -103,7 +103,11 @@ pub fn analyze(
                     }
                 }
             }
+            let saved = (a.scope().recur_base, a.scope().tail_open);
+            a.scope().recur_base = mark.1;
+            a.scope().tail_open |= !tail;
             let body = a.with_recur(Some(params.len()), |a| a.body(&args[1..], true));
+            (a.scope().recur_base, a.scope().tail_open) = saved;
             a.restore(mark);
             Expr::Loop(Box::new(Loop {
                 inits,
@@ -131,7 +135,10 @@ pub fn analyze(
                 ))
                 .with_span(span));
             }
-            Expr::Recur(a.analyze_all(args)?, span)
+            let mut values = a.analyze_all(args)?;
+            let base = a.scope().recur_base;
+            super::moves::mark_args(&mut values, &[], &|slot| slot >= base);
+            Expr::Recur(values, span)
         }
         "fn" | "fn*" => {
             let (name, rest) = match args.first().map(|f| &f.kind) {

@@ -38,13 +38,16 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new("get-in", Arity::range(2, 3), "Value at a path of keys in nested maps/vectors (with keyword/string key fallback); nil or the default when absent.", get_in)
         .example("(get-in {:user {:name \"A\"}} [:user :name]) ;=> \"A\""),
     Builtin::new("assoc", Arity::at_least(3), "Map with keys set to values, or vector with indexes replaced (index = count appends).", assoc)
-        .example("(assoc {:a 1} :b 2) ;=> {:a 1 :b 2}"),
+        .example("(assoc {:a 1} :b 2) ;=> {:a 1 :b 2}")
+        .owned(assoc_owned),
     Builtin::new("assoc-in", Arity::exact(3), "Sets the value at a path of keys, creating maps as needed.", assoc_in)
         .example("(assoc-in {} [:user :name] \"Bob\") ;=> {:user {:name \"Bob\"}}"),
     Builtin::new("dissoc", Arity::at_least(1), "Map without the given keys.", dissoc)
-        .example("(dissoc {:a 1 :b 2} :b) ;=> {:a 1}"),
+        .example("(dissoc {:a 1 :b 2} :b) ;=> {:a 1}")
+        .owned(dissoc_owned),
     Builtin::new("update", Arity::at_least(3), "Replaces the value at a key with (f old-value & args).", update)
-        .example("(update {:n 1} :n inc) ;=> {:n 2}"),
+        .example("(update {:n 1} :n inc) ;=> {:n 2}")
+        .owned(update_owned),
     Builtin::new("update-in", Arity::at_least(3), "Replaces the value at a path of keys with (f old-value & args), creating maps as needed.", update_in)
         .example("(update-in {:a {:b 1}} [:a :b] + 10) ;=> {:a {:b 11}}"),
     Builtin::new("update-keys", Arity::exact(2), "Map with f applied to every key: (update-keys m f).", update_keys)
@@ -52,7 +55,8 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new("update-vals", Arity::exact(2), "Map with f applied to every value: (update-vals m f).", update_vals)
         .example("(update-vals {:a 1 :b 2} inc) ;=> {:a 2 :b 3}"),
     Builtin::new("conj", Arity::at_least(0), "Adds items: at the end of a vector (nil gives a vector), to a set, or [k v] entries/maps to a map.", conj)
-        .example("(conj [1 2] 3) ;=> [1 2 3]"),
+        .example("(conj [1 2] 3) ;=> [1 2 3]")
+        .owned(conj_owned),
     Builtin::new("into", Arity::range(0, 3), "Adds every item of the last collection to the first (maps take [k v] pairs); (into to xform from) transforms them first.", into)
         .example("(into {} [[:a 1] [:b 2]]) ;=> {:a 1 :b 2}"),
     Builtin::new("empty", Arity::exact(1), "An empty collection of the same type (nil for non-collections).", empty)
@@ -246,6 +250,18 @@ impl Acc {
         }
     }
 
+    /// Like [`Acc::new`], taking the collection (no copy when unshared).
+    fn owned(fname: &str, v: Value) -> Result<Acc> {
+        match v {
+            Value::Vector(items) => Ok(Acc::Vec(
+                std::sync::Arc::try_unwrap(items).unwrap_or_else(|shared| (*shared).clone()),
+            )),
+            Value::Map(m) => Ok(Acc::Map(m)),
+            Value::Set(s) => Ok(Acc::Set(s)),
+            other => Acc::new(fname, &other),
+        }
+    }
+
     /// Adds one item; returns the approximate bytes added.
     fn add(&mut self, fname: &str, x: Value) -> Result<u64> {
         match self {
@@ -400,6 +416,26 @@ fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(coll)
 }
 
+/// `assoc` taking its collection: updated in place when nothing else holds it.
+fn assoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let kvs = a.len() - 1;
+    if kvs % 2 != 0 {
+        return assoc(interp, a);
+    }
+    interp.tick(n64(kvs / 2))?;
+    interp.alloc(MAP_ENTRY * n64(kvs / 2))?;
+    let (head, rest) = a.split_at_mut(1);
+    let mut coll = take(&mut head[0]);
+    for kv in rest.chunks_mut(2) {
+        coll = assoc1("assoc", coll, take(&mut kv[0]), take(&mut kv[1]))?;
+    }
+    Ok(coll)
+}
+
+fn take(v: &mut Value) -> Value {
+    std::mem::replace(v, Value::Nil)
+}
+
 fn assoc_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let v = a[2].clone();
     update_path(interp, "assoc-in", &a[0], &a[1], |_, _| Ok(v))
@@ -420,6 +456,23 @@ fn dissoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
 }
 
+/// `dissoc` taking its map.
+fn dissoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    match take(&mut a[0]) {
+        Value::Map(mut m) => {
+            interp.tick(n64(a.len() - 1))?;
+            for k in &a[1..] {
+                m.remove(k);
+            }
+            Ok(Value::Map(m))
+        }
+        other => {
+            a[0] = other;
+            dissoc(interp, a)
+        }
+    }
+}
+
 /// `(f old & extra)`.
 fn call_with_extra(interp: &mut Interp, f: &Value, old: Value, extra: &[Value]) -> Result<Value> {
     let mut call_args = Vec::with_capacity(1 + extra.len());
@@ -434,6 +487,16 @@ fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let new = call_with_extra(interp, &a[2], old, &a[3..])?;
     interp.alloc(MAP_ENTRY)?;
     assoc1("update", a[0].clone(), a[1].clone(), new)
+}
+
+/// `update` taking its collection (the old value is handed to `f`).
+fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("update", &a[2])?;
+    let coll = take(&mut a[0]);
+    let old = get_exact(&coll, &a[1]);
+    let new = call_with_extra(interp, &a[2], old, &a[3..])?;
+    interp.alloc(MAP_ENTRY)?;
+    assoc1("update", coll, take(&mut a[1]), new)
 }
 
 fn update_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -483,6 +546,22 @@ fn conj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for x in items {
         interp.tick(1)?;
         bytes += acc.add("conj", x.clone())?;
+    }
+    interp.alloc(bytes)?;
+    Ok(acc.value())
+}
+
+/// `conj` taking its collection.
+fn conj_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    if a.len() < 2 {
+        return conj(interp, a);
+    }
+    let (head, items) = a.split_at_mut(1);
+    let mut acc = Acc::owned("conj", take(&mut head[0]))?;
+    let mut bytes = 0;
+    for x in items.iter_mut() {
+        interp.tick(1)?;
+        bytes += acc.add("conj", take(x))?;
     }
     interp.alloc(bytes)?;
     Ok(acc.value())

@@ -42,6 +42,12 @@ use crate::value::Value;
 /// the declared [`Arity`], so `args[i]` for `i < arity.min` is safe.
 pub type BuiltinFn = fn(&mut Interp, &[Value]) -> Result<Value>;
 
+/// A builtin that may take its arguments' values (`std::mem::replace`),
+/// used when the caller will not read them again: a collection owned only by
+/// the argument is then updated in place instead of copied (`assoc` on a
+/// `reduce` accumulator). It must behave exactly like the row's `f`.
+pub type OwnedBuiltinFn = fn(&mut Interp, &mut [Value]) -> Result<Value>;
+
 /// The namespace a builtin belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ns {
@@ -121,6 +127,9 @@ pub struct Builtin {
     /// A short call with its result, e.g. `(inc 1) ;=> 2`; may be empty.
     pub example: &'static str,
     pub f: BuiltinFn,
+    /// The same function taking ownership of its arguments, if it gains
+    /// from it.
+    pub owned: Option<OwnedBuiltinFn>,
 }
 
 impl Builtin {
@@ -133,11 +142,17 @@ impl Builtin {
             doc,
             example: "",
             f,
+            owned: None,
         }
     }
     /// The same builtin in another namespace.
     pub const fn ns(mut self, ns: Ns) -> Builtin {
         self.ns = ns;
+        self
+    }
+    /// Adds the variant that takes ownership of its arguments.
+    pub const fn owned(mut self, f: OwnedBuiltinFn) -> Builtin {
+        self.owned = Some(f);
         self
     }
     pub const fn example(mut self, example: &'static str) -> Builtin {

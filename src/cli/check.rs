@@ -33,10 +33,10 @@ pub fn check(args: CheckArgs) -> i32 {
         failed += report.failures.len();
         if !args.quiet {
             for (id, why) in &report.failures {
-                println!("FAIL {} {id}: {why}", path.display());
+                outln!("FAIL {} {id}: {why}", path.display());
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     i32::from(failed > 0)
 }

@@ -2,6 +2,24 @@
 //! each command is a thin layer over the library. Exit codes: 0 success,
 //! 1 the program or a check failed, 2 bad input (missing file, bad JSON …).
 
+/// `print!` that never panics: output to a closed pipe (`ptc … | head`) is
+/// dropped instead of aborting the process.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `println!` that never panics (see `out!`).
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
 mod limits;
 mod prompt;

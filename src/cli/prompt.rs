@@ -22,9 +22,9 @@ pub fn prompt(args: PromptArgs) -> i32 {
     match args.which {
         Which::System => {
             let p = system_prompt();
-            print!("{p}");
+            out!("{p}");
             if !p.ends_with('\n') {
-                println!();
+                outln!();
             }
         }
     }

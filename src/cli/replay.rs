@@ -139,14 +139,14 @@ pub fn replay(args: ReplayArgs) -> i32 {
     }
     match args.format {
         FormatArg::Json => match serde_json::to_string_pretty(&ReplayJson::of(&session, view)) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => return input_error(format!("cannot write JSON: {e}")),
         },
         FormatArg::Text => {
-            print!("{}", text_now(&session, view));
+            out!("{}", text_now(&session, view));
             if args.stats {
                 let rendered = render(&session, view);
-                print!("{}", stats_text(&session, &rendered.stats, &sizes));
+                out!("{}", stats_text(&session, &rendered.stats, &sizes));
             }
         }
     }
@@ -218,7 +218,7 @@ fn write_snapshots(dir: &Path, points: &[String]) -> i32 {
             return input_error(format!("{}: cannot write: {e}", path.display()));
         }
     }
-    println!(
+    outln!(
         "wrote {} snapshot file{} to {} ({} … {})",
         points.len(),
         if points.len() == 1 { "" } else { "s" },
@@ -296,7 +296,7 @@ fn check_snapshots(dir: &Path, points: &[String]) -> i32 {
         );
     }
     if differ == 0 {
-        println!(
+        outln!(
             "ok: {} snapshot file{} in {} match",
             points.len(),
             if points.len() == 1 { "" } else { "s" },
@@ -304,7 +304,7 @@ fn check_snapshots(dir: &Path, points: &[String]) -> i32 {
         );
         return 0;
     }
-    print!("{diffs}");
+    out!("{diffs}");
     eprintln!(
         "ptc: {differ} of {} snapshot files in {} differ (rewrite them with --snapshot if the change is intended)",
         numbers.len(),

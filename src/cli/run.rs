@@ -58,7 +58,7 @@ pub fn run(args: RunArgs) -> i32 {
     let outcome = interp.run_program(&source);
     match outcome.result {
         Ok(v) => {
-            println!("{}", to_clojure(&v, None, None).0);
+            outln!("{}", to_clojure(&v, None, None).0);
             0
         }
         Err(e) => {

@@ -90,6 +90,26 @@ pub struct ToolCall {
     pub result: std::result::Result<Value, String>,
 }
 
+/// A call's arguments: borrowed (copied into the frame) or owned (moved).
+enum Args<'a> {
+    Borrowed(&'a [Value]),
+    Owned(&'a mut [Value]),
+}
+
+impl Args<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Args::Borrowed(a) => a.len(),
+            Args::Owned(a) => a.len(),
+        }
+    }
+}
+
+/// Takes a value out, leaving nil.
+fn take(v: &mut Value) -> Value {
+    std::mem::replace(v, Value::Nil)
+}
+
 /// Where the current function's locals and captures are.
 #[derive(Clone, Copy)]
 pub struct Frame<'a> {
@@ -267,6 +287,30 @@ impl Interp {
         }
     }
 
+    /// Like [`Interp::call`], but the callee may take the arguments' values
+    /// (the caller will not read `args` again).
+    pub fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Builtin(b)) => self.call_builtin_mut(b, args),
+            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Owned(args)),
+            _ => self.call(f, args),
+        }
+    }
+
+    /// [`Interp::call_builtin`] for arguments the builtin may take.
+    pub fn call_builtin_mut(&mut self, b: &'static Builtin, args: &mut [Value]) -> Result<Value> {
+        match b.owned {
+            Some(owned) => {
+                if !b.arity.accepts(args.len()) {
+                    return Err(builtin_arity_error(b, args.len()));
+                }
+                self.budget.tick(1)?;
+                owned(self, args)
+            }
+            None => self.call_builtin(b, args),
+        }
+    }
+
     /// Calls a builtin after checking its arity.
     pub fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
         if !b.arity.accepts(args.len()) {
@@ -277,6 +321,10 @@ impl Interp {
     }
 
     pub fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
+        self.enter_closure(c, Args::Borrowed(args))
+    }
+
+    fn enter_closure(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
         let Some(arity) = c.proto.arity_for(args.len()) else {
             return Err(Error::arity(format!(
                 "{} expects {} {}, got {}",
@@ -293,14 +341,30 @@ impl Interp {
         self.budget.tick(1)?;
         self.budget.enter()?;
         let bp = self.stack.len();
-        self.stack.extend_from_slice(&args[..arity.fixed]);
-        if arity.variadic {
-            let rest = &args[arity.fixed..];
-            self.stack.push(if rest.is_empty() {
-                Value::Nil
-            } else {
-                Value::vector_from(rest.iter().cloned())
-            });
+        let fixed = arity.fixed;
+        match args {
+            Args::Borrowed(a) => {
+                self.stack.extend_from_slice(&a[..fixed]);
+                if arity.variadic {
+                    let rest = &a[fixed..];
+                    self.stack.push(if rest.is_empty() {
+                        Value::Nil
+                    } else {
+                        Value::vector_from(rest.iter().cloned())
+                    });
+                }
+            }
+            Args::Owned(a) => {
+                let (head, rest) = a.split_at_mut(fixed);
+                self.stack.extend(head.iter_mut().map(take));
+                if arity.variadic {
+                    self.stack.push(if rest.is_empty() {
+                        Value::Nil
+                    } else {
+                        Value::vector_from(rest.iter_mut().map(take))
+                    });
+                }
+            }
         }
         let result = self.run_fn_body(c, arity, bp);
         self.stack.truncate(bp);
@@ -385,6 +449,10 @@ impl Interp {
         match e {
             Expr::Const(v) => Ok(v.clone()),
             Expr::Local(s) => Ok(self.local(frame, *s).clone()),
+            Expr::MoveLocal(s) => Ok(std::mem::replace(
+                &mut self.stack[frame.bp + *s as usize],
+                Value::Nil,
+            )),
             Expr::Capture(i) => match frame.closure {
                 Some(c) => Ok(c.captures[*i as usize].clone()),
                 None => Err(Error::internal("capture outside a closure")),
@@ -461,11 +529,11 @@ impl Interp {
             }
             Expr::Call(call) => {
                 let f = self.eval(&call.f, frame)?;
-                self.with_args(&call.args, frame, |this, args| this.call(&f, args))
+                self.with_args(&call.args, frame, |this, args| this.call_mut(&f, args))
                     .map_err(|e| e.or_span(call.span))
             }
             Expr::CallBuiltin(b, args, span) => self
-                .with_args(args, frame, |this, args| this.call_builtin(b, args))
+                .with_args(args, frame, |this, args| this.call_builtin_mut(b, args))
                 .map_err(|e| e.or_span(*span)),
             Expr::Arith2(op, args, b, span) => {
                 let x = self.eval(&args.0, frame)?;
@@ -674,28 +742,28 @@ impl Interp {
         &mut self,
         args: &[Expr],
         frame: Frame,
-        f: impl FnOnce(&mut Self, &[Value]) -> Result<Value>,
+        f: impl FnOnce(&mut Self, &mut [Value]) -> Result<Value>,
     ) -> Result<Value> {
         match args {
-            [] => f(self, &[]),
+            [] => f(self, &mut []),
             [a] => {
                 let a = self.eval(a, frame)?;
-                f(self, &[a])
+                f(self, &mut [a])
             }
             [a, b] => {
                 let a = self.eval(a, frame)?;
                 let b = self.eval(b, frame)?;
-                f(self, &[a, b])
+                f(self, &mut [a, b])
             }
             [a, b, c] => {
                 let a = self.eval(a, frame)?;
                 let b = self.eval(b, frame)?;
                 let c = self.eval(c, frame)?;
-                f(self, &[a, b, c])
+                f(self, &mut [a, b, c])
             }
             _ => {
-                let vals = self.eval_args(args, frame)?;
-                f(self, &vals)
+                let mut vals = self.eval_args(args, frame)?;
+                f(self, &mut vals)
             }
         }
     }

@@ -193,7 +193,9 @@ pub(super) fn fold(
 ) -> Result<Value> {
     while let Some(x) = it.next(interp)? {
         interp.tick(1)?;
-        acc = interp.call(f, &[acc, x])?;
+        // The accumulator is handed over (not copied), so a collection built
+        // up by `assoc`/`conj` is updated in place.
+        acc = interp.call_mut(f, &mut [acc, x])?;
         if let Value::Reduced(v) = &acc {
             return Ok((**v).clone());
         }
@@ -238,7 +240,7 @@ pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     };
     for (k, v) in pairs {
         interp.tick(1)?;
-        acc = interp.call(f, &[acc, k, v])?;
+        acc = interp.call_mut(f, &mut [acc, k, v])?;
         if let Value::Reduced(v) = &acc {
             return Ok((**v).clone());
         }
