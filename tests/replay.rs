@@ -424,3 +424,38 @@ fn every_standalone_example_program_runs() {
         assert!(!stdout(&out).trim().is_empty(), "{}", p.display());
     }
 }
+
+#[test]
+fn run_with_a_session_uses_its_data_and_tools() {
+    let dir = std::env::temp_dir().join(format!("ptc-run-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("p.clj");
+    std::fs::write(
+        &program,
+        ";; a comment first\n(println (count data/products))\n(tool/get-inventory)\n",
+    )
+    .unwrap();
+    let session = format!(
+        "{}/lisp-examples/products-in-stock.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = ptc(&["run", program.to_str().unwrap(), "--session", &session]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("7"));
+    assert!(lines.next().is_some_and(|l| l.starts_with('{')), "{text}");
+    let out = ptc(&[
+        "run",
+        program.to_str().unwrap(),
+        "--session",
+        "missing.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,4 +1,8 @@
-//! `ptc run FILE.clj [--data NAME=FILE.json]… [LIMITS]`.
+//! `ptc run FILE.clj [--data NAME=FILE.json]… [--session S.json] [LIMITS]`.
+//!
+//! With `--session`, the program runs as one turn of that session file's
+//! session (its mission, data, tools and limits; the file's own turns are
+//! not run), so programs can be tried against real tool definitions.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -15,8 +19,15 @@ pub struct RunArgs {
     /// The program (`-` reads standard input).
     file: PathBuf,
     /// A data/ value from a JSON file: `--data products=products.json`.
-    #[arg(long = "data", value_name = "NAME=FILE.json")]
+    #[arg(
+        long = "data",
+        value_name = "NAME=FILE.json",
+        conflicts_with = "session"
+    )]
     data: Vec<String>,
+    /// Run as a turn of this session file (its data, tools and limits).
+    #[arg(long, value_name = "S.json")]
+    session: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -34,6 +45,9 @@ pub fn run(args: RunArgs) -> i32 {
             Err(e) => return input_error(format!("cannot read {}: {e}", args.file.display())),
         }
     };
+    if let Some(path) = &args.session {
+        return run_in_session(path, &source, &args.limits);
+    }
     let mut host = StaticHost::default();
     for spec in &args.data {
         let Some((name, path)) = spec.split_once('=') else {
@@ -59,6 +73,47 @@ pub fn run(args: RunArgs) -> i32 {
     match outcome.result {
         Ok(v) => {
             outln!("{}", to_clojure(&v, None, None).0);
+            0
+        }
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{:?}", e.diagnostic());
+            1
+        }
+    }
+}
+
+/// Runs `source` as the next turn of the session in `path`.
+fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i32 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            return input_error(format!(
+                "{}: cannot read the session file: {e}",
+                path.display()
+            ))
+        }
+    };
+    let file = match crate::session::SessionFile::parse(&text, path) {
+        Ok(f) => f,
+        Err(e) => return input_error(e),
+    };
+    let limits = limits.apply(file.limits.clone().unwrap_or_default());
+    let mut session = match file.session(path, Some(&text), Some(limits)) {
+        Ok(s) => s,
+        Err(e) => return input_error(e),
+    };
+    // Fenced, so the whole file is the program whatever it starts with.
+    let turn = match session.run_turn(&format!("```clojure\n{source}\n```")) {
+        Ok(t) => t,
+        Err(e) => return input_error(e),
+    };
+    for line in &turn.prints {
+        outln!("{line}");
+    }
+    match &turn.result {
+        Ok(v) => {
+            outln!("{}", to_clojure(v, None, None).0);
             0
         }
         Err(e) => {
