@@ -9,7 +9,7 @@ use super::expr::{Bind, Expr, Slot};
 use super::Analyzer;
 use crate::error::{Error, Result};
 use crate::reader::{form_to_value, Form, FormKind};
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 impl Analyzer<'_> {
     /// Binds `pattern` to the value in slot `src`.
@@ -222,7 +222,6 @@ impl Analyzer<'_> {
                 }
             }
         }
-        let _ = Map::new;
         Ok(())
     }
 }

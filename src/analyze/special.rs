@@ -158,7 +158,7 @@ pub fn analyze(
         }
         "defn" | "defn-" => a.defn(args, span)?,
         "letfn" => a.letfn(args, span, tail)?,
-        "try" => a.try_form(args, span)?,
+        "try" => a.try_form(args)?,
         "throw" => {
             if args.len() != 1 {
                 return Err(invalid(
@@ -407,7 +407,7 @@ impl Analyzer<'_> {
     fn arities(&mut self, forms: &[(&[Form], &[Form])], span: Span) -> Result<Vec<FnArity>> {
         let mut out: Vec<FnArity> = Vec::new();
         for (params, body) in forms {
-            let arity = self.arity(params, body, span)?;
+            let arity = self.arity(params, body)?;
             if out
                 .iter()
                 .any(|a| a.fixed == arity.fixed && a.variadic == arity.variadic)
@@ -425,7 +425,7 @@ impl Analyzer<'_> {
         Ok(out)
     }
 
-    fn arity(&mut self, params: &[Form], body: &[Form], span: Span) -> Result<FnArity> {
+    fn arity(&mut self, params: &[Form], body: &[Form]) -> Result<FnArity> {
         let mark = self.mark();
         let mut fixed_patterns = Vec::new();
         let mut rest_pattern = None;
@@ -475,7 +475,6 @@ impl Analyzer<'_> {
         let body = self.with_recur(Some(n), |a| a.body(body, true));
         let frame_size = self.scope().frame_size as usize;
         self.restore(mark);
-        let _ = span;
         Ok(FnArity {
             fixed: fixed_patterns.len(),
             variadic: rest_pattern.is_some(),
@@ -537,7 +536,7 @@ impl Analyzer<'_> {
         })))
     }
 
-    fn try_form(&mut self, args: &[Form], span: Span) -> Result<Expr> {
+    fn try_form(&mut self, args: &[Form]) -> Result<Expr> {
         let mut body_forms = Vec::new();
         let mut catch_forms = Vec::new();
         let mut finally = None;
@@ -572,7 +571,7 @@ impl Analyzer<'_> {
             }
             body_forms.push(f.clone());
         }
-        let _ = span;
+
         let body = self.with_recur(None, |a| a.body(&body_forms, false))?;
         let mut catches = Vec::with_capacity(catch_forms.len());
         for (class, name, handler) in catch_forms {
