@@ -76,6 +76,27 @@ pub fn main() -> i32 {
     }
 }
 
+/// Reads and builds a session file's session (its turns not run), with the
+/// LIMITS flags applied over the file's limits; `Err` is the exit code after
+/// reporting the problem.
+fn open_session(
+    path: &std::path::Path,
+    limits: &LimitArgs,
+) -> Result<(crate::session::SessionFile, crate::session::Session), i32> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        input_error(format!(
+            "{}: cannot read the session file: {e}",
+            path.display()
+        ))
+    })?;
+    let file = crate::session::SessionFile::parse(&text, path).map_err(input_error)?;
+    let limits = limits.apply(file.limits.clone().unwrap_or_default());
+    let session = file
+        .session(path, Some(&text), Some(limits))
+        .map_err(input_error)?;
+    Ok((file, session))
+}
+
 /// Reports an input problem (exit 2).
 fn input_error(msg: impl std::fmt::Display) -> i32 {
     eprintln!("ptc: {msg}");

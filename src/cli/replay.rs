@@ -18,7 +18,7 @@ use super::{input_error, LimitArgs};
 use crate::render::Rendered;
 use crate::session::json::ReplayJson;
 use crate::session::messages::{render, turns_text, Stats, View};
-use crate::session::{Session, SessionFile};
+use crate::session::Session;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ViewArg {
@@ -64,23 +64,9 @@ pub struct ReplayArgs {
 
 pub fn replay(args: ReplayArgs) -> i32 {
     let path = &args.file;
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            return input_error(format!(
-                "{}: cannot read the session file: {e}",
-                path.display()
-            ))
-        }
-    };
-    let file = match SessionFile::parse(&text, path) {
-        Ok(f) => f,
-        Err(e) => return input_error(e),
-    };
-    let limits = args.limits.apply(file.limits.clone().unwrap_or_default());
-    let mut session = match file.session(path, Some(&text), Some(limits)) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
+    let (file, mut session) = match super::open_session(path, &args.limits) {
+        Ok(opened) => opened,
+        Err(code) => return code,
     };
     let n = match args.after {
         Some(n) if n > file.turns.len() => {

@@ -85,23 +85,9 @@ pub fn run(args: RunArgs) -> i32 {
 
 /// Runs `source` as the next turn of the session in `path`.
 fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i32 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            return input_error(format!(
-                "{}: cannot read the session file: {e}",
-                path.display()
-            ))
-        }
-    };
-    let file = match crate::session::SessionFile::parse(&text, path) {
-        Ok(f) => f,
-        Err(e) => return input_error(e),
-    };
-    let limits = limits.apply(file.limits.clone().unwrap_or_default());
-    let mut session = match file.session(path, Some(&text), Some(limits)) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
+    let mut session = match super::open_session(path, limits) {
+        Ok((_, session)) => session,
+        Err(code) => return code,
     };
     // Fenced, so the whole file is the program whatever it starts with.
     let turn = match session.run_turn(&format!("```clojure\n{source}\n```")) {
