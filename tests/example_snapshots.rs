@@ -10,36 +10,17 @@
 //! here); it is shown as one placeholder line, so a change to it does not
 //! touch every snapshot (`ptc prompt system` prints it).
 
+mod common;
+
+use common::example_sessions;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ptc_lisp::render::system_prompt;
 use ptc_lisp::session::messages::turns_text;
 use ptc_lisp::session::{render_messages, Message, Role, Session, SessionFile, Status, View};
-use serde_json::Value as Json;
 
 const SYSTEM_PLACEHOLDER: &str = "(the static system prompt: `ptc prompt system`)";
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lisp-examples")
-}
-
-/// The example session files (JSON objects with a `mission`), sorted.
-fn example_sessions() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(examples())
-        .expect("lisp-examples/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("json"))
-        .filter(|p| {
-            let text = std::fs::read_to_string(p).expect("readable example");
-            serde_json::from_str::<Json>(&text)
-                .map(|j| j.get("mission").is_some())
-                .unwrap_or(false)
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 /// Messages as `ptc replay` prints them (`[ROLE]` lines, a blank line
 /// between messages), with the SYSTEM prompt as a placeholder.

@@ -1,31 +1,14 @@
 //! The prompts a session produced (`Session::prompts`, `next_prompt`), and
 //! `ptc prompt system` through the built binary.
 
+mod common;
+
+use common::{example_sessions, examples};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use ptc_lisp::render::system_prompt;
 use ptc_lisp::session::{render_messages, Role, Session, SessionFile, View};
-use serde_json::Value as Json;
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lisp-examples")
-}
-
-/// The example session files (JSON with a `mission`), sorted.
-fn example_sessions() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(examples())
-        .expect("lisp-examples/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("json"))
-        .filter(|p| {
-            let json: Json = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
-            json.get("mission").is_some()
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 fn ptc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ptc"))
