@@ -199,10 +199,10 @@ impl Analyzer<'_> {
                         };
                         let local = Value::keyword_name(&full).to_string();
                         let key = match (k.as_str(), ns) {
-                            (_, Some(ns)) => Value::keyword(format!("{ns}/{local}")),
+                            (_, Some(ns)) => Value::keyword_interned(&format!("{ns}/{local}")),
                             ("strs", _) => Value::string(full.as_str()),
                             ("syms", _) => Value::symbol(full.as_str()),
-                            _ => Value::keyword(full.as_str()),
+                            _ => Value::keyword_interned(&full),
                         };
                         let default = default_for(self, &local)?;
                         let slot = self.push_local(&local);

@@ -37,6 +37,9 @@ pub enum Expr {
 
     Vector(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
+    /// A map literal whose keys are distinct constants (`{:id i :name n}`,
+    /// the records LLM programs build): the keys are sorted once, here.
+    Record(Box<Record>),
     Set(Vec<Expr>),
 
     If(Box<(Expr, Expr, Expr)>),
@@ -56,6 +59,8 @@ pub enum Expr {
     Arith2(ArithOp, Box<(Expr, Expr)>, &'static Builtin, Span),
     /// `inc`/`dec` with a fast path for integers.
     Step(i64, Box<Expr>, &'static Builtin, Span),
+    /// `(get m k)` and `(:k m)`: a lookup with no call (never fails).
+    Get(Box<(Expr, Expr)>),
     CallTool(Arc<str>, Vec<Expr>, Span),
     Try(Box<Try>),
     Throw(Box<Expr>, Span),
@@ -132,6 +137,15 @@ impl ArithOp {
             ArithOp::Eq => Value::Bool(a == b),
         }
     }
+}
+
+/// A map literal with constant keys, see [`Expr::Record`].
+pub struct Record {
+    /// The entries in key order, values `nil`: cloned, then filled in.
+    pub template: Vec<(Value, Value)>,
+    /// The value expressions in source order (their evaluation order), each
+    /// with its entry's index in `template`.
+    pub values: Vec<(usize, Expr)>,
 }
 
 /// Evaluate `value` and store it in `slot`.

@@ -205,7 +205,7 @@ impl<'a> Analyzer<'a> {
             FormKind::Int(i) => Ok(Expr::Const(Value::Int(*i))),
             FormKind::Float(f) => Ok(Expr::Const(Value::Float(*f))),
             FormKind::Str(s) => Ok(Expr::Const(Value::string(s.as_str()))),
-            FormKind::Keyword(k) => Ok(Expr::Const(Value::keyword(k.as_str()))),
+            FormKind::Keyword(k) => Ok(Expr::Const(Value::keyword_interned(k))),
             FormKind::Regex(_) => Ok(Expr::Const(form_to_value(form)?)),
             FormKind::Symbol(name) => self.symbol(name, form.span),
             FormKind::Vector(items) => {
@@ -238,7 +238,7 @@ impl<'a> Analyzer<'a> {
                         .collect();
                     Ok(Expr::Const(Value::Map(m)))
                 } else {
-                    Ok(Expr::Map(pairs))
+                    Ok(record(pairs))
                 }
             }
             FormKind::List(items) => {
@@ -317,12 +317,20 @@ impl<'a> Analyzer<'a> {
                     ));
                 }
             }
+            if let ("get", Ns::Core, [m, k]) = (b.name, b.ns, args_forms) {
+                let (m, k) = (self.analyze(m, false)?, self.analyze(k, false)?);
+                return Ok(Expr::Get(Box::new((m, k))));
+            }
             let args = if b.name == "where" && b.ns == Ns::Core {
                 self.where_args(args_forms)?
             } else {
                 self.analyze_all(args_forms)?
             };
             return Ok(Expr::CallBuiltin(b, args, form.span));
+        }
+        if let (Expr::Const(Value::Keyword(_)), [m]) = (&f, args_forms) {
+            let m = self.analyze(m, false)?;
+            return Ok(Expr::Get(Box::new((m, f))));
         }
         let args = self.analyze_all(args_forms)?;
         Ok(Expr::Call(Box::new(Call {
@@ -345,7 +353,7 @@ impl<'a> Analyzer<'a> {
                         && OPS.contains(&op.as_str())
                         && self.resolve_local(self.scopes.len() - 1, op).is_none() =>
                 {
-                    args.push(Expr::Const(Value::keyword(op.as_str())))
+                    args.push(Expr::Const(Value::keyword_interned(op)))
                 }
                 _ => args.push(self.analyze(f, false)?),
             }
@@ -504,4 +512,33 @@ fn constant_or(
     } else {
         make(exprs)
     }
+}
+
+/// A map literal with some computed part: an [`Expr::Record`] when its keys
+/// are distinct constants (at most [`crate::value::map::SMALL`] of them),
+/// else a general [`Expr::Map`].
+fn record(pairs: Vec<(Expr, Expr)>) -> Expr {
+    let mut keys: Vec<&Value> = Vec::with_capacity(pairs.len());
+    for (k, _) in &pairs {
+        match k {
+            Expr::Const(k) => keys.push(k),
+            _ => return Expr::Map(pairs),
+        }
+    }
+    keys.sort();
+    if pairs.len() > crate::value::map::SMALL || keys.windows(2).any(|w| w[0] == w[1]) {
+        return Expr::Map(pairs);
+    }
+    let template: Vec<(Value, Value)> = keys.into_iter().map(|k| (k.clone(), Value::Nil)).collect();
+    let values = pairs
+        .into_iter()
+        .map(|(k, v)| {
+            let Expr::Const(k) = k else {
+                unreachable!("all keys are constants")
+            };
+            let i = template.partition_point(|(x, _)| *x < k);
+            (i, v)
+        })
+        .collect();
+    Expr::Record(Box::new(expr::Record { template, values }))
 }

@@ -521,7 +521,7 @@ impl Interp {
                 // while evaluating them truncate back to their own frames.
                 let base = self.stack.len();
                 for a in args {
-                    let v = self.eval(a, frame)?;
+                    let v = self.eval_leaf(a, frame)?;
                     self.stack.push(v);
                 }
                 self.pending_recur = Some(base);
@@ -536,8 +536,8 @@ impl Interp {
                 .with_args(args, frame, |this, args| this.call_builtin_mut(b, args))
                 .map_err(|e| e.or_span(*span)),
             Expr::Arith2(op, args, b, span) => {
-                let x = self.eval(&args.0, frame)?;
-                let y = self.eval(&args.1, frame)?;
+                let x = self.eval_leaf(&args.0, frame)?;
+                let y = self.eval_leaf(&args.1, frame)?;
                 let fast = match (&x, &y) {
                     (Value::Int(a), Value::Int(c)) => op.ints(*a, *c),
                     (Value::Float(a), Value::Float(c)) => Some(op.floats(*a, *c)),
@@ -552,7 +552,7 @@ impl Interp {
                 }
             }
             Expr::Step(step, x, b, span) => {
-                let x = self.eval(x, frame)?;
+                let x = self.eval_leaf(x, frame)?;
                 if let Value::Int(i) = x {
                     if let Some(n) = i.checked_add(*step) {
                         self.budget.tick(1)?;
@@ -561,7 +561,24 @@ impl Interp {
                 }
                 self.call_builtin(b, &[x]).map_err(|e| e.or_span(*span))
             }
+            Expr::Get(mk) => {
+                let m = self.eval_leaf(&mk.0, frame)?;
+                let k = self.eval_leaf(&mk.1, frame)?;
+                self.budget.tick(1)?;
+                Ok(lookup(&m, &k).unwrap_or(Value::Nil))
+            }
             _ => self.eval_rest(e, frame),
+        }
+    }
+
+    /// [`Interp::eval`] with locals and constants read inline (no call):
+    /// most operands are one or the other.
+    #[inline(always)]
+    fn eval_leaf(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
+        match e {
+            Expr::Local(s) => Ok(self.local(frame, *s).clone()),
+            Expr::Const(v) => Ok(v.clone()),
+            _ => self.eval(e, frame),
         }
     }
 
@@ -603,6 +620,14 @@ impl Interp {
                 }
                 self.budget.alloc(16 * items.len() as u64 + 32)?;
                 Ok(Value::vector(v))
+            }
+            Expr::Record(r) => {
+                let mut entries = r.template.clone();
+                for (i, e) in &r.values {
+                    entries[*i].1 = self.eval(e, frame)?;
+                }
+                self.budget.alloc(48 * entries.len() as u64 + 32)?;
+                Ok(Value::Map(Map::from_sorted(entries)))
             }
             Expr::Map(entries) => {
                 let mut m = Map::new();
@@ -747,12 +772,12 @@ impl Interp {
         match args {
             [] => f(self, &mut []),
             [a] => {
-                let a = self.eval(a, frame)?;
+                let a = self.eval_leaf(a, frame)?;
                 f(self, &mut [a])
             }
             [a, b] => {
-                let a = self.eval(a, frame)?;
-                let b = self.eval(b, frame)?;
+                let a = self.eval_leaf(a, frame)?;
+                let b = self.eval_leaf(b, frame)?;
                 f(self, &mut [a, b])
             }
             [a, b, c] => {

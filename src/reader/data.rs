@@ -78,7 +78,7 @@ fn scalar(form: &Form, literal: bool) -> Result<Value> {
         FormKind::Int(i) => Value::Int(*i),
         FormKind::Float(f) => Value::Float(*f),
         FormKind::Str(s) => Value::string(s.as_str()),
-        FormKind::Keyword(k) => Value::keyword(k.as_str()),
+        FormKind::Keyword(k) => Value::keyword_interned(k),
         FormKind::Symbol(s) => Value::symbol(s.as_str()),
         FormKind::Regex(src) => regex(src, form.span)?,
         FormKind::List(items) => match literal_var(items).filter(|_| literal) {

@@ -21,7 +21,7 @@ pub fn from_json(json: &Json) -> Value {
         Json::Object(obj) => {
             let mut m = Map::new();
             for (k, v) in obj {
-                m.insert(Value::keyword(k.as_str()), from_json(v));
+                m.insert(Value::keyword_interned(k), from_json(v));
             }
             Value::Map(m)
         }

@@ -38,6 +38,18 @@ impl Map {
         Map(Repr::Small(Arc::new(vec![(k, v)])))
     }
 
+    /// A map of `entries` already in key order, without duplicate keys
+    /// (what a record literal builds); at most [`SMALL`] of them.
+    pub fn from_sorted(entries: Vec<(Value, Value)>) -> Map {
+        debug_assert!(entries.len() <= SMALL);
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+        if entries.is_empty() {
+            Map::new()
+        } else {
+            Map(Repr::Small(Arc::new(entries)))
+        }
+    }
+
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,

@@ -16,6 +16,7 @@
 
 pub mod depth;
 pub mod function;
+pub mod intern;
 pub mod json;
 pub mod lazy;
 pub mod map;
@@ -65,6 +66,11 @@ impl Value {
     }
     pub fn keyword(s: impl Into<Arc<str>>) -> Value {
         Value::Keyword(s.into())
+    }
+    /// A keyword whose name comes from source text or data: interned
+    /// ([`intern`]), so lookups with it compare pointers.
+    pub fn keyword_interned(name: &str) -> Value {
+        Value::Keyword(intern::intern(name))
     }
     pub fn symbol(s: impl Into<Arc<str>>) -> Value {
         Value::Symbol(s.into())

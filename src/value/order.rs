@@ -81,7 +81,13 @@ impl Ord for Value {
             (Int(a), Float(b)) => cmp_int_float(*a, *b).then(Ordering::Less),
             (Float(a), Int(b)) => cmp_int_float(*b, *a).reverse().then(Ordering::Greater),
             (Str(a), Str(b)) => a.cmp(b),
-            (Keyword(a), Keyword(b)) => a.cmp(b),
+            (Keyword(a), Keyword(b)) => {
+                if Arc::ptr_eq(a, b) {
+                    Ordering::Equal
+                } else {
+                    a.cmp(b)
+                }
+            }
             (Symbol(a), Symbol(b)) => a.cmp(b),
             (Bool(a), Bool(b)) => a.cmp(b),
             (Nil, Nil) => Ordering::Equal,
@@ -130,7 +136,7 @@ impl PartialEq for Value {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a == b,
-            (Str(a), Str(b)) | (Keyword(a), Keyword(b)) => a == b,
+            (Str(a), Str(b)) | (Keyword(a), Keyword(b)) => Arc::ptr_eq(a, b) || a == b,
             (Vector(a), Vector(b)) => {
                 Arc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().eq(b.iter()))
             }
