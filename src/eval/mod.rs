@@ -527,14 +527,8 @@ impl Interp {
                 self.pending_recur = Some(base);
                 Ok(Value::Nil)
             }
-            Expr::Call(call) => {
-                let f = self.eval(&call.f, frame)?;
-                self.with_args(&call.args, frame, |this, args| this.call_mut(&f, args))
-                    .map_err(|e| e.or_span(call.span))
-            }
-            Expr::CallBuiltin(b, args, span) => self
-                .with_args(args, frame, |this, args| this.call_builtin_mut(b, args))
-                .map_err(|e| e.or_span(*span)),
+            Expr::Call(call) => self.eval_call(call, frame),
+            Expr::CallBuiltin(b, args, span) => self.eval_call_builtin(b, args, *span, frame),
             Expr::Arith2(op, args, b, span) => {
                 let x = self.eval_leaf(&args.0, frame)?;
                 let y = self.eval_leaf(&args.1, frame)?;
@@ -569,6 +563,29 @@ impl Interp {
             }
             _ => self.eval_rest(e, frame),
         }
+    }
+
+    /// A call of a computed function (closures, keywords, maps …). Kept
+    /// out of [`Interp::eval`]: its argument arrays would make every
+    /// evaluation pay for a bigger stack frame.
+    #[inline(never)]
+    fn eval_call(&mut self, call: &crate::analyze::expr::Call, frame: Frame) -> Result<Value> {
+        let f = self.eval_leaf(&call.f, frame)?;
+        self.with_args(&call.args, frame, |this, args| this.call_mut(&f, args))
+            .map_err(|e| e.or_span(call.span))
+    }
+
+    /// A call of a builtin resolved at analysis (see [`Interp::eval_call`]).
+    #[inline(never)]
+    fn eval_call_builtin(
+        &mut self,
+        b: &'static Builtin,
+        args: &[Expr],
+        span: crate::error::Span,
+        frame: Frame,
+    ) -> Result<Value> {
+        self.with_args(args, frame, |this, args| this.call_builtin_mut(b, args))
+            .map_err(|e| e.or_span(span))
     }
 
     /// [`Interp::eval`] with locals and constants read inline (no call):

@@ -75,7 +75,19 @@ impl Map {
     pub fn get(&self, k: &Value) -> Option<&Value> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => v.binary_search_by(|(x, _)| x.cmp(k)).ok().map(|i| &v[i].1),
+            Repr::Small(v) => {
+                // Records are looked up with the same interned keyword
+                // they were built with: a pointer scan finds most keys.
+                if let Value::Keyword(name) = k {
+                    let hit = v
+                        .iter()
+                        .find(|(x, _)| matches!(x, Value::Keyword(xn) if Arc::ptr_eq(xn, name)));
+                    if let Some((_, found)) = hit {
+                        return Some(found);
+                    }
+                }
+                v.binary_search_by(|(x, _)| x.cmp(k)).ok().map(|i| &v[i].1)
+            }
             Repr::Large(m) => m.get(k),
         }
     }
