@@ -91,6 +91,25 @@ pub fn items(fname: &str, v: &Value) -> Result<Vector> {
     }
 }
 
+/// Calls `each` with every item of a seqable value by reference, in
+/// [`items`]' order, without copying the collection first (the hot loops of
+/// `map`, `filter`, `frequencies` … clone only what they keep).
+pub fn each(fname: &str, v: &Value, mut each: impl FnMut(&Value) -> Result<()>) -> Result<()> {
+    match v {
+        Value::Vector(vec) => vec.iter().try_for_each(each),
+        Value::Nil => Ok(()),
+        Value::Set(s) => s.iter().try_for_each(each),
+        Value::Map(m) => m
+            .iter()
+            .try_for_each(|(k, x)| each(&Value::entry(k.clone(), x.clone()))),
+        Value::Str(s) => s
+            .chars()
+            .try_for_each(|c| each(&Value::string(c.to_string()))),
+        Value::Lazy(_) => Err(infinite(fname)),
+        _ => Err(type_error(fname, "a collection", v)),
+    }
+}
+
 /// The error for trying to realize an infinite sequence completely.
 pub fn infinite(fname: &str) -> Error {
     Error::limit(format!(

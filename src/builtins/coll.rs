@@ -980,7 +980,11 @@ fn set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Set(_) = &a[0] {
         return Ok(a[0].clone());
     }
-    let items = args::items("set", &a[0])?;
+    let mut items = Vec::with_capacity(args::count("set", &a[0])?);
+    args::each("set", &a[0], |x| {
+        items.push(x.clone());
+        Ok(())
+    })?;
     interp.tick(n64(items.len()))?;
     interp.alloc(SET_ITEM * n64(items.len()) + 32)?;
     Ok(Value::set_from(items))

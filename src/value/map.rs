@@ -272,10 +272,23 @@ impl IntoIterator for Map {
 }
 
 impl FromIterator<(Value, Value)> for Map {
+    /// Sorts the entries once (a later duplicate key wins, as with
+    /// repeated inserts) instead of inserting them one by one.
     fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Map {
-        let mut m = Map::new();
-        m.extend(iter);
-        m
+        let mut entries: Vec<(Value, Value)> = iter.into_iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut unique: Vec<(Value, Value)> = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            match unique.last_mut() {
+                Some(last) if last.0 == k => last.1 = v,
+                _ => unique.push((k, v)),
+            }
+        }
+        if unique.len() <= SMALL {
+            Map::from_sorted(unique)
+        } else {
+            Map(Repr::Large(Arc::new(unique.into_iter().collect())))
+        }
     }
 }
 

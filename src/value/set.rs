@@ -190,10 +190,17 @@ impl IntoIterator for Set {
 }
 
 impl FromIterator<Value> for Set {
+    /// Sorts the elements once and drops duplicates (the first stays, as
+    /// with repeated inserts) instead of inserting them one by one.
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Set {
-        let mut s = Set::new();
-        s.extend(iter);
-        s
+        let mut items: Vec<Value> = iter.into_iter().collect();
+        items.sort();
+        items.dedup();
+        match items.len() {
+            0 => Set::new(),
+            n if n <= SMALL => Set(Repr::Small(Arc::new(items))),
+            _ => Set(Repr::Large(Arc::new(items.into_iter().collect()))),
+        }
     }
 }
 

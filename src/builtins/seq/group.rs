@@ -2,13 +2,14 @@
 //! `dedupe`, `flatten`, `frequencies`, `group-by`, `replace`, `tree-seq`.
 
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 
 use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::value::order::{compare_values, lisp_equal};
-use crate::value::{Map, Set, Value, Vector};
+use crate::value::{Value, Vector};
 
 fn endless(fname: &str) -> Error {
     Error::limit(format!(
@@ -293,15 +294,15 @@ pub(super) fn distinct(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.first() else {
         return Ok(xf::distinct());
     };
-    let items = args::items("distinct", coll)?;
-    let mut seen = Set::new();
+    let mut seen: HashSet<Value> = HashSet::new();
     let mut out = Vector::new();
-    for x in items {
+    args::each("distinct", coll, |x| {
         interp.tick(1)?;
-        if seen.insert(x.clone()).is_none() {
-            out.push_back(x);
+        if seen.insert(x.clone()) {
+            out.push_back(x.clone());
         }
-    }
+        Ok(())
+    })?;
     interp.alloc(32 * out.len() as u64)?;
     built(interp, out)
 }
@@ -349,43 +350,49 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let items = args::items("frequencies", &a[0])?;
-    let mut m = Map::new();
-    for x in items {
+    // Counted in a hash map (its order never shows), sorted into a map once.
+    let mut counts: HashMap<Value, i64> = HashMap::new();
+    args::each("frequencies", &a[0], |x| {
         interp.tick(1)?;
-        let n = match m.get(&x) {
-            Some(Value::Int(n)) => *n,
-            _ => {
+        match counts.get_mut(x) {
+            Some(n) => *n += 1,
+            None => {
                 interp.alloc(48)?;
-                0
+                counts.insert(x.clone(), 1);
             }
-        };
-        m.insert(x, Value::Int(n + 1));
-    }
-    Ok(Value::Map(m))
+        }
+        Ok(())
+    })?;
+    Ok(Value::Map(
+        counts
+            .into_iter()
+            .map(|(k, n)| (k, Value::Int(n)))
+            .collect(),
+    ))
 }
 
 /// `(group-by f coll)`; f may also be a string key or a vector path.
 pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kf = key_fn("group-by", &a[0])?;
-    let items = args::items("group-by", &a[1])?;
-    let mut groups: imbl::OrdMap<Value, Vector> = imbl::OrdMap::new();
-    for x in items {
+    // Grouped in a hash map (its order never shows), sorted into a map once.
+    let mut groups: HashMap<Value, Vec<Value>> = HashMap::new();
+    args::each("group-by", &a[1], |x| {
         interp.tick(1)?;
-        let k = key_of(interp, &kf, &x)?;
+        let k = key_of(interp, &kf, x)?;
         interp.alloc(16)?;
         match groups.get_mut(&k) {
-            Some(g) => g.push_back(x),
+            Some(g) => g.push(x.clone()),
             None => {
                 interp.alloc(48 + 32)?;
-                groups.insert(k, Vector::unit(x));
+                groups.insert(k, vec![x.clone()]);
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(Value::Map(
         groups
             .into_iter()
-            .map(|(k, g)| (k, Value::vector(g)))
+            .map(|(k, g)| (k, Value::vector_from(g)))
             .collect(),
     ))
 }

@@ -41,13 +41,13 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
                 source: coll.clone(),
             })));
         }
-        let items = args::items(fname, coll)?;
-        interp.alloc(16 * items.len() as u64 + 32)?;
+        interp.alloc(16 * args::count(fname, coll)? as u64 + 32)?;
         let mut out = Vector::new();
-        for x in items {
+        args::each(fname, coll, |x| {
             interp.tick(1)?;
-            out.push_back(interp.call(f, &[x])?);
-        }
+            out.push_back(interp.call(f, std::slice::from_ref(x))?);
+            Ok(())
+        })?;
         return Ok(Value::vector(out));
     }
     let mut its = side_by_side(fname, colls)?;
@@ -113,14 +113,14 @@ fn select(
             source: coll.clone(),
         })));
     }
-    let items = args::items(fname, coll)?;
     let mut out = Vector::new();
-    for x in items {
+    args::each(fname, coll, |x| {
         interp.tick(1)?;
-        if test(interp, pred, &x)? == keep_if {
-            out.push_back(x);
+        if test(interp, pred, x)? == keep_if {
+            out.push_back(x.clone());
         }
-    }
+        Ok(())
+    })?;
     built(interp, out)
 }
 
