@@ -41,7 +41,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(assoc {:a 1} :b 2) ;=> {:a 1 :b 2}")
         .owned(assoc_owned),
     Builtin::new("assoc-in", Arity::exact(3), "Sets the value at a path of keys, creating maps as needed.", assoc_in)
-        .example("(assoc-in {} [:user :name] \"Bob\") ;=> {:user {:name \"Bob\"}}"),
+        .example("(assoc-in {} [:user :name] \"Bob\") ;=> {:user {:name \"Bob\"}}")
+        .owned(assoc_in_owned),
     Builtin::new("dissoc", Arity::at_least(1), "Map without the given keys.", dissoc)
         .example("(dissoc {:a 1 :b 2} :b) ;=> {:a 1}")
         .owned(dissoc_owned),
@@ -49,7 +50,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(update {:n 1} :n inc) ;=> {:n 2}")
         .owned(update_owned),
     Builtin::new("update-in", Arity::at_least(3), "Replaces the value at a path of keys with (f old-value & args), creating maps as needed.", update_in)
-        .example("(update-in {:a {:b 1}} [:a :b] + 10) ;=> {:a {:b 11}}"),
+        .example("(update-in {:a {:b 1}} [:a :b] + 10) ;=> {:a {:b 11}}")
+        .owned(update_in_owned),
     Builtin::new("update-keys", Arity::exact(2), "Map with f applied to every key: (update-keys m f).", update_keys)
         .example("(update-keys {:a 1} name) ;=> {\"a\" 1}"),
     Builtin::new("update-vals", Arity::exact(2), "Map with f applied to every value: (update-vals m f).", update_vals)
@@ -144,6 +146,15 @@ fn get_exact(coll: &Value, k: &Value) -> Value {
     }
 }
 
+/// [`get_exact`] on a collection the caller owns: a map's value is taken
+/// out (see [`Map::take_value`]), so updating it does not copy it.
+fn take_exact(coll: &mut Value, k: &Value) -> Value {
+    match coll {
+        Value::Map(m) => m.take_value(k).unwrap_or(Value::Nil),
+        other => get_exact(other, k),
+    }
+}
+
 /// `(assoc coll k v)` for one pair: maps (nil is an empty map) and vectors.
 fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
     match coll {
@@ -201,10 +212,14 @@ fn path(fname: &str, ks: &Value) -> Result<Vector> {
 
 /// Replaces the value at path `ks` (exact keys) with `leaf(old)`, creating
 /// maps on the way. An empty path is the path `[nil]` (Clojure).
+///
+/// `m` is owned: every level of the path is taken out of its parent on the
+/// way down ([`take_exact`]), so with an unshared `m` (a moved `reduce`
+/// accumulator) the whole path is updated in place.
 fn update_path(
     interp: &mut Interp,
     fname: &str,
-    m: &Value,
+    m: Value,
     ks: &Value,
     leaf: impl FnOnce(&mut Interp, Value) -> Result<Value>,
 ) -> Result<Value> {
@@ -214,9 +229,9 @@ fn update_path(
     }
     interp.tick(n64(keys.len()))?;
     let mut containers = Vec::with_capacity(keys.len());
-    let mut cur = m.clone();
+    let mut cur = m;
     for k in keys.iter() {
-        let next = get_exact(&cur, k);
+        let next = take_exact(&mut cur, k);
         containers.push(cur);
         cur = next;
     }
@@ -438,7 +453,13 @@ fn take(v: &mut Value) -> Value {
 
 fn assoc_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let v = a[2].clone();
-    update_path(interp, "assoc-in", &a[0], &a[1], |_, _| Ok(v))
+    update_path(interp, "assoc-in", a[0].clone(), &a[1], |_, _| Ok(v))
+}
+
+/// `assoc-in` taking its map (updated in place when unshared).
+fn assoc_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let (m, v) = (take(&mut a[0]), take(&mut a[2]));
+    update_path(interp, "assoc-in", m, &a[1], |_, _| Ok(v))
 }
 
 fn dissoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -492,8 +513,8 @@ fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `update` taking its collection (the old value is handed to `f`).
 fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     args::callable("update", &a[2])?;
-    let coll = take(&mut a[0]);
-    let old = get_exact(&coll, &a[1]);
+    let mut coll = take(&mut a[0]);
+    let old = take_exact(&mut coll, &a[1]);
     let new = call_with_extra(interp, &a[2], old, &a[3..])?;
     interp.alloc(MAP_ENTRY)?;
     assoc1("update", coll, take(&mut a[1]), new)
@@ -503,8 +524,18 @@ fn update_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("update-in", &a[2])?;
     let f = a[2].clone();
     let extra = &a[3..];
-    update_path(interp, "update-in", &a[0], &a[1], |interp, old| {
+    update_path(interp, "update-in", a[0].clone(), &a[1], |interp, old| {
         call_with_extra(interp, &f, old, extra)
+    })
+}
+
+/// `update-in` taking its map (updated in place when unshared).
+fn update_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("update-in", &a[2])?;
+    let m = take(&mut a[0]);
+    let (f, extra) = (&a[2], &a[3..]);
+    update_path(interp, "update-in", m, &a[1], |interp, old| {
+        call_with_extra(interp, f, old, extra)
     })
 }
 
