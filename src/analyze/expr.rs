@@ -89,6 +89,9 @@ pub enum ArithOp {
     Le,
     Ge,
     Eq,
+    Mod,
+    Rem,
+    Quot,
 }
 
 impl ArithOp {
@@ -103,15 +106,29 @@ impl ArithOp {
             "<=" => ArithOp::Le,
             ">=" => ArithOp::Ge,
             "=" | "==" => ArithOp::Eq,
+            "mod" => ArithOp::Mod,
+            "rem" => ArithOp::Rem,
+            "quot" => ArithOp::Quot,
             _ => return None,
         })
     }
 
-    /// The result for two integers; `None` (overflow) leaves the error to
-    /// the builtin.
+    /// The result for two integers; `None` (overflow, division by zero)
+    /// leaves the error to the builtin.
     #[inline]
     pub fn ints(self, a: i64, b: i64) -> Option<Value> {
         Some(match self {
+            // Floored, as Clojure's `mod`: the result has the divisor's sign.
+            ArithOp::Mod => {
+                let m = a.checked_rem(b)?;
+                Value::Int(if m != 0 && ((m < 0) != (b < 0)) {
+                    m + b
+                } else {
+                    m
+                })
+            }
+            ArithOp::Rem => Value::Int(a.checked_rem(b)?),
+            ArithOp::Quot => Value::Int(a.checked_div(b)?),
             ArithOp::Add => Value::Int(a.checked_add(b)?),
             ArithOp::Sub => Value::Int(a.checked_sub(b)?),
             ArithOp::Mul => Value::Int(a.checked_mul(b)?),
@@ -123,10 +140,12 @@ impl ArithOp {
         })
     }
 
-    /// The result for two floats (IEEE semantics, as the builtins).
+    /// The result for two floats (IEEE semantics, as the builtins); `None`
+    /// for the divisions, which the builtins check.
     #[inline]
-    pub fn floats(self, a: f64, b: f64) -> Value {
-        match self {
+    pub fn floats(self, a: f64, b: f64) -> Option<Value> {
+        Some(match self {
+            ArithOp::Mod | ArithOp::Rem | ArithOp::Quot => return None,
             ArithOp::Add => Value::Float(a + b),
             ArithOp::Sub => Value::Float(a - b),
             ArithOp::Mul => Value::Float(a * b),
@@ -135,7 +154,7 @@ impl ArithOp {
             ArithOp::Le => Value::Bool(a <= b),
             ArithOp::Ge => Value::Bool(a >= b),
             ArithOp::Eq => Value::Bool(a == b),
-        }
+        })
     }
 }
 
