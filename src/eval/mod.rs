@@ -389,13 +389,19 @@ impl Interp {
     }
 
     fn run_fn_body(&mut self, c: &Arc<Closure>, arity: &FnArity, bp: usize) -> Result<Value> {
-        self.stack.resize(bp + arity.frame_size, Value::Nil);
+        let locals = bp + arity.frame_size;
+        self.stack.reserve(locals.saturating_sub(self.stack.len()));
+        while self.stack.len() < locals {
+            self.stack.push(Value::Nil);
+        }
         let frame = Frame {
             bp,
             closure: Some(c),
         };
         loop {
-            self.run_binds(&arity.prologue, frame)?;
+            if !arity.prologue.is_empty() {
+                self.run_binds(&arity.prologue, frame)?;
+            }
             let v = self.eval(&arity.body, frame)?;
             match self.pending_recur.take() {
                 None => return Ok(v),
