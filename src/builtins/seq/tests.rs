@@ -1057,3 +1057,53 @@ fn every_row_has_doc_and_example() {
         assert!(b.example.starts_with('('), "{} example", b.name);
     }
 }
+
+/// The direct sort (integer or string keys with a builtin comparator) gives
+/// the merge sort's order, ties kept in input order, whatever the comparator.
+#[test]
+fn direct_sort_orders_like_the_merge_sort() {
+    // Records [key position]; many ties. A native comparator takes the merge sort.
+    let mut state = 7u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+        (state >> 33) % 9
+    };
+    let rows: Vec<Value> = (0..200)
+        .map(|p| vecv(vec![i(next() as i64), i(p)]))
+        .collect();
+    let rows = vecv(rows);
+    let first = builtin("first");
+    for (direct, by_hand) in [
+        (builtin(">"), gt()),
+        (builtin(">="), ge()),
+        (
+            builtin("<"),
+            native("<", |a| Value::Bool(num(&a[0]) < num(&a[1]))),
+        ),
+        (builtin("compare"), compare()),
+    ] {
+        assert_eq!(
+            run("sort-by", &[first.clone(), direct, rows.clone()]),
+            run("sort-by", &[first.clone(), by_hand, rows.clone()])
+        );
+    }
+    let words = vecv(
+        ["b", "a", "c", "a", "ab", ""]
+            .iter()
+            .map(|w| s(w))
+            .collect(),
+    );
+    assert_eq!(
+        run("sort", &[words.clone()]),
+        r#"["" "a" "a" "ab" "b" "c"]"#
+    );
+    assert_eq!(
+        run("sort", &[kw("desc"), words]),
+        r#"["c" "b" "ab" "a" "a" ""]"#
+    );
+    // Mixed keys still go through the merge sort (and its errors).
+    assert_eq!(
+        err("sort", &[builtin(">"), vecv(vec![i(1), s("a")])]),
+        ErrorKind::Type
+    );
+}
