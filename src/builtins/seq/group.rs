@@ -358,8 +358,8 @@ pub(super) fn sort_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     )
 }
 
-// Values hash by content; the only interior mutability (an infinite
-// sequence's cache) is not part of its hash, which is its identity.
+// The interior mutability clippy sees (a compiled regex's match cache) is
+// not part of any hash: regexes hash by source, functions by name and address.
 #[allow(clippy::mutable_key_type)]
 pub(super) fn distinct(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.first() else {
@@ -420,8 +420,8 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     built(interp, out)
 }
 
-// Values hash by content; the only interior mutability (an infinite
-// sequence's cache) is not part of its hash, which is its identity.
+// The interior mutability clippy sees (a compiled regex's match cache) is
+// not part of any hash: regexes hash by source, functions by name and address.
 #[allow(clippy::mutable_key_type)]
 pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     // Counted in a hash map (its order never shows), sorted into a map once.
@@ -446,8 +446,8 @@ pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 /// `(group-by f coll)`; f may also be a string key or a vector path.
-// Values hash by content; the only interior mutability (an infinite
-// sequence's cache) is not part of its hash, which is its identity.
+// The interior mutability clippy sees (a compiled regex's match cache) is
+// not part of any hash: regexes hash by source, functions by name and address.
 #[allow(clippy::mutable_key_type)]
 pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kf = key_fn("group-by", &a[0])?;
