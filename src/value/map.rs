@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::order::cmp_key;
 use super::Value;
 
 /// Largest number of entries kept as a sorted array.
@@ -86,7 +87,9 @@ impl Map {
                         return Some(found);
                     }
                 }
-                v.binary_search_by(|(x, _)| x.cmp(k)).ok().map(|i| &v[i].1)
+                v.binary_search_by(|(x, _)| cmp_key(x, k))
+                    .ok()
+                    .map(|i| &v[i].1)
             }
             Repr::Large(m) => m.get(k),
         }
@@ -96,7 +99,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v) => v
-                .binary_search_by(|(x, _)| x.cmp(k))
+                .binary_search_by(|(x, _)| cmp_key(x, k))
                 .ok()
                 .map(|i| (&v[i].0, &v[i].1)),
             Repr::Large(m) => m.get_key_value(k),
@@ -114,7 +117,7 @@ impl Map {
                 self.0 = Repr::Small(Arc::new(vec![(k, v)]));
                 None
             }
-            Repr::Small(vec) => match vec.binary_search_by(|(x, _)| x.cmp(&k)) {
+            Repr::Small(vec) => match vec.binary_search_by(|(x, _)| cmp_key(x, &k)) {
                 Ok(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i].1, v)),
                 Err(i) if vec.len() < SMALL => {
                     Arc::make_mut(vec).insert(i, (k, v));
@@ -139,7 +142,7 @@ impl Map {
         match &mut self.0 {
             Repr::Empty => None,
             Repr::Small(v) => {
-                let i = v.binary_search_by(|(x, _)| x.cmp(k)).ok()?;
+                let i = v.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
                 Some(std::mem::replace(&mut Arc::make_mut(v)[i].1, Value::Nil))
             }
             Repr::Large(m) => Arc::make_mut(m)
@@ -153,7 +156,7 @@ impl Map {
         match &mut self.0 {
             Repr::Empty => None,
             Repr::Small(vec) => {
-                let i = vec.binary_search_by(|(x, _)| x.cmp(k)).ok()?;
+                let i = vec.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
                 let (_, v) = Arc::make_mut(vec).remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
@@ -181,7 +184,7 @@ impl Map {
             Repr::Empty => unreachable!("a key was just inserted"),
             Repr::Small(vec) => {
                 let i = vec
-                    .binary_search_by(|(x, _)| x.cmp(&k))
+                    .binary_search_by(|(x, _)| cmp_key(x, &k))
                     .unwrap_or_else(|i| i);
                 &mut Arc::make_mut(vec)[i].1
             }

@@ -66,6 +66,18 @@ pub fn cmp_int_float(i: i64, f: f64) -> Ordering {
     }
 }
 
+/// `x.cmp(k)` with the common key comparisons inline (integers, the same
+/// interned keyword): the binary searches of small maps and sets call it
+/// for every probe.
+#[inline]
+pub fn cmp_key(x: &Value, k: &Value) -> Ordering {
+    match (x, k) {
+        (Value::Int(a), Value::Int(b)) => a.cmp(b),
+        (Value::Keyword(a), Value::Keyword(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
+        _ => x.cmp(k),
+    }
+}
+
 /// `a.cmp(b)` for the short texts of keys (`"k123"`, `:price`): eight
 /// bytes at a time as big-endian integers, which orders like the bytes,
 /// without a call to `memcmp` for every key of a map lookup.

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::map::SMALL;
+use super::order::cmp_key;
 use super::Value;
 
 type Large = imbl::OrdSet<Value>;
@@ -51,7 +52,7 @@ impl Set {
     pub fn contains(&self, x: &Value) -> bool {
         match &self.0 {
             Repr::Empty => false,
-            Repr::Small(v) => v.binary_search(x).is_ok(),
+            Repr::Small(v) => v.binary_search_by(|y| cmp_key(y, x)).is_ok(),
             Repr::Large(s) => s.contains(x),
         }
     }
@@ -60,7 +61,7 @@ impl Set {
     pub fn get(&self, x: &Value) -> Option<&Value> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => v.binary_search(x).ok().map(|i| &v[i]),
+            Repr::Small(v) => v.binary_search_by(|y| cmp_key(y, x)).ok().map(|i| &v[i]),
             Repr::Large(s) => s.get(x),
         }
     }
@@ -72,7 +73,7 @@ impl Set {
                 self.0 = Repr::Small(Arc::new(vec![x]));
                 None
             }
-            Repr::Small(vec) => match vec.binary_search(&x) {
+            Repr::Small(vec) => match vec.binary_search_by(|y| cmp_key(y, &x)) {
                 Ok(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i], x)),
                 Err(i) if vec.len() < SMALL => {
                     Arc::make_mut(vec).insert(i, x);
@@ -93,7 +94,7 @@ impl Set {
         match &mut self.0 {
             Repr::Empty => None,
             Repr::Small(vec) => {
-                let i = vec.binary_search(x).ok()?;
+                let i = vec.binary_search_by(|y| cmp_key(y, x)).ok()?;
                 let old = Arc::make_mut(vec).remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
