@@ -225,7 +225,16 @@ impl Interp {
 
     /// Calls any callable value: functions, keywords (`(:k m)`), maps
     /// (`(m :k)`) and sets (`(s x)`).
+    #[inline]
     pub fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Borrowed(args)),
+            _ => self.call_other(f, args),
+        }
+    }
+
+    /// [`Interp::call`] of anything but a closure.
+    fn call_other(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
         match f {
             Value::Fn(Func::Builtin(b)) => self.call_builtin(b, args),
             Value::Fn(Func::Closure(c)) => self.call_closure(c, args),
@@ -325,7 +334,11 @@ impl Interp {
     }
 
     fn enter_closure(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
-        let Some(arity) = c.proto.arity_for(args.len()) else {
+        let arity = match c.proto.arities.as_slice() {
+            [only] if !only.variadic && only.fixed == args.len() => Some(only),
+            _ => c.proto.arity_for(args.len()),
+        };
+        let Some(arity) = arity else {
             return Err(Error::arity(format!(
                 "{} expects {} {}, got {}",
                 c.name(),
