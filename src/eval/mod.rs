@@ -22,7 +22,7 @@ pub mod iter;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot};
+use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
@@ -486,7 +486,7 @@ impl Interp {
             Expr::Builtin(b) => Ok(Value::Fn(Func::Builtin(b))),
             Expr::If(b) => {
                 let (c, t, f) = &**b;
-                if self.eval(c, frame)?.truthy() {
+                if self.eval_test(c, frame)? {
                     self.eval(t, frame)
                 } else {
                     self.eval(f, frame)
@@ -520,7 +520,9 @@ impl Interp {
             Expr::Loop(l) => {
                 self.run_binds(&l.inits, frame)?;
                 loop {
-                    self.run_binds(&l.prologue, frame)?;
+                    if !l.prologue.is_empty() {
+                        self.run_binds(&l.prologue, frame)?;
+                    }
                     let v = self.eval(&l.body, frame)?;
                     match self.pending_recur.take() {
                         None => return Ok(v),
@@ -609,6 +611,37 @@ impl Interp {
     ) -> Result<Value> {
         self.with_args(args, frame, |this, args| this.call_builtin_mut(b, args))
             .map_err(|e| e.or_span(span))
+    }
+
+    /// The truth of a condition; a comparison of two integers (`(< i n)`)
+    /// is decided here, without building its boolean.
+    #[inline(always)]
+    fn eval_test(&mut self, c: &Expr, frame: Frame) -> Result<bool> {
+        if let Expr::Arith2(op, args, _, _) = c {
+            let y = match &args.1 {
+                Expr::Local(y) => Some(self.local(frame, *y)),
+                Expr::Const(v) => Some(v),
+                _ => None,
+            };
+            if let (Expr::Local(x), Some(y)) = (&args.0, y) {
+                if let (Value::Int(a), Value::Int(b)) = (self.local(frame, *x), y) {
+                    let (a, b) = (*a, *b);
+                    let truth = match op {
+                        ArithOp::Lt => Some(a < b),
+                        ArithOp::Gt => Some(a > b),
+                        ArithOp::Le => Some(a <= b),
+                        ArithOp::Ge => Some(a >= b),
+                        ArithOp::Eq => Some(a == b),
+                        _ => None,
+                    };
+                    if let Some(truth) = truth {
+                        self.budget.tick(1)?;
+                        return Ok(truth);
+                    }
+                }
+            }
+        }
+        Ok(self.eval(c, frame)?.truthy())
     }
 
     /// [`Interp::eval`] with locals and constants read inline (no call):
