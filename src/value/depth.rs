@@ -9,6 +9,10 @@
 //! ordinary 8 MB main-thread stack even in debug builds (tested below).
 //! The check itself is iterative.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
 use super::{Func, Value};
 
 /// The deepest nesting a value may have when it leaves a turn.
@@ -16,63 +20,165 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// Whether `v` nests deeper than `max` levels (closures count their
 /// captured values as nested).
+///
+/// Values share parts (`[a a]`), so a plain walk could take exponential
+/// time on a value built in a few steps. This walk computes heights bottom
+/// up (depth first, iteratively) and remembers, by address, the height of
+/// every part that is shared, so each shared part is measured once.
 pub fn exceeds(v: &Value, max: usize) -> bool {
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
-    while let Some((v, depth)) = stack.pop() {
-        let children = depth + 1;
-        match v {
-            Value::Vector(items) => {
-                if !items.is_empty() && children > max {
-                    return true;
-                }
-                stack.extend(items.iter().filter(|x| is_nested(x)).map(|x| (x, children)));
-            }
-            Value::Set(items) => {
-                if !items.is_empty() && children > max {
-                    return true;
-                }
-                stack.extend(items.iter().filter(|x| is_nested(x)).map(|x| (x, children)));
-            }
-            Value::Map(m) => {
-                if !m.is_empty() && children > max {
-                    return true;
-                }
-                for (k, x) in m.iter() {
-                    if is_nested(k) {
-                        stack.push((k, children));
+    let mut heights: Heights = HashMap::default();
+    // The nested children still to measure, of every open part (each part
+    // owns the tail above its frame's `base`).
+    let mut work: Vec<&Value> = Vec::new();
+    let mut frames: Vec<Frame> = match open(v, &heights, &mut work) {
+        Opened::Measured(h) => return h > max,
+        Opened::Frame(f) => vec![f],
+    };
+    while let Some(top) = frames.last_mut() {
+        if work.len() > top.base {
+            let Some(child) = work.pop() else { break };
+            match open(child, &heights, &mut work) {
+                Opened::Measured(h) => top.height = top.height.max(h + 1),
+                Opened::Frame(f) => {
+                    // Every open part is a non-empty collection: the path
+                    // down to here plus one item is already this deep.
+                    if frames.len() + 2 > max {
+                        return true;
                     }
-                    if is_nested(x) {
-                        stack.push((x, children));
-                    }
+                    frames.push(f);
                 }
             }
-            Value::Fn(Func::Closure(c)) => {
-                if !c.captures.is_empty() && children > max {
-                    return true;
-                }
-                stack.extend(
-                    c.captures
-                        .iter()
-                        .filter(|x| is_nested(x))
-                        .map(|x| (x, children)),
-                );
-            }
-            Value::Reduced(inner) => stack.push((inner, children)),
-            _ => {}
+            continue;
+        }
+        let Some(done) = frames.pop() else { break };
+        if done.height > max {
+            return true;
+        }
+        if let Some(id) = done.shared {
+            heights.insert(id, done.height);
+        }
+        match frames.last_mut() {
+            Some(parent) => parent.height = parent.height.max(done.height + 1),
+            None => return false,
         }
     }
     false
 }
 
+type Heights = HashMap<usize, usize, BuildHasherDefault<AddrHasher>>;
+
+/// A part being measured.
+struct Frame {
+    /// Its address, when shared (then its height is remembered).
+    shared: Option<usize>,
+    /// Where its children start on the work list.
+    base: usize,
+    /// The height found so far.
+    height: usize,
+}
+
+enum Opened {
+    Measured(usize),
+    Frame(Frame),
+}
+
+/// Starts measuring `v`, pushing its nested children on `work`: scalars
+/// and empty collections are one level, collections of scalars two
+/// (measured on the spot each time: as cheap as remembering them), and a
+/// shared part already measured has its remembered height.
+fn open<'a>(v: &'a Value, heights: &Heights, work: &mut Vec<&'a Value>) -> Opened {
+    if !is_nested(v) {
+        return Opened::Measured(1);
+    }
+    let base = work.len();
+    for_each_child(v, |c| {
+        if is_nested(c) {
+            work.push(c);
+        }
+    });
+    if work.len() == base {
+        return Opened::Measured(2);
+    }
+    let shared = is_shared(v).then(|| addr(v));
+    if let Some(h) = shared.and_then(|id| heights.get(&id)) {
+        work.truncate(base);
+        return Opened::Measured(*h);
+    }
+    Opened::Frame(Frame {
+        shared,
+        base,
+        height: 2,
+    })
+}
+
+/// Whether other values hold `v`'s storage too.
+fn is_shared(v: &Value) -> bool {
+    match v {
+        Value::Vector(items) => Arc::strong_count(items) > 1,
+        Value::Map(m) => m.is_shared(),
+        Value::Set(s) => s.is_shared(),
+        Value::Fn(Func::Closure(c)) => Arc::strong_count(c) > 1,
+        Value::Reduced(inner) => Arc::strong_count(inner) > 1,
+        _ => false,
+    }
+}
+
+/// The identity of a nested value's storage.
+fn addr(v: &Value) -> usize {
+    match v {
+        Value::Vector(items) => Arc::as_ptr(items) as usize,
+        Value::Map(m) => m.addr(),
+        Value::Set(s) => s.addr(),
+        Value::Fn(Func::Closure(c)) => Arc::as_ptr(c) as usize,
+        Value::Reduced(inner) => Arc::as_ptr(inner) as usize,
+        _ => 0,
+    }
+}
+
+/// Addresses are distinct and pointer-aligned: a multiply spreads them.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+/// Calls `f` with every value directly inside `v`.
+fn for_each_child<'a>(v: &'a Value, mut f: impl FnMut(&'a Value)) {
+    match v {
+        Value::Vector(items) => items.iter().for_each(f),
+        Value::Set(items) => items.iter().for_each(f),
+        Value::Map(m) => m.iter().for_each(|(k, x)| {
+            f(k);
+            f(x);
+        }),
+        Value::Fn(Func::Closure(c)) => c.captures.iter().for_each(f),
+        Value::Reduced(inner) => f(inner),
+        _ => {}
+    }
+}
+
 fn is_nested(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Vector(_)
-            | Value::Set(_)
-            | Value::Map(_)
-            | Value::Fn(Func::Closure(_))
-            | Value::Reduced(_)
-    )
+    match v {
+        Value::Vector(items) => !items.is_empty(),
+        Value::Set(items) => !items.is_empty(),
+        Value::Map(m) => !m.is_empty(),
+        Value::Fn(Func::Closure(c)) => !c.captures.is_empty(),
+        Value::Reduced(_) => true,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -95,6 +201,23 @@ mod tests {
         let m = Value::map_from([(Value::keyword("a"), nested(5))]);
         assert!(exceeds(&m, 5));
         assert!(!exceeds(&m, 6));
+    }
+
+    #[test]
+    fn shared_parts_count_at_their_deepest_place() {
+        // `a` (20 levels) sits both right under the root and 3 levels lower.
+        let a = nested(20);
+        let deep = Value::vector_from([Value::vector_from([Value::vector_from([a.clone()])])]);
+        let v = Value::vector_from([a.clone(), deep, a]);
+        assert!(!exceeds(&v, 24));
+        assert!(exceeds(&v, 23));
+        // 2^60 paths, 62 levels: measured part by part.
+        let mut dag = Value::vector_from([Value::Int(1)]);
+        for _ in 0..60 {
+            dag = Value::vector_from([dag.clone(), dag]);
+        }
+        assert!(!exceeds(&dag, 62));
+        assert!(exceeds(&dag, 61));
     }
 
     #[test]

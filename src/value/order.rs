@@ -192,42 +192,69 @@ impl PartialEq for Value {
 impl Eq for Value {}
 
 impl Hash for Value {
+    /// Bounded: collections hash their size and, down to two more levels,
+    /// their first [`HASHED_ITEMS`] items (in canonical order). Equal values
+    /// still hash alike, and a hash costs the same however large the value
+    /// is or however often it shares parts with itself (`[a a]` nested 40
+    /// times would otherwise take 2^40 steps, outside any step budget).
     fn hash<H: Hasher>(&self, state: &mut H) {
-        kind_rank(self).hash(state);
-        match self {
-            Value::Nil => {}
-            Value::Bool(b) => b.hash(state),
-            Value::Int(i) => i.hash(state),
-            Value::Float(f) => {
-                let bits = if f.is_nan() {
-                    f64::NAN.to_bits()
-                } else if *f == 0.0 {
-                    0
-                } else {
-                    f.to_bits()
-                };
-                bits.hash(state)
+        hash_bounded(self, state, 2);
+    }
+}
+
+/// How many items of a collection [`Value`]'s hash looks at.
+pub const HASHED_ITEMS: usize = 8;
+
+fn hash_bounded<H: Hasher>(v: &Value, state: &mut H, levels: u32) {
+    kind_rank(v).hash(state);
+    let inner = levels.checked_sub(1);
+    match v {
+        Value::Nil => {}
+        Value::Bool(b) => b.hash(state),
+        Value::Int(i) => i.hash(state),
+        Value::Float(f) => {
+            let bits = if f.is_nan() {
+                f64::NAN.to_bits()
+            } else if *f == 0.0 {
+                0
+            } else {
+                f.to_bits()
+            };
+            bits.hash(state)
+        }
+        Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) | Value::Var(s) => s.hash(state),
+        Value::Vector(items) => {
+            items.len().hash(state);
+            if let Some(inner) = inner {
+                for x in items.iter().take(HASHED_ITEMS) {
+                    hash_bounded(x, state, inner);
+                }
             }
-            Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) | Value::Var(s) => s.hash(state),
-            Value::Vector(v) => {
-                v.len().hash(state);
-                v.iter().for_each(|x| x.hash(state))
+        }
+        Value::Map(m) => {
+            m.len().hash(state);
+            if let Some(inner) = inner {
+                for (k, x) in m.iter().take(HASHED_ITEMS) {
+                    hash_bounded(k, state, inner);
+                    hash_bounded(x, state, inner);
+                }
             }
-            Value::Map(m) => {
-                m.len().hash(state);
-                m.iter().for_each(|(k, v)| {
-                    k.hash(state);
-                    v.hash(state)
-                })
+        }
+        Value::Set(items) => {
+            items.len().hash(state);
+            if let Some(inner) = inner {
+                for x in items.iter().take(HASHED_ITEMS) {
+                    hash_bounded(x, state, inner);
+                }
             }
-            Value::Set(s) => {
-                s.len().hash(state);
-                s.iter().for_each(|x| x.hash(state))
+        }
+        Value::Fn(f) => func_key(f).hash(state),
+        Value::Regex(r) => r.as_str().hash(state),
+        Value::Lazy(l) => (Arc::as_ptr(l) as usize).hash(state),
+        Value::Reduced(x) => {
+            if let Some(inner) = inner {
+                hash_bounded(x, state, inner);
             }
-            Value::Fn(f) => func_key(f).hash(state),
-            Value::Regex(r) => r.as_str().hash(state),
-            Value::Lazy(l) => (Arc::as_ptr(l) as usize).hash(state),
-            Value::Reduced(v) => v.hash(state),
         }
     }
 }

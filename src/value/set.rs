@@ -40,6 +40,25 @@ impl Set {
         self.len() == 0
     }
 
+    /// Whether another value holds this storage too.
+    pub fn is_shared(&self) -> bool {
+        match &self.0 {
+            Repr::Empty => false,
+            Repr::Small(v) => Arc::strong_count(v) > 1,
+            Repr::Large(m) => Arc::strong_count(m) > 1,
+        }
+    }
+
+    /// The address of the shared storage (0 for the empty set): equal
+    /// addresses mean the same value (used to visit shared parts once).
+    pub fn addr(&self) -> usize {
+        match &self.0 {
+            Repr::Empty => 0,
+            Repr::Small(v) => Arc::as_ptr(v) as usize,
+            Repr::Large(m) => Arc::as_ptr(m) as *const u8 as usize,
+        }
+    }
+
     pub fn ptr_eq(&self, other: &Set) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
