@@ -222,3 +222,36 @@ fn limit_messages_name_the_limit_its_value_and_how_to_raise_it() {
     assert!(e.message().contains("5000"), "{}", e.message());
     assert!(e.hint().unwrap_or("").contains("max_steps"));
 }
+
+/// A value that shares its parts (`[a a]` nested 64 times) is built in a few
+/// steps but has 2^64 paths: checking its depth as it leaves the turn and
+/// hashing it (frequencies, distinct, group-by) must visit each part once.
+#[test]
+fn self_sharing_values_are_not_walked_path_by_path() {
+    let mut i = interp();
+    let started = Instant::now();
+    let out = i.run_program(
+        "(def x (reduce (fn [a _] [a a]) [] (range 64)))
+         [(count (frequencies [x x [x]])) (count (distinct [x x])) (count (group-by count [x x]))]",
+    );
+    assert!(started.elapsed() < Duration::from_secs(30), "no hang");
+    let v = out.result.expect("the program runs");
+    assert_eq!(ptc_lisp::format::to_clojure(&v, None, None).0, "[2 1 1]");
+    // Printing it stops at the print limit instead of writing 2^64 items.
+    let out = i.run_program("(println x)");
+    assert_eq!(
+        out.result.map(|_| ()).map_err(|e| e.kind()),
+        Err(ErrorKind::LimitExceeded)
+    );
+    let out = i.run_program("(prn 1 x)");
+    assert_eq!(
+        out.result.map(|_| ()).map_err(|e| e.kind()),
+        Err(ErrorKind::LimitExceeded)
+    );
+    // Too deep to keep is still caught, however shared.
+    let out = i.run_program("(def y (reduce (fn [a _] [a a]) [] (range 1200)))");
+    assert_eq!(
+        out.result.map(|_| ()).map_err(|e| e.kind()),
+        Err(ErrorKind::LimitExceeded)
+    );
+}

@@ -233,45 +233,57 @@ fn comparator(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 // ---------------------------------------------------------------- printing
 
-/// One argument as `println` shows it: strings raw, nil as `nil`.
-fn show(v: &Value) -> String {
-    crate::format::display_println(v)
+/// The arguments of a print call joined by spaces: as `println` shows them
+/// (strings raw, nil as `nil`) or, `literal`, as `prn` does. Text stops
+/// growing past `room` bytes (the caller's charge then fails).
+fn show_args(a: &[Value], literal: bool, room: usize) -> String {
+    let mut out = String::new();
+    for (i, v) in a.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if out.len() > room {
+            break;
+        }
+        if literal {
+            let left = room - out.len();
+            out.push_str(&crate::format::to_clojure_capped(v, None, None, Some(left)).0);
+        } else {
+            crate::format::write_display(&mut out, v, crate::format::Style::Println, room);
+        }
+    }
+    out
 }
 
-/// One argument as `prn` shows it: a literal.
-fn show_literal(v: &Value) -> String {
-    crate::format::to_clojure(v, None, None).0
-}
-
-fn emit(interp: &mut Interp, a: &[Value], each: fn(&Value) -> String) -> Result<Value> {
+fn emit(interp: &mut Interp, a: &[Value], literal: bool) -> Result<Value> {
     interp.tick(a.len() as u64)?;
-    let line = a.iter().map(each).collect::<Vec<_>>().join(" ");
+    let line = show_args(a, literal, interp.budget.print_room());
     interp.emit_print(line)?;
     Ok(Value::Nil)
 }
 
 fn println(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit(interp, a, show)
+    emit(interp, a, false)
 }
 
 /// `print`/`pr`: like `println`/`prn` without ending the line.
-fn emit_partial(interp: &mut Interp, a: &[Value], each: fn(&Value) -> String) -> Result<Value> {
+fn emit_partial(interp: &mut Interp, a: &[Value], literal: bool) -> Result<Value> {
     interp.tick(a.len() as u64)?;
-    let text = a.iter().map(each).collect::<Vec<_>>().join(" ");
+    let text = show_args(a, literal, interp.budget.print_room());
     interp.emit_partial(&text)?;
     Ok(Value::Nil)
 }
 
 fn print(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit_partial(interp, a, show)
+    emit_partial(interp, a, false)
 }
 
 fn prn(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit(interp, a, show_literal)
+    emit(interp, a, true)
 }
 
 fn pr(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    emit_partial(interp, a, show_literal)
+    emit_partial(interp, a, true)
 }
 
 // ---------------------------------------------------------------- control
@@ -299,13 +311,13 @@ fn return_(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 fn fail(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let reason = one_arg("fail", "the reason", a)?.clone();
-    Err(Error::new(ErrorKind::Fail, show(&reason)).with_data(reason))
+    Err(Error::new(ErrorKind::Fail, crate::format::display_println(&reason)).with_data(reason))
 }
 
 fn ex_info(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let message = match &a[0] {
         Value::Str(s) => Value::Str(s.clone()),
-        other => Value::string(show(other)),
+        other => Value::string(crate::format::display_println(other)),
     };
     let data = a.get(1).cloned().unwrap_or_else(|| Value::Map(Map::new()));
     interp.alloc(2 * 48 + 32)?;

@@ -193,6 +193,17 @@ impl Budget {
         }
     }
 
+    /// Bytes that may still be printed this turn, plus one (so text cut at
+    /// this size is still over the limit when charged); unbounded without a
+    /// print limit. Printers stop building text here: a value that shares
+    /// its parts can print to far more text than it takes memory.
+    pub fn print_room(&self) -> usize {
+        match self.limits.max_print_bytes {
+            Some(max) => max.saturating_sub(self.print_bytes).saturating_add(1),
+            None => usize::MAX,
+        }
+    }
+
     /// Charges one tool call.
     pub fn tool_call(&mut self) -> Result<()> {
         self.tool_calls += 1;

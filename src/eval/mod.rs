@@ -22,7 +22,9 @@ pub mod iter;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot};
+use crate::analyze::expr::{
+    ArithOp, Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot,
+};
 use crate::builtins::Builtin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
