@@ -397,7 +397,14 @@ fn concat(
 ) -> Result<Value> {
     interp.tick(args.len() as u64 + 1)?;
     let room = heap_room(interp);
-    let mut out = String::new();
+    let guess: usize = args
+        .iter()
+        .map(|a| match a {
+            Value::Str(s) => s.len(),
+            _ => 8,
+        })
+        .sum();
+    let mut out = String::with_capacity(guess.min(room) + end.len());
     for (i, a) in args.iter().enumerate() {
         if i > 0 {
             out.push_str(sep);

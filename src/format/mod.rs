@@ -124,6 +124,10 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
             out.len() <= max_bytes
         }
         (Value::Nil, Style::Str) => true,
+        (Value::Int(i), _) => {
+            push_int(out, *i);
+            out.len() <= max_bytes
+        }
         // `(str ##Inf)` is Java's "Infinity" (conformance
         // up-runtime_special_values-26); nested ones print `##Inf`.
         (Value::Float(f), Style::Str) if !f.is_finite() => {
@@ -137,6 +141,28 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
             out.len() <= max_bytes
         }
         _ => !print_into(out, v, None, None, max_bytes).overflowed,
+    }
+}
+
+/// Appends the decimal digits of `i` (what `{i}` formats, without the
+/// formatting machinery: `str` of a number is on hot paths).
+pub fn push_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    for &b in &buf[pos..] {
+        out.push(char::from(b));
     }
 }
 
@@ -441,6 +467,15 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn push_int_writes_like_display() {
+        for i in [0, 7, -7, 10, 123456789, i64::MAX, i64::MIN, -1000] {
+            let mut out = String::from("x");
+            super::push_int(&mut out, i);
+            assert_eq!(out, format!("x{i}"));
+        }
+    }
+
     use super::*;
     use crate::value::Vector;
 
