@@ -48,7 +48,7 @@ pub enum Expr {
     Or(Vec<Expr>),
     Let(Vec<Bind>, Box<Expr>),
     Loop(Box<Loop>),
-    Recur(Vec<Expr>, Span),
+    Recur(Box<Recur>),
     MakeFn(Arc<FnProto>, Vec<Expr>),
     Letfn(Box<Letfn>),
     Def(Box<Def>),
@@ -180,6 +180,14 @@ pub struct Loop {
     /// Destructuring of the params, run at every iteration.
     pub prologue: Vec<Bind>,
     pub body: Expr,
+}
+
+/// `(recur args…)`: the arguments are evaluated, then stored in `slots`
+/// (the loop's bindings or the function's parameters).
+pub struct Recur {
+    pub args: Vec<Expr>,
+    pub slots: Vec<Slot>,
+    pub span: Span,
 }
 
 pub struct Letfn {

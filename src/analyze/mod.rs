@@ -100,8 +100,8 @@ struct Scope {
     captures: Vec<(Arc<str>, Expr)>,
     self_name: Option<Arc<str>>,
     siblings: Vec<Arc<str>>,
-    /// How many arguments `recur` takes here, if it may appear.
-    recur_arity: Option<usize>,
+    /// The slots `recur` rebinds here (one per argument), if it may appear.
+    recur_slots: Option<Arc<[Slot]>>,
     /// The first slot bound inside the innermost loop (0 for a function):
     /// slots from there on are rebound by `recur`.
     recur_base: Slot,
@@ -189,10 +189,10 @@ impl<'a> Analyzer<'a> {
         scope.next_slot = mark.1;
     }
 
-    fn with_recur<T>(&mut self, arity: Option<usize>, f: impl FnOnce(&mut Self) -> T) -> T {
-        let saved = std::mem::replace(&mut self.scope().recur_arity, arity);
+    fn with_recur<T>(&mut self, slots: Option<Arc<[Slot]>>, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.scope().recur_slots, slots);
         let r = f(self);
-        self.scope().recur_arity = saved;
+        self.scope().recur_slots = saved;
         r
     }
 

@@ -73,9 +73,8 @@ fn reads(e: &Expr, s: Slot) -> bool {
             binds.iter().any(|b| b.slot == s || reads(&b.value, s)) || reads(body, s)
         }
         Expr::Call(c) => reads(&c.f, s) || any(&c.args),
-        Expr::CallBuiltin(_, args, _) | Expr::CallTool(_, args, _) | Expr::Recur(args, _) => {
-            any(args)
-        }
+        Expr::CallBuiltin(_, args, _) | Expr::CallTool(_, args, _) => any(args),
+        Expr::Recur(r) => any(&r.args),
         Expr::Arith2(_, xy, ..) => reads(&xy.0, s) || reads(&xy.1, s),
         Expr::Step(_, x, ..) | Expr::Throw(x, _) => reads(x, s),
         Expr::MakeFn(_, captures) => any(captures),

@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use super::expr::{
-    Bind, Case, Catch, CatchClass, Def, Expr, FnArity, FnProto, For, ForClause, Letfn, Loop, Try,
+    Bind, Case, Catch, CatchClass, Def, Expr, FnArity, FnProto, For, ForClause, Letfn, Loop, Recur,
+    Slot, Try,
 };
 use super::{Analyzer, Scope};
 use crate::error::{Error, Result, Span};
@@ -106,7 +107,7 @@ pub fn analyze(
             let saved = (a.scope().recur_base, a.scope().tail_open);
             a.scope().recur_base = mark.1;
             a.scope().tail_open |= !tail;
-            let body = a.with_recur(Some(params.len()), |a| a.body(&args[1..], true));
+            let body = a.with_recur(Some(params.as_slice().into()), |a| a.body(&args[1..], true));
             (a.scope().recur_base, a.scope().tail_open) = saved;
             a.restore(mark);
             Expr::Loop(Box::new(Loop {
@@ -117,7 +118,7 @@ pub fn analyze(
             }))
         }
         "recur" => {
-            let Some(expected) = a.scope().recur_arity else {
+            let Some(targets) = a.scope().recur_slots.clone() else {
                 return Err(
                     invalid(span, "recur is only allowed in tail position of loop or fn")
                         .with_hint("recur must be the last thing evaluated in its loop or fn body"),
@@ -127,6 +128,7 @@ pub fn analyze(
                 return Err(invalid(span, "recur is only allowed in tail position of loop or fn")
                     .with_hint("recur must be the last thing evaluated in its loop or fn body; its value cannot be used"));
             }
+            let expected = targets.len();
             if args.len() != expected {
                 return Err(Error::arity(format!(
                     "recur expects {expected} argument{} (one per loop binding or fn parameter), got {}",
@@ -138,7 +140,11 @@ pub fn analyze(
             let mut values = a.analyze_all(args)?;
             let base = a.scope().recur_base;
             super::moves::mark_args(&mut values, &[], &|slot| slot >= base);
-            Expr::Recur(values, span)
+            Expr::Recur(Box::new(Recur {
+                args: values,
+                slots: targets.to_vec(),
+                span,
+            }))
         }
         "fn" | "fn*" => {
             let (name, rest) = match args.first().map(|f| &f.kind) {
@@ -471,8 +477,8 @@ impl Analyzer<'_> {
                 self.destructure(p, *slot, &mut prologue)?;
             }
         }
-        let n = slots.len();
-        let body = self.with_recur(Some(n), |a| a.body(body, true));
+        let params: Arc<[Slot]> = slots.iter().map(|(slot, _)| *slot).collect();
+        let body = self.with_recur(Some(params), |a| a.body(body, true));
         let frame_size = self.scope().frame_size as usize;
         self.restore(mark);
         Ok(FnArity {

@@ -7,9 +7,10 @@
 //! their slots. Closures capture by value at creation (flat closures).
 //!
 //! `recur` is only allowed in tail position (checked by the analyzer), so it
-//! is implemented by pushing the new arguments on the value stack, noting
-//! where they start in `pending_recur`, and
-//! returning; the enclosing `loop` or function picks them up.
+//! is implemented by evaluating its arguments, storing them in the slots of
+//! the loop bindings or function parameters it targets (resolved by the
+//! analyzer), setting `pending_recur` and returning; the enclosing `loop`
+//! or function sees the flag and runs its body again.
 //!
 //! Native stack: evaluation recurses, so [`run_on_big_stack`] runs it on a
 //! thread with [`STACK_BYTES`] of stack, and call depth is capped by
@@ -148,8 +149,9 @@ pub struct Interp {
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
-    /// Where the arguments of a pending `recur` start on `stack`.
-    pending_recur: Option<usize>,
+    /// A `recur` has rebound its slots: the enclosing loop or function
+    /// body runs again.
+    pending_recur: bool,
 }
 
 impl Interp {
@@ -166,7 +168,7 @@ impl Interp {
             pending_line: String::new(),
             on_print: None,
             stack: Vec::new(),
-            pending_recur: None,
+            pending_recur: false,
         }
     }
 
@@ -418,25 +420,10 @@ impl Interp {
                 self.run_binds(&arity.prologue, frame)?;
             }
             let v = self.eval(&arity.body, frame)?;
-            match self.pending_recur.take() {
-                None => return Ok(v),
-                Some(base) => {
-                    let n = arity.fixed + arity.variadic as usize;
-                    let got = self.stack.len() - base;
-                    if got != n {
-                        return Err(Error::arity(format!(
-                            "recur in {} expects {n} arguments, got {got}",
-                            c.name()
-                        )));
-                    }
-                    self.budget.tick(1)?;
-                    for i in 0..n {
-                        self.stack[bp + i] =
-                            std::mem::replace(&mut self.stack[base + i], Value::Nil);
-                    }
-                    self.stack.truncate(base);
-                }
+            if !std::mem::take(&mut self.pending_recur) {
+                return Ok(v);
             }
+            self.budget.tick(1)?;
         }
     }
 
@@ -462,7 +449,7 @@ impl Interp {
 
     pub fn pop_frame(&mut self, bp: usize) {
         self.stack.truncate(bp);
-        self.pending_recur = None;
+        self.pending_recur = false;
     }
 
     /// Evaluates one expression.
@@ -526,28 +513,34 @@ impl Interp {
                         self.run_binds(&l.prologue, frame)?;
                     }
                     let v = self.eval(&l.body, frame)?;
-                    match self.pending_recur.take() {
-                        None => return Ok(v),
-                        Some(base) => {
-                            self.budget.tick(1)?;
-                            for (i, slot) in l.params.iter().enumerate() {
-                                self.stack[frame.bp + *slot as usize] =
-                                    std::mem::replace(&mut self.stack[base + i], Value::Nil);
-                            }
-                            self.stack.truncate(base);
+                    if !std::mem::take(&mut self.pending_recur) {
+                        return Ok(v);
+                    }
+                    self.budget.tick(1)?;
+                }
+            }
+            Expr::Recur(r) => {
+                // Every argument is evaluated before any slot is rebound
+                // (they may read the old values).
+                match (r.args.as_slice(), r.slots.as_slice()) {
+                    ([a], [sa]) => {
+                        let va = self.eval_leaf(a, frame)?;
+                        self.stack[frame.bp + *sa as usize] = va;
+                    }
+                    ([a, b], [sa, sb]) => {
+                        let va = self.eval_leaf(a, frame)?;
+                        let vb = self.eval_leaf(b, frame)?;
+                        self.stack[frame.bp + *sa as usize] = va;
+                        self.stack[frame.bp + *sb as usize] = vb;
+                    }
+                    (args, slots) => {
+                        let values = self.eval_args(args, frame)?;
+                        for (v, slot) in values.into_iter().zip(slots) {
+                            self.stack[frame.bp + *slot as usize] = v;
                         }
                     }
                 }
-            }
-            Expr::Recur(args, _span) => {
-                // Evaluated onto the stack above everything live; calls made
-                // while evaluating them truncate back to their own frames.
-                let base = self.stack.len();
-                for a in args {
-                    let v = self.eval_leaf(a, frame)?;
-                    self.stack.push(v);
-                }
-                self.pending_recur = Some(base);
+                self.pending_recur = true;
                 Ok(Value::Nil)
             }
             Expr::Call(call) => self.eval_call(call, frame),
@@ -777,7 +770,7 @@ impl Interp {
                         match t.catches.iter().find(|c| c.class.matches(&e)) {
                             Some(c) => {
                                 // `recur` cannot cross `try`, so nothing is pending.
-                                self.pending_recur = None;
+                                self.pending_recur = false;
                                 self.stack[frame.bp + c.slot as usize] = error_value(&e);
                                 self.eval(&c.body, frame)
                             }
