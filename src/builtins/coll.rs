@@ -228,6 +228,13 @@ fn update_path(
         keys.push_back(Value::Nil);
     }
     interp.tick(n64(keys.len()))?;
+    let mut m = m;
+    if let Some(slot) = existing_path(&mut m, &keys) {
+        // Every key exists in a map: change the value where it is.
+        let old = std::mem::replace(slot, Value::Nil);
+        *slot = leaf(interp, old)?;
+        return Ok(m);
+    }
     let mut containers = Vec::with_capacity(keys.len());
     let mut cur = m;
     for k in keys.iter() {
@@ -241,6 +248,19 @@ fn update_path(
     }
     interp.alloc(MAP_ENTRY * n64(keys.len()))?;
     Ok(new)
+}
+
+/// The value at `keys` when every level is a map holding the next key
+/// (copying shared levels on the way, as an update would anyway).
+fn existing_path<'a>(m: &'a mut Value, keys: &Vector) -> Option<&'a mut Value> {
+    let mut cur = m;
+    for k in keys.iter() {
+        match cur {
+            Value::Map(map) => cur = map.get_mut(k)?,
+            _ => return None,
+        }
+    }
+    Some(cur)
 }
 
 /// A collection being added to by `conj`, `into`, `merge`.
@@ -514,6 +534,14 @@ fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     args::callable("update", &a[2])?;
     let mut coll = take(&mut a[0]);
+    if let Value::Map(m) = &mut coll {
+        // An existing key is updated where it is: one search, not two.
+        if let Some(slot) = m.get_mut(&a[1]) {
+            let old = std::mem::replace(slot, Value::Nil);
+            *slot = call_with_extra(interp, &a[2], old, &a[3..])?;
+            return Ok(coll);
+        }
+    }
     let old = take_exact(&mut coll, &a[1]);
     let new = call_with_extra(interp, &a[2], old, &a[3..])?;
     interp.alloc(MAP_ENTRY)?;

@@ -153,21 +153,26 @@ impl Map {
         }
     }
 
+    /// The value at `k`, to change in place (a shared map is copied first,
+    /// as `insert` would).
+    pub fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
+        match &mut self.0 {
+            Repr::Empty => None,
+            Repr::Small(v) => {
+                let i = v.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
+                Some(&mut Arc::make_mut(v)[i].1)
+            }
+            Repr::Large(m) => Arc::make_mut(m).get_mut(k),
+        }
+    }
+
     /// Takes the value at `k` out, leaving `nil` under the key: a value
     /// held only by this (unshared) map is then held by the caller alone,
     /// who can update it in place and put it back with
     /// [`Map::insert`]. A shared map is copied first, as `insert` would.
     pub fn take_value(&mut self, k: &Value) -> Option<Value> {
-        match &mut self.0 {
-            Repr::Empty => None,
-            Repr::Small(v) => {
-                let i = v.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
-                Some(std::mem::replace(&mut Arc::make_mut(v)[i].1, Value::Nil))
-            }
-            Repr::Large(m) => Arc::make_mut(m)
-                .get_mut(k)
-                .map(|slot| std::mem::replace(slot, Value::Nil)),
-        }
+        self.get_mut(k)
+            .map(|slot| std::mem::replace(slot, Value::Nil))
     }
 
     /// Removes a key; returns its value.
