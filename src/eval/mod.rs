@@ -561,6 +561,11 @@ impl Interp {
                         self.budget.tick(1)?;
                         Ok(v)
                     }
+                    // `(= (:status o) "paid")`: equal texts, no NaN to mind.
+                    None if *op == ArithOp::Eq && text_pair(&x, &y) => {
+                        self.budget.tick(1)?;
+                        Ok(Value::Bool(x == y))
+                    }
                     None => self.call_builtin(b, &[x, y]).map_err(|e| e.or_span(*span)),
                 }
             }
@@ -1021,6 +1026,14 @@ impl Interp {
             }
         }
     }
+}
+
+/// Two strings, or two keywords: `=` is plain equality of their text.
+fn text_pair(x: &Value, y: &Value) -> bool {
+    matches!(
+        (x, y),
+        (Value::Str(_), Value::Str(_)) | (Value::Keyword(_), Value::Keyword(_))
+    )
 }
 
 fn builtin_arity_error(b: &Builtin, got: usize) -> Error {
