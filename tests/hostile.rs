@@ -248,6 +248,16 @@ fn self_sharing_values_are_not_walked_path_by_path() {
         out.result.map(|_| ()).map_err(|e| e.kind()),
         Err(ErrorKind::LimitExceeded)
     );
+    // One big part held 20,000 times: scanned once, not 20,000 times.
+    let out = i.run_program(
+        "(def big (vec (range 300000))) (def wide (vec (repeat 20000 big))) (count wide)",
+    );
+    assert_eq!(
+        out.result
+            .map_err(|e| e.kind())
+            .map(|v| ptc_lisp::format::to_clojure(&v, None, None).0),
+        Ok("20000".to_string())
+    );
     // Too deep to keep is still caught, however shared.
     let out = i.run_program("(def y (reduce (fn [a _] [a a]) [] (range 1200)))");
     assert_eq!(

@@ -30,14 +30,14 @@ pub fn exceeds(v: &Value, max: usize) -> bool {
     // The nested children still to measure, of every open part (each part
     // owns the tail above its frame's `base`).
     let mut work: Vec<&Value> = Vec::new();
-    let mut frames: Vec<Frame> = match open(v, &heights, &mut work) {
+    let mut frames: Vec<Frame> = match open(v, &mut heights, &mut work) {
         Opened::Measured(h) => return h > max,
         Opened::Frame(f) => vec![f],
     };
     while let Some(top) = frames.last_mut() {
         if work.len() > top.base {
             let Some(child) = work.pop() else { break };
-            match open(child, &heights, &mut work) {
+            match open(child, &mut heights, &mut work) {
                 Opened::Measured(h) => top.height = top.height.max(h + 1),
                 Opened::Frame(f) => {
                     // Every open part is a non-empty collection: the path
@@ -86,18 +86,31 @@ enum Opened {
 /// and empty collections are one level, collections of scalars two
 /// (measured on the spot each time: as cheap as remembering them), and a
 /// shared part already measured has its remembered height.
-fn open<'a>(v: &'a Value, heights: &Heights, work: &mut Vec<&'a Value>) -> Opened {
+fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> Opened {
     if !is_nested(v) {
         return Opened::Measured(1);
     }
     let base = work.len();
+    let mut height = 2;
     for_each_child(v, |c| {
-        if is_nested(c) {
+        if !is_nested(c) {
+            return;
+        }
+        // A big shared part is scanned once, however many parents hold it.
+        let remember = is_shared(c) && size(c) > BIG;
+        if let Some(h) = remember.then(|| heights.get(&addr(c))).flatten() {
+            height = height.max(h + 1);
+        } else if is_flat(c) {
+            height = 3;
+            if remember {
+                heights.insert(addr(c), 2);
+            }
+        } else {
             work.push(c);
         }
     });
     if work.len() == base {
-        return Opened::Measured(2);
+        return Opened::Measured(height);
     }
     let shared = is_shared(v).then(|| addr(v));
     if let Some(h) = shared.and_then(|id| heights.get(&id)) {
@@ -107,7 +120,7 @@ fn open<'a>(v: &'a Value, heights: &Heights, work: &mut Vec<&'a Value>) -> Opene
     Opened::Frame(Frame {
         shared,
         base,
-        height: 2,
+        height,
     })
 }
 
@@ -167,6 +180,34 @@ fn for_each_child<'a>(v: &'a Value, mut f: impl FnMut(&'a Value)) {
         Value::Fn(Func::Closure(c)) => c.captures.iter().for_each(f),
         Value::Reduced(inner) => f(inner),
         _ => {}
+    }
+}
+
+/// Parts with more items than this are remembered when shared, even
+/// when they hold only scalars.
+const BIG: usize = 16;
+
+/// How many items `v` holds directly.
+fn size(v: &Value) -> usize {
+    match v {
+        Value::Vector(items) => items.len(),
+        Value::Set(items) => items.len(),
+        Value::Map(m) => m.len(),
+        Value::Fn(Func::Closure(c)) => c.captures.len(),
+        _ => 1,
+    }
+}
+
+/// Whether nothing inside the (nested) value `v` is nested: a record of
+/// scalars, two levels high.
+fn is_flat(v: &Value) -> bool {
+    match v {
+        Value::Vector(items) => !items.iter().any(is_nested),
+        Value::Set(items) => !items.iter().any(is_nested),
+        Value::Map(m) => !m.iter().any(|(k, x)| is_nested(k) || is_nested(x)),
+        Value::Fn(Func::Closure(c)) => !c.captures.iter().any(is_nested),
+        Value::Reduced(inner) => !is_nested(inner),
+        _ => true,
     }
 }
 
