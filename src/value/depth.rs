@@ -54,7 +54,10 @@ pub fn exceeds(v: &Value, max: usize) -> bool {
         if done.height > max {
             return true;
         }
-        if let Some(id) = done.shared {
+        // Remembered when measuring it again could cost: a big part, or
+        // one more than three levels high (the parts of `[a a]` nested n
+        // times). A small part of records is cheaper to measure again.
+        if let (Some(id), true) = (done.shared, done.big || done.height > 3) {
             heights.insert(id, done.height);
         }
         match frames.last_mut() {
@@ -69,8 +72,10 @@ type Heights = HashMap<usize, usize, BuildHasherDefault<AddrHasher>>;
 
 /// A part being measured.
 struct Frame {
-    /// Its address, when shared (then its height is remembered).
+    /// Its address, when shared (then its height may be remembered).
     shared: Option<usize>,
+    /// Whether it holds more than [`BIG`] items.
+    big: bool,
     /// Where its children start on the work list.
     base: usize,
     /// The height found so far.
@@ -90,38 +95,80 @@ fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> O
     if !is_nested(v) {
         return Opened::Measured(1);
     }
+    let shared = is_shared(v);
+    let big = size(v) > BIG;
+    // A big shared part is looked up before it is scanned.
+    if shared && big {
+        if let Some(h) = heights.get(&addr(v)) {
+            return Opened::Measured(*h);
+        }
+    }
     let base = work.len();
-    let mut height = 2;
-    for_each_child(v, |c| {
-        if !is_nested(c) {
-            return;
-        }
-        // A big shared part is scanned once, however many parents hold it.
-        let remember = is_shared(c) && size(c) > BIG;
-        if let Some(h) = remember.then(|| heights.get(&addr(c))).flatten() {
-            height = height.max(h + 1);
-        } else if is_flat(c) {
-            height = 3;
-            if remember {
-                heights.insert(addr(c), 2);
-            }
-        } else {
-            work.push(c);
-        }
-    });
+    let height = push_nested(v, work);
     if work.len() == base {
+        if shared && big {
+            heights.insert(addr(v), height);
+        }
         return Opened::Measured(height);
     }
-    let shared = is_shared(v).then(|| addr(v));
-    if let Some(h) = shared.and_then(|id| heights.get(&id)) {
-        work.truncate(base);
-        return Opened::Measured(*h);
+    if shared && !big {
+        if let Some(h) = heights.get(&addr(v)) {
+            work.truncate(base);
+            return Opened::Measured(*h);
+        }
     }
     Opened::Frame(Frame {
-        shared,
+        shared: shared.then(|| addr(v)),
+        big,
         base,
         height,
     })
+}
+
+/// Pushes on `work` the values directly inside `v` that need measuring;
+/// small records of scalars are measured here (height 2, without a trip
+/// through `work`). Returns the height of `v` those small ones give: 2, or
+/// 3 when one of them is a collection.
+fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>) -> usize {
+    let mut height = 2;
+    let mut see = |c: &'a Value| {
+        if is_nested(c) {
+            if is_small_record(c) {
+                height = 3;
+            } else {
+                work.push(c);
+            }
+        }
+    };
+    match v {
+        Value::Vector(items) => items.iter().for_each(see),
+        Value::Set(items) => items.iter().for_each(see),
+        Value::Map(m) => match m.small_entries() {
+            Some(entries) => entries.iter().for_each(|(k, x)| {
+                see(k);
+                see(x);
+            }),
+            None => m.iter().for_each(|(k, x)| {
+                see(k);
+                see(x);
+            }),
+        },
+        Value::Fn(Func::Closure(c)) => c.captures.iter().for_each(see),
+        Value::Reduced(inner) => see(inner),
+        _ => {}
+    }
+    height
+}
+
+/// A small map or vector holding only scalars (the records of a program).
+fn is_small_record(v: &Value) -> bool {
+    match v {
+        Value::Map(m) => m
+            .small_entries()
+            .is_some_and(|e| e.iter().all(|(k, x)| !is_nested(k) && !is_nested(x))),
+        Value::Vector(items) => items.len() <= BIG && !items.iter().any(is_nested),
+        _ => false,
+    }
 }
 
 /// Whether other values hold `v`'s storage too.
@@ -168,21 +215,6 @@ impl Hasher for AddrHasher {
     }
 }
 
-/// Calls `f` with every value directly inside `v`.
-fn for_each_child<'a>(v: &'a Value, mut f: impl FnMut(&'a Value)) {
-    match v {
-        Value::Vector(items) => items.iter().for_each(f),
-        Value::Set(items) => items.iter().for_each(f),
-        Value::Map(m) => m.iter().for_each(|(k, x)| {
-            f(k);
-            f(x);
-        }),
-        Value::Fn(Func::Closure(c)) => c.captures.iter().for_each(f),
-        Value::Reduced(inner) => f(inner),
-        _ => {}
-    }
-}
-
 /// Parts with more items than this are remembered when shared, even
 /// when they hold only scalars.
 const BIG: usize = 16;
@@ -195,19 +227,6 @@ fn size(v: &Value) -> usize {
         Value::Map(m) => m.len(),
         Value::Fn(Func::Closure(c)) => c.captures.len(),
         _ => 1,
-    }
-}
-
-/// Whether nothing inside the (nested) value `v` is nested: a record of
-/// scalars, two levels high.
-fn is_flat(v: &Value) -> bool {
-    match v {
-        Value::Vector(items) => !items.iter().any(is_nested),
-        Value::Set(items) => !items.iter().any(is_nested),
-        Value::Map(m) => !m.iter().any(|(k, x)| is_nested(k) || is_nested(x)),
-        Value::Fn(Func::Closure(c)) => !c.captures.iter().any(is_nested),
-        Value::Reduced(inner) => !is_nested(inner),
-        _ => true,
     }
 }
 

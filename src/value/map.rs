@@ -221,6 +221,16 @@ impl Map {
         Entry { map: self, key: k }
     }
 
+    /// The entries of a small map as a slice (`None` for a large one), for
+    /// scans that want no iterator.
+    pub fn small_entries(&self) -> Option<&[(Value, Value)]> {
+        match &self.0 {
+            Repr::Empty => Some(&[]),
+            Repr::Small(v) => Some(v),
+            Repr::Large(_) => None,
+        }
+    }
+
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
