@@ -422,16 +422,61 @@ fn get(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 fn get_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let keys = path("get-in", &a[1])?;
-    interp.tick(n64(keys.len()))?;
+    let default = || a.get(2).cloned().unwrap_or(Value::Nil);
+    let keys = match &a[1] {
+        Value::Vector(keys) => {
+            interp.tick(n64(keys.len()))?;
+            if let Some(found) = get_in_by_ref(&a[0], keys) {
+                return Ok(found.cloned().unwrap_or_else(default));
+            }
+            (**keys).clone()
+        }
+        other => {
+            let keys = path("get-in", other)?;
+            interp.tick(n64(keys.len()))?;
+            keys
+        }
+    };
     let mut cur = a[0].clone();
     for k in keys.iter() {
         match lookup(&cur, k) {
             Some(v) => cur = v,
-            None => return Ok(a.get(2).cloned().unwrap_or(Value::Nil)),
+            None => return Ok(default()),
         }
     }
     Ok(cur)
+}
+
+/// `get-in` through maps and vectors by reference (no copy of the path, no
+/// clone of the levels passed): `Some(found)`, or `None` when a set or a
+/// string is on the way (the general lookup handles those).
+fn get_in_by_ref<'a>(m: &'a Value, keys: &Vector) -> Option<Option<&'a Value>> {
+    let mut cur = m;
+    for k in keys.iter() {
+        let next = match cur {
+            Value::Map(m) => lookup_ref(m, k),
+            Value::Vector(v) => match k {
+                Value::Int(i) if *i >= 0 => v.get(*i as usize),
+                _ => None,
+            },
+            Value::Set(_) | Value::Str(_) => return None,
+            _ => None,
+        };
+        match next {
+            Some(v) => cur = v,
+            None => return Some(None),
+        }
+    }
+    Some(Some(cur))
+}
+
+/// [`lookup`] in a map, by reference (with the keyword ⇄ string fallback).
+fn lookup_ref<'a>(m: &'a Map, k: &Value) -> Option<&'a Value> {
+    m.get(k).or_else(|| match k {
+        Value::Keyword(name) => m.get(&Value::Str(name.clone())),
+        Value::Str(name) => m.get(&Value::Keyword(name.clone())),
+        _ => None,
+    })
 }
 
 fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
