@@ -237,6 +237,16 @@ fn self_sharing_values_are_not_walked_path_by_path() {
     assert!(started.elapsed() < Duration::from_secs(30), "no hang");
     let v = out.result.expect("the program runs");
     assert_eq!(ptc_lisp::format::to_clojure(&v, None, None).0, "[2 1 1]");
+    // Comparing it with an equal value built separately: each shared part once.
+    let out = i.run_program(
+        "(let [y (reduce (fn [a _] [a a]) [] (range 64))]
+           [(= x y) (compare x y) (compare [x] [y]) (count (sort [x y])) (contains? #{x} y) (= {:a x} {:a y})])",
+    );
+    let v = out.result.expect("comparisons run");
+    assert_eq!(
+        ptc_lisp::format::to_clojure(&v, None, None).0,
+        "[true 0 0 2 true true]"
+    );
     // Printing it stops at the print limit instead of writing 2^64 items.
     let out = i.run_program("(println x)");
     assert_eq!(

@@ -29,7 +29,7 @@ use std::cmp::Ordering;
 use super::{args, Arity, Builtin};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::order::{cmp_int_float, compare_values, lisp_equal};
+use crate::value::order::{cmp_int_float, compare_values, lisp_equal, vector_pair, Seen};
 use crate::value::Value;
 
 pub const BUILTINS: &[Builtin] = &[
@@ -625,6 +625,11 @@ fn java_sym_cmp(a: &str, b: &str) -> i64 {
 
 /// Clojure's `compare`; `None` when the two cannot be compared.
 fn clojure_compare(a: &Value, b: &Value) -> Option<i64> {
+    clojure_compare_in(a, b, &mut Seen::default())
+}
+
+/// [`clojure_compare`], remembering shared parts found equal ([`Seen`]).
+fn clojure_compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<i64> {
     use Value::*;
     match (a, b) {
         (Int(_) | Float(_), Int(_) | Float(_)) => {
@@ -642,12 +647,17 @@ fn clojure_compare(a: &Value, b: &Value) -> Option<i64> {
             if x.len() != y.len() {
                 return Some(ord_int(x.len().cmp(&y.len())));
             }
+            let pair = vector_pair(x, y);
+            if std::sync::Arc::ptr_eq(x, y) || seen.has(pair) {
+                return Some(0);
+            }
             for (p, q) in x.iter().zip(y.iter()) {
-                match clojure_compare(p, q)? {
+                match clojure_compare_in(p, q, seen)? {
                     0 => {}
                     c => return Some(c),
                 }
             }
+            seen.note(pair, true);
             Some(0)
         }
         _ => compare_values(a, b).map(ord_int),

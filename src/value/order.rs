@@ -15,6 +15,7 @@
 //! big-stack thread.
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -117,54 +118,153 @@ impl Ord for Value {
     fn cmp(&self, other: &Value) -> Ordering {
         use Value::*;
         match (self, other) {
-            (Int(a), Int(b)) => a.cmp(b),
-            (Float(a), Float(b)) => cmp_f64(*a, *b),
-            // Numerically equal int and float are still different values:
-            // the integer comes first.
-            (Int(a), Float(b)) => cmp_int_float(*a, *b).then(Ordering::Less),
-            (Float(a), Int(b)) => cmp_int_float(*b, *a).reverse().then(Ordering::Greater),
-            (Str(a), Str(b)) => cmp_text(a, b),
-            (Keyword(a), Keyword(b)) => {
-                if Arc::ptr_eq(a, b) {
-                    Ordering::Equal
-                } else {
-                    cmp_text(a, b)
+            (Vector(_), Vector(_))
+            | (Map(_), Map(_))
+            | (Set(_), Set(_))
+            | (Reduced(_), Reduced(_)) => cmp_in(self, other, &mut Seen::default()),
+            // Map keys: the hot case, without the bookkeeping of collections.
+            _ => cmp_flat(self, other),
+        }
+    }
+}
+
+/// Pairs of shared parts (by address) already found equal during one
+/// comparison. Values share parts (`[a a]`): comparing two such values
+/// built separately would otherwise revisit every path, exponentially
+/// often. Only parts that are shared on both sides are remembered, so
+/// ordinary comparisons never allocate.
+#[derive(Default)]
+pub(crate) struct Seen(Option<HashSet<(usize, usize)>>);
+
+impl Seen {
+    pub(crate) fn has(&self, pair: Option<(usize, usize)>) -> bool {
+        match (pair, &self.0) {
+            (Some(p), Some(set)) => set.contains(&p),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn note(&mut self, pair: Option<(usize, usize)>, equal: bool) {
+        if let (Some(p), true) = (pair, equal) {
+            self.0.get_or_insert_with(HashSet::new).insert(p);
+        }
+    }
+}
+
+/// The pair to remember for two vectors, when both are shared.
+pub(crate) fn vector_pair(
+    x: &Arc<super::Vector>,
+    y: &Arc<super::Vector>,
+) -> Option<(usize, usize)> {
+    shared_pair(
+        Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
+        Arc::as_ptr(x) as usize,
+        Arc::as_ptr(y) as usize,
+    )
+}
+
+/// The pair to remember for two collections, when both are shared.
+fn shared_pair(both_shared: bool, a: usize, b: usize) -> Option<(usize, usize)> {
+    both_shared.then_some((a, b))
+}
+
+fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
+    use Value::*;
+    match (a, b) {
+        (Vector(x), Vector(y)) => {
+            if Arc::ptr_eq(x, y) {
+                return Ordering::Equal;
+            }
+            let pair = shared_pair(
+                Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
+                Arc::as_ptr(x) as usize,
+                Arc::as_ptr(y) as usize,
+            );
+            if seen.has(pair) {
+                return Ordering::Equal;
+            }
+            for (p, q) in x.iter().zip(y.iter()) {
+                match cmp_in(p, q, seen) {
+                    Ordering::Equal => {}
+                    o => return o,
                 }
             }
-            (Symbol(a), Symbol(b)) => a.cmp(b),
-            (Bool(a), Bool(b)) => a.cmp(b),
-            (Nil, Nil) => Ordering::Equal,
-            (Vector(a), Vector(b)) => {
-                if Arc::ptr_eq(a, b) {
-                    return Ordering::Equal;
-                }
-                for (x, y) in a.iter().zip(b.iter()) {
-                    match x.cmp(y) {
+            let o = x.len().cmp(&y.len());
+            seen.note(pair, o == Ordering::Equal);
+            o
+        }
+        (Map(x), Map(y)) => {
+            if x.ptr_eq(y) {
+                return Ordering::Equal;
+            }
+            let pair = shared_pair(x.is_shared() && y.is_shared(), x.addr(), y.addr());
+            if seen.has(pair) {
+                return Ordering::Equal;
+            }
+            let o = x.len().cmp(&y.len()).then_with(|| {
+                for ((k1, v1), (k2, v2)) in x.iter().zip(y.iter()) {
+                    match cmp_in(k1, k2, seen).then_with(|| cmp_in(v1, v2, seen)) {
                         Ordering::Equal => {}
                         o => return o,
                     }
                 }
-                a.len().cmp(&b.len())
-            }
-            (Map(a), Map(b)) => {
-                if a.ptr_eq(b) {
-                    return Ordering::Equal;
-                }
-                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
-            }
-            (Set(a), Set(b)) => {
-                if a.ptr_eq(b) {
-                    return Ordering::Equal;
-                }
-                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
-            }
-            (Fn(a), Fn(b)) => func_key(a).cmp(&func_key(b)),
-            (Regex(a), Regex(b)) => a.as_str().cmp(b.as_str()),
-            (Var(a), Var(b)) => a.cmp(b),
-            (Lazy(a), Lazy(b)) => (Arc::as_ptr(a) as usize).cmp(&(Arc::as_ptr(b) as usize)),
-            (Reduced(a), Reduced(b)) => a.cmp(b),
-            _ => kind_rank(self).cmp(&kind_rank(other)),
+                Ordering::Equal
+            });
+            seen.note(pair, o == Ordering::Equal);
+            o
         }
+        (Set(x), Set(y)) => {
+            if x.ptr_eq(y) {
+                return Ordering::Equal;
+            }
+            let pair = shared_pair(x.is_shared() && y.is_shared(), x.addr(), y.addr());
+            if seen.has(pair) {
+                return Ordering::Equal;
+            }
+            let o = x.len().cmp(&y.len()).then_with(|| {
+                for (p, q) in x.iter().zip(y.iter()) {
+                    match cmp_in(p, q, seen) {
+                        Ordering::Equal => {}
+                        o => return o,
+                    }
+                }
+                Ordering::Equal
+            });
+            seen.note(pair, o == Ordering::Equal);
+            o
+        }
+        (Reduced(x), Reduced(y)) => cmp_in(x, y, seen),
+        _ => cmp_flat(a, b),
+    }
+}
+
+/// The order of two values that are not both collections.
+#[inline]
+fn cmp_flat(a: &Value, b: &Value) -> Ordering {
+    use Value::*;
+    match (a, b) {
+        (Int(x), Int(y)) => x.cmp(y),
+        (Float(x), Float(y)) => cmp_f64(*x, *y),
+        // Numerically equal int and float are still different values:
+        // the integer comes first.
+        (Int(x), Float(y)) => cmp_int_float(*x, *y).then(Ordering::Less),
+        (Float(x), Int(y)) => cmp_int_float(*y, *x).reverse().then(Ordering::Greater),
+        (Str(x), Str(y)) => cmp_text(x, y),
+        (Keyword(x), Keyword(y)) => {
+            if Arc::ptr_eq(x, y) {
+                Ordering::Equal
+            } else {
+                cmp_text(x, y)
+            }
+        }
+        (Symbol(x), Symbol(y)) => x.cmp(y),
+        (Bool(x), Bool(y)) => x.cmp(y),
+        (Nil, Nil) => Ordering::Equal,
+        (Fn(x), Fn(y)) => func_key(x).cmp(&func_key(y)),
+        (Regex(x), Regex(y)) => x.as_str().cmp(y.as_str()),
+        (Var(x), Var(y)) => x.cmp(y),
+        (Lazy(x), Lazy(y)) => (Arc::as_ptr(x) as usize).cmp(&(Arc::as_ptr(y) as usize)),
+        _ => kind_rank(a).cmp(&kind_rank(b)),
     }
 }
 
@@ -181,9 +281,11 @@ impl PartialEq for Value {
             (Int(a), Int(b)) => a == b,
             (Str(a), Str(b)) | (Keyword(a), Keyword(b)) => Arc::ptr_eq(a, b) || a == b,
             (Vector(a), Vector(b)) => {
-                Arc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().eq(b.iter()))
+                Arc::ptr_eq(a, b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
             }
-            (Map(a), Map(b)) => a.ptr_eq(b) || (a.len() == b.len() && a.iter().eq(b.iter())),
+            (Map(a), Map(b)) => {
+                a.ptr_eq(b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
+            }
             _ => self.cmp(other) == Ordering::Equal,
         }
     }
@@ -284,6 +386,11 @@ fn nan_aware_equal(a: &Value, b: &Value) -> bool {
 /// order. Returns `None` for pairs Clojure cannot compare (e.g. a map with a
 /// map), so callers can raise a `type-error`.
 pub fn compare_values(a: &Value, b: &Value) -> Option<Ordering> {
+    compare_in(a, b, &mut Seen::default())
+}
+
+/// [`compare_values`], remembering shared parts found equal (see [`Seen`]).
+fn compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<Ordering> {
     use Value::*;
     match (a, b) {
         (Int(x), Int(y)) => Some(x.cmp(y)),
@@ -297,15 +404,27 @@ pub fn compare_values(a: &Value, b: &Value) -> Option<Ordering> {
         (Nil, _) => Some(Ordering::Less),
         (_, Nil) => Some(Ordering::Greater),
         (Vector(x), Vector(y)) => {
+            if Arc::ptr_eq(x, y) {
+                return Some(Ordering::Equal);
+            }
+            let pair = shared_pair(
+                Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
+                Arc::as_ptr(x) as usize,
+                Arc::as_ptr(y) as usize,
+            );
+            if seen.has(pair) {
+                return Some(Ordering::Equal);
+            }
             // Clojure compares vectors by length first, then element-wise.
             match x.len().cmp(&y.len()) {
                 Ordering::Equal => {
                     for (p, q) in x.iter().zip(y.iter()) {
-                        match compare_values(p, q)? {
+                        match compare_in(p, q, seen)? {
                             Ordering::Equal => {}
                             o => return Some(o),
                         }
                     }
+                    seen.note(pair, true);
                     Some(Ordering::Equal)
                 }
                 o => Some(o),
