@@ -132,11 +132,23 @@ impl ArithOp {
             ArithOp::Add => Value::Int(a.checked_add(b)?),
             ArithOp::Sub => Value::Int(a.checked_sub(b)?),
             ArithOp::Mul => Value::Int(a.checked_mul(b)?),
-            ArithOp::Lt => Value::Bool(a < b),
-            ArithOp::Gt => Value::Bool(a > b),
-            ArithOp::Le => Value::Bool(a <= b),
-            ArithOp::Ge => Value::Bool(a >= b),
-            ArithOp::Eq => Value::Bool(a == b),
+            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq => {
+                Value::Bool(self.test_ints(a, b)?)
+            }
+        })
+    }
+
+    /// The answer of a comparison of two integers; `None` for the
+    /// operations that are not comparisons.
+    #[inline]
+    pub fn test_ints(self, a: i64, b: i64) -> Option<bool> {
+        Some(match self {
+            ArithOp::Lt => a < b,
+            ArithOp::Gt => a > b,
+            ArithOp::Le => a <= b,
+            ArithOp::Ge => a >= b,
+            ArithOp::Eq => a == b,
+            _ => return None,
         })
     }
 
@@ -174,10 +186,9 @@ pub struct Bind {
 }
 
 pub struct Loop {
+    /// The bindings, in order: their slots are what `recur` rebinds.
     pub inits: Vec<Bind>,
-    /// The slots `recur` writes, in order.
-    pub params: Vec<Slot>,
-    /// Destructuring of the params, run at every iteration.
+    /// Destructuring of the bindings, run at every iteration.
     pub prologue: Vec<Bind>,
     pub body: Expr,
 }
@@ -186,7 +197,7 @@ pub struct Loop {
 /// (the loop's bindings or the function's parameters).
 pub struct Recur {
     pub args: Vec<Expr>,
-    pub slots: Vec<Slot>,
+    pub slots: Arc<[Slot]>,
     pub span: Span,
 }
 

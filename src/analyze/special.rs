@@ -86,7 +86,6 @@ pub fn analyze(
             let bindings = binding_vector(args, span, "loop")?;
             let mark = a.mark();
             let mut inits = Vec::new();
-            let mut params = Vec::new();
             let mut prologue = Vec::new();
             for pair in bindings.chunks(2) {
                 let value = a.analyze(&pair[1], false)?;
@@ -94,12 +93,10 @@ pub fn analyze(
                     FormKind::Symbol(n) => {
                         let slot = a.push_local(n);
                         inits.push(Bind { slot, value });
-                        params.push(slot);
                     }
                     _ => {
                         let slot = a.temp_slot();
                         inits.push(Bind { slot, value });
-                        params.push(slot);
                         a.destructure(&pair[0], slot, &mut prologue)?;
                     }
                 }
@@ -107,12 +104,12 @@ pub fn analyze(
             let saved = (a.scope().recur_base, a.scope().tail_open);
             a.scope().recur_base = mark.1;
             a.scope().tail_open |= !tail;
-            let body = a.with_recur(Some(params.as_slice().into()), |a| a.body(&args[1..], true));
+            let params: Arc<[Slot]> = inits.iter().map(|b| b.slot).collect();
+            let body = a.with_recur(Some(params), |a| a.body(&args[1..], true));
             (a.scope().recur_base, a.scope().tail_open) = saved;
             a.restore(mark);
             Expr::Loop(Box::new(Loop {
                 inits,
-                params,
                 prologue,
                 body: body?,
             }))
@@ -142,7 +139,7 @@ pub fn analyze(
             super::moves::mark_args(&mut values, &[], &|slot| slot >= base);
             Expr::Recur(Box::new(Recur {
                 args: values,
-                slots: targets.to_vec(),
+                slots: targets,
                 span,
             }))
         }

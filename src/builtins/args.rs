@@ -110,6 +110,17 @@ pub fn each(fname: &str, v: &Value, mut each: impl FnMut(&Value) -> Result<()>) 
     }
 }
 
+/// The items of a seqable value in a `Vec` ([`items`]' order), cloned
+/// one by one from the collection (no copy of the collection first).
+pub fn to_vec(fname: &str, v: &Value) -> Result<Vec<Value>> {
+    let mut out = Vec::with_capacity(count(fname, v)?);
+    each(fname, v, |x| {
+        out.push(x.clone());
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// The error for trying to realize an infinite sequence completely.
 pub fn infinite(fname: &str) -> Error {
     Error::limit(format!(

@@ -26,7 +26,7 @@ use super::args;
 use super::{Arity, Builtin};
 use crate::error::{Error, Result};
 use crate::eval::iter::SeqIter;
-use crate::eval::{lookup, Interp};
+use crate::eval::{lookup, lookup_ref, Interp};
 use crate::value::order::{compare_values, lisp_equal};
 use crate::value::{Map, Set, Value, Vector};
 
@@ -447,36 +447,21 @@ fn get_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(cur)
 }
 
-/// `get-in` through maps and vectors by reference (no copy of the path, no
-/// clone of the levels passed): `Some(found)`, or `None` when a set or a
-/// string is on the way (the general lookup handles those).
+/// `get-in` by reference (no copy of the path, no clone of the levels
+/// passed): `Some(found)`, or `None` when a string is on the way (the
+/// general lookup handles it).
 fn get_in_by_ref<'a>(m: &'a Value, keys: &Vector) -> Option<Option<&'a Value>> {
     let mut cur = m;
     for k in keys.iter() {
-        let next = match cur {
-            Value::Map(m) => lookup_ref(m, k),
-            Value::Vector(v) => match k {
-                Value::Int(i) if *i >= 0 => v.get(*i as usize),
-                _ => None,
-            },
-            Value::Set(_) | Value::Str(_) => return None,
-            _ => None,
-        };
-        match next {
+        if let Value::Str(_) = cur {
+            return None;
+        }
+        match lookup_ref(cur, k) {
             Some(v) => cur = v,
             None => return Some(None),
         }
     }
     Some(Some(cur))
-}
-
-/// [`lookup`] in a map, by reference (with the keyword ⇄ string fallback).
-fn lookup_ref<'a>(m: &'a Map, k: &Value) -> Option<&'a Value> {
-    m.get(k).or_else(|| match k {
-        Value::Keyword(name) => m.get(&Value::Str(name.clone())),
-        Value::Str(name) => m.get(&Value::Keyword(name.clone())),
-        _ => None,
-    })
 }
 
 fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -1084,11 +1069,7 @@ fn set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Set(_) = &a[0] {
         return Ok(a[0].clone());
     }
-    let mut items = Vec::with_capacity(args::count("set", &a[0])?);
-    args::each("set", &a[0], |x| {
-        items.push(x.clone());
-        Ok(())
-    })?;
+    let items = args::to_vec("set", &a[0])?;
     interp.tick(n64(items.len()))?;
     interp.alloc(SET_ITEM * n64(items.len()) + 32)?;
     Ok(Value::set_from(items))

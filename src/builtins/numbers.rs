@@ -29,7 +29,7 @@ use std::cmp::Ordering;
 use super::{args, Arity, Builtin};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::order::{cmp_int_float, compare_values, lisp_equal, vector_pair, Seen};
+use crate::value::order::{cmp_int_float, compare_values, lisp_equal, shared_pair, Seen};
 use crate::value::Value;
 
 pub const BUILTINS: &[Builtin] = &[
@@ -647,7 +647,7 @@ fn clojure_compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<i64> {
             if x.len() != y.len() {
                 return Some(ord_int(x.len().cmp(&y.len())));
             }
-            let pair = vector_pair(x, y);
+            let pair = shared_pair(a, b);
             if std::sync::Arc::ptr_eq(x, y) || seen.has(pair) {
                 return Some(0);
             }

@@ -522,7 +522,7 @@ impl Interp {
             Expr::Recur(r) => {
                 // Every argument is evaluated before any slot is rebound
                 // (they may read the old values).
-                match (r.args.as_slice(), r.slots.as_slice()) {
+                match (r.args.as_slice(), &r.slots[..]) {
                     ([a], [sa]) => {
                         let va = self.eval_leaf(a, frame)?;
                         self.stack[frame.bp + *sa as usize] = va;
@@ -613,8 +613,8 @@ impl Interp {
             .map_err(|e| e.or_span(span))
     }
 
-    /// The truth of a condition; a comparison of two integers (`(< i n)`)
-    /// is decided here, without building its boolean.
+    /// The truth of a condition; a comparison of two integer locals or
+    /// constants (`(< i n)`) is decided here, without building its boolean.
     #[inline(always)]
     fn eval_test(&mut self, c: &Expr, frame: Frame) -> Result<bool> {
         if let Expr::Arith2(op, args, _, _) = c {
@@ -625,15 +625,7 @@ impl Interp {
             };
             if let (Expr::Local(x), Some(y)) = (&args.0, y) {
                 if let (Value::Int(a), Value::Int(b)) = (self.local(frame, *x), y) {
-                    let (a, b) = (*a, *b);
-                    let truth = match op {
-                        ArithOp::Lt => Some(a < b),
-                        ArithOp::Gt => Some(a > b),
-                        ArithOp::Le => Some(a <= b),
-                        ArithOp::Ge => Some(a >= b),
-                        ArithOp::Eq => Some(a == b),
-                        _ => None,
-                    };
+                    let truth = op.test_ints(*a, *b);
                     if let Some(truth) = truth {
                         self.budget.tick(1)?;
                         return Ok(truth);
@@ -1062,26 +1054,22 @@ fn not_a_function_hint(v: &Value) -> String {
 /// Key lookup with the keyword ⇄ string fallback of `language.md`: a missing
 /// keyword key falls back to the same-named string key, and the reverse.
 pub fn lookup_in_map(m: &Map, k: &Value) -> Option<Value> {
-    if let Some(v) = m.get(k) {
-        return Some(v.clone());
-    }
-    match k {
-        Value::Keyword(name) => m.get(&Value::Str(name.clone())).cloned(),
-        Value::Str(name) => m.get(&Value::Keyword(name.clone())).cloned(),
+    lookup_in_map_ref(m, k).cloned()
+}
+
+/// [`lookup_in_map`] by reference.
+pub fn lookup_in_map_ref<'a>(m: &'a Map, k: &Value) -> Option<&'a Value> {
+    m.get(k).or_else(|| match k {
+        Value::Keyword(name) => m.get(&Value::Str(name.clone())),
+        Value::Str(name) => m.get(&Value::Keyword(name.clone())),
         _ => None,
-    }
+    })
 }
 
 /// `(get coll k)` for any collection: maps with fallback, vectors by index,
 /// sets by membership; `nil` for anything else.
 pub fn lookup(coll: &Value, k: &Value) -> Option<Value> {
     match coll {
-        Value::Map(m) => lookup_in_map(m, k),
-        Value::Vector(v) => match k {
-            Value::Int(i) if *i >= 0 => v.get(*i as usize).cloned(),
-            _ => None,
-        },
-        Value::Set(s) => s.contains(k).then(|| k.clone()),
         Value::Str(s) => match k {
             Value::Int(i) if *i >= 0 => s
                 .chars()
@@ -1089,6 +1077,20 @@ pub fn lookup(coll: &Value, k: &Value) -> Option<Value> {
                 .map(|c| Value::string(c.to_string())),
             _ => None,
         },
+        _ => lookup_ref(coll, k).cloned(),
+    }
+}
+
+/// [`lookup`] by reference, for everything but strings (whose characters
+/// are new values): `None` for a string.
+pub fn lookup_ref<'a>(coll: &'a Value, k: &Value) -> Option<&'a Value> {
+    match coll {
+        Value::Map(m) => lookup_in_map_ref(m, k),
+        Value::Vector(v) => match k {
+            Value::Int(i) if *i >= 0 => v.get(*i as usize),
+            _ => None,
+        },
+        Value::Set(s) => s.get(k),
         _ => None,
     }
 }

@@ -9,11 +9,9 @@
 //! ordinary 8 MB main-thread stack even in debug builds (tested below).
 //! The check itself is iterative.
 
+use super::{Func, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
-
-use super::{Func, Value};
 
 /// The deepest nesting a value may have when it leaves a turn.
 pub const MAX_DEPTH: usize = 1000;
@@ -95,30 +93,30 @@ fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> O
     if !is_nested(v) {
         return Opened::Measured(1);
     }
-    let shared = is_shared(v);
+    let shared = v.shared_addr();
     let big = size(v) > BIG;
     // A big shared part is looked up before it is scanned.
-    if shared && big {
-        if let Some(h) = heights.get(&addr(v)) {
+    if let (Some(id), true) = (shared, big) {
+        if let Some(h) = heights.get(&id) {
             return Opened::Measured(*h);
         }
     }
     let base = work.len();
     let height = push_nested(v, work);
     if work.len() == base {
-        if shared && big {
-            heights.insert(addr(v), height);
+        if let (Some(id), true) = (shared, big) {
+            heights.insert(id, height);
         }
         return Opened::Measured(height);
     }
-    if shared && !big {
-        if let Some(h) = heights.get(&addr(v)) {
+    if let (Some(id), false) = (shared, big) {
+        if let Some(h) = heights.get(&id) {
             work.truncate(base);
             return Opened::Measured(*h);
         }
     }
     Opened::Frame(Frame {
-        shared: shared.then(|| addr(v)),
+        shared,
         big,
         base,
         height,
@@ -168,30 +166,6 @@ fn is_small_record(v: &Value) -> bool {
             .is_some_and(|e| e.iter().all(|(k, x)| !is_nested(k) && !is_nested(x))),
         Value::Vector(items) => items.len() <= BIG && !items.iter().any(is_nested),
         _ => false,
-    }
-}
-
-/// Whether other values hold `v`'s storage too.
-fn is_shared(v: &Value) -> bool {
-    match v {
-        Value::Vector(items) => Arc::strong_count(items) > 1,
-        Value::Map(m) => m.is_shared(),
-        Value::Set(s) => s.is_shared(),
-        Value::Fn(Func::Closure(c)) => Arc::strong_count(c) > 1,
-        Value::Reduced(inner) => Arc::strong_count(inner) > 1,
-        _ => false,
-    }
-}
-
-/// The identity of a nested value's storage.
-fn addr(v: &Value) -> usize {
-    match v {
-        Value::Vector(items) => Arc::as_ptr(items) as usize,
-        Value::Map(m) => m.addr(),
-        Value::Set(s) => s.addr(),
-        Value::Fn(Func::Closure(c)) => Arc::as_ptr(c) as usize,
-        Value::Reduced(inner) => Arc::as_ptr(inner) as usize,
-        _ => 0,
     }
 }
 

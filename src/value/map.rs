@@ -63,26 +63,18 @@ impl Map {
         self.len() == 0
     }
 
+    /// The address of this map's storage when another value holds it too
+    /// (`None` when unshared or empty): how walks over values that share
+    /// parts with themselves visit each shared part once.
+    pub fn shared_addr(&self) -> Option<usize> {
+        match &self.0 {
+            Repr::Empty => None,
+            Repr::Small(v) => super::shared_addr(v),
+            Repr::Large(m) => super::shared_addr(m),
+        }
+    }
+
     /// Whether both maps share the same storage (then they are equal).
-    /// Whether another value holds this storage too.
-    pub fn is_shared(&self) -> bool {
-        match &self.0 {
-            Repr::Empty => false,
-            Repr::Small(v) => Arc::strong_count(v) > 1,
-            Repr::Large(m) => Arc::strong_count(m) > 1,
-        }
-    }
-
-    /// The address of the shared storage (0 for the empty map): equal
-    /// addresses mean the same value (used to visit shared parts once).
-    pub fn addr(&self) -> usize {
-        match &self.0 {
-            Repr::Empty => 0,
-            Repr::Small(v) => Arc::as_ptr(v) as usize,
-            Repr::Large(m) => Arc::as_ptr(m) as *const u8 as usize,
-        }
-    }
-
     pub fn ptr_eq(&self, other: &Map) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,

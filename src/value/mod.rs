@@ -60,6 +60,11 @@ pub enum Value {
     Reduced(Arc<Value>),
 }
 
+/// The address of `a`'s allocation when another handle holds it too.
+pub(crate) fn shared_addr<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
+    (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)
+}
+
 impl Value {
     pub fn string(s: impl Into<Arc<str>>) -> Value {
         Value::Str(s.into())
@@ -67,6 +72,21 @@ impl Value {
     pub fn keyword(s: impl Into<Arc<str>>) -> Value {
         Value::Keyword(s.into())
     }
+    /// The address of a collection's (or closure's) storage when another
+    /// value holds it too; `None` for unshared values and scalars. The
+    /// depth check and comparisons use it to visit each shared part of a
+    /// self-sharing value (`[a a]` nested n times) once.
+    pub fn shared_addr(&self) -> Option<usize> {
+        match self {
+            Value::Vector(items) => shared_addr(items),
+            Value::Map(m) => m.shared_addr(),
+            Value::Set(s) => s.shared_addr(),
+            Value::Fn(Func::Closure(c)) => shared_addr(c),
+            Value::Reduced(inner) => shared_addr(inner),
+            _ => None,
+        }
+    }
+
     /// A keyword whose name comes from source text or data: interned
     /// ([`intern`]), so lookups with it compare pointers.
     pub fn keyword_interned(name: &str) -> Value {

@@ -151,21 +151,9 @@ impl Seen {
     }
 }
 
-/// The pair to remember for two vectors, when both are shared.
-pub(crate) fn vector_pair(
-    x: &Arc<super::Vector>,
-    y: &Arc<super::Vector>,
-) -> Option<(usize, usize)> {
-    shared_pair(
-        Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
-        Arc::as_ptr(x) as usize,
-        Arc::as_ptr(y) as usize,
-    )
-}
-
 /// The pair to remember for two collections, when both are shared.
-fn shared_pair(both_shared: bool, a: usize, b: usize) -> Option<(usize, usize)> {
-    both_shared.then_some((a, b))
+pub(crate) fn shared_pair(a: &Value, b: &Value) -> Option<(usize, usize)> {
+    a.shared_addr().zip(b.shared_addr())
 }
 
 fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
@@ -175,11 +163,7 @@ fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
             if Arc::ptr_eq(x, y) {
                 return Ordering::Equal;
             }
-            let pair = shared_pair(
-                Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
-                Arc::as_ptr(x) as usize,
-                Arc::as_ptr(y) as usize,
-            );
+            let pair = shared_pair(a, b);
             if seen.has(pair) {
                 return Ordering::Equal;
             }
@@ -197,7 +181,7 @@ fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
             if x.ptr_eq(y) {
                 return Ordering::Equal;
             }
-            let pair = shared_pair(x.is_shared() && y.is_shared(), x.addr(), y.addr());
+            let pair = shared_pair(a, b);
             if seen.has(pair) {
                 return Ordering::Equal;
             }
@@ -217,7 +201,7 @@ fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
             if x.ptr_eq(y) {
                 return Ordering::Equal;
             }
-            let pair = shared_pair(x.is_shared() && y.is_shared(), x.addr(), y.addr());
+            let pair = shared_pair(a, b);
             if seen.has(pair) {
                 return Ordering::Equal;
             }
@@ -407,11 +391,7 @@ fn compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<Ordering> {
             if Arc::ptr_eq(x, y) {
                 return Some(Ordering::Equal);
             }
-            let pair = shared_pair(
-                Arc::strong_count(x) > 1 && Arc::strong_count(y) > 1,
-                Arc::as_ptr(x) as usize,
-                Arc::as_ptr(y) as usize,
-            );
+            let pair = shared_pair(a, b);
             if seen.has(pair) {
                 return Some(Ordering::Equal);
             }

@@ -40,22 +40,14 @@ impl Set {
         self.len() == 0
     }
 
-    /// Whether another value holds this storage too.
-    pub fn is_shared(&self) -> bool {
+    /// The address of this set's storage when another value holds it too
+    /// (`None` when unshared or empty): how walks over values that share
+    /// parts with themselves visit each shared part once.
+    pub fn shared_addr(&self) -> Option<usize> {
         match &self.0 {
-            Repr::Empty => false,
-            Repr::Small(v) => Arc::strong_count(v) > 1,
-            Repr::Large(m) => Arc::strong_count(m) > 1,
-        }
-    }
-
-    /// The address of the shared storage (0 for the empty set): equal
-    /// addresses mean the same value (used to visit shared parts once).
-    pub fn addr(&self) -> usize {
-        match &self.0 {
-            Repr::Empty => 0,
-            Repr::Small(v) => Arc::as_ptr(v) as usize,
-            Repr::Large(m) => Arc::as_ptr(m) as *const u8 as usize,
+            Repr::Empty => None,
+            Repr::Small(v) => super::shared_addr(v),
+            Repr::Large(m) => super::shared_addr(m),
         }
     }
 
@@ -210,8 +202,9 @@ impl IntoIterator for Set {
 }
 
 impl FromIterator<Value> for Set {
-    /// Sorts the elements once and drops duplicates (the first stays, as
-    /// with repeated inserts) instead of inserting them one by one.
+    /// Sorts the elements once and drops duplicates (equal elements are
+    /// indistinguishable, so which one stays does not matter) instead of
+    /// inserting them one by one.
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Set {
         let mut items: Vec<Value> = iter.into_iter().collect();
         items.sort();

@@ -287,22 +287,12 @@ pub(super) fn sort(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [c, coll, ..] => (comparator("sort", c)?, coll),
         [] => return Err(Error::internal("sort called without arguments")),
     };
-    let items = all_items("sort", coll)?;
+    let items = args::to_vec("sort", coll)?;
     let order = sorted_order(interp, "sort", &cmp, &items)?;
     built(
         interp,
         order.into_iter().map(|i| items[i].clone()).collect(),
     )
-}
-
-/// The items of `coll` in a `Vec` (without [`args::items`]' copy).
-fn all_items(fname: &str, coll: &Value) -> Result<Vec<Value>> {
-    let mut items = Vec::with_capacity(args::count(fname, coll)?);
-    args::each(fname, coll, |x| {
-        items.push(x.clone());
-        Ok(())
-    })?;
-    Ok(items)
 }
 
 /// A key function: anything callable, or (PTC-Lisp) a string key or a
@@ -345,7 +335,7 @@ pub(super) fn sort_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [k, c, coll, ..] => (key_fn("sort-by", k)?, comparator("sort-by", c)?, coll),
         _ => return Err(Error::internal("sort-by called with too few arguments")),
     };
-    let items = all_items("sort-by", coll)?;
+    let items = args::to_vec("sort-by", coll)?;
     let mut keys = Vec::with_capacity(items.len());
     for x in &items {
         interp.tick(1)?;
