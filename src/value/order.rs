@@ -158,68 +158,52 @@ pub(crate) fn shared_pair(a: &Value, b: &Value) -> Option<(usize, usize)> {
 
 fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
     use Value::*;
-    match (a, b) {
-        (Vector(x), Vector(y)) => {
-            if Arc::ptr_eq(x, y) {
-                return Ordering::Equal;
-            }
-            let pair = shared_pair(a, b);
-            if seen.has(pair) {
-                return Ordering::Equal;
-            }
-            for (p, q) in x.iter().zip(y.iter()) {
-                match cmp_in(p, q, seen) {
-                    Ordering::Equal => {}
-                    o => return o,
-                }
-            }
-            let o = x.len().cmp(&y.len());
-            seen.note(pair, o == Ordering::Equal);
-            o
-        }
-        (Map(x), Map(y)) => {
-            if x.ptr_eq(y) {
-                return Ordering::Equal;
-            }
-            let pair = shared_pair(a, b);
-            if seen.has(pair) {
-                return Ordering::Equal;
-            }
-            let o = x.len().cmp(&y.len()).then_with(|| {
-                for ((k1, v1), (k2, v2)) in x.iter().zip(y.iter()) {
-                    match cmp_in(k1, k2, seen).then_with(|| cmp_in(v1, v2, seen)) {
-                        Ordering::Equal => {}
-                        o => return o,
-                    }
-                }
-                Ordering::Equal
-            });
-            seen.note(pair, o == Ordering::Equal);
-            o
-        }
-        (Set(x), Set(y)) => {
-            if x.ptr_eq(y) {
-                return Ordering::Equal;
-            }
-            let pair = shared_pair(a, b);
-            if seen.has(pair) {
-                return Ordering::Equal;
-            }
-            let o = x.len().cmp(&y.len()).then_with(|| {
-                for (p, q) in x.iter().zip(y.iter()) {
-                    match cmp_in(p, q, seen) {
-                        Ordering::Equal => {}
-                        o => return o,
-                    }
-                }
-                Ordering::Equal
-            });
-            seen.note(pair, o == Ordering::Equal);
-            o
-        }
-        (Reduced(x), Reduced(y)) => cmp_in(x, y, seen),
-        _ => cmp_flat(a, b),
+    let same_storage = match (a, b) {
+        (Vector(x), Vector(y)) => Arc::ptr_eq(x, y),
+        (Map(x), Map(y)) => x.ptr_eq(y),
+        (Set(x), Set(y)) => x.ptr_eq(y),
+        (Reduced(x), Reduced(y)) => return cmp_in(x, y, seen),
+        _ => return cmp_flat(a, b),
+    };
+    let pair = shared_pair(a, b);
+    if same_storage || seen.has(pair) {
+        return Ordering::Equal;
     }
+    let o = match (a, b) {
+        // Element-wise, then the shorter first.
+        (Vector(x), Vector(y)) => cmp_items(x.iter(), y.iter(), seen).then(x.len().cmp(&y.len())),
+        // The smaller first, then entry by entry (key, then value).
+        (Map(x), Map(y)) => x.len().cmp(&y.len()).then_with(|| {
+            let (xs, ys) = (x.iter(), y.iter());
+            cmp_items(
+                xs.flat_map(|(k, v)| [k, v]),
+                ys.flat_map(|(k, v)| [k, v]),
+                seen,
+            )
+        }),
+        (Set(x), Set(y)) => x
+            .len()
+            .cmp(&y.len())
+            .then_with(|| cmp_items(x.iter(), y.iter(), seen)),
+        _ => cmp_flat(a, b),
+    };
+    seen.note(pair, o == Ordering::Equal);
+    o
+}
+
+/// The first difference between two sequences of values, item by item.
+fn cmp_items<'a>(
+    xs: impl Iterator<Item = &'a Value>,
+    ys: impl Iterator<Item = &'a Value>,
+    seen: &mut Seen,
+) -> Ordering {
+    for (p, q) in xs.zip(ys) {
+        match cmp_in(p, q, seen) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    Ordering::Equal
 }
 
 /// The order of two values that are not both collections.
