@@ -275,3 +275,6 @@ fn self_sharing_values_are_not_walked_path_by_path() {
         Err(ErrorKind::LimitExceeded)
     );
 }
+
+#[path = "hostile/hashing.rs"]
+mod hashing;

@@ -20,10 +20,10 @@ const TURN_2_OF_5: &str = r#"Find well-reviewed products in stock
 (tool/search-reviews query)      ; query:string -> string
 
 ;; === data/ ===
-data/products                    ; list[7], sample: {:category "Electronics" :name "Laptop" ...} (3 entries, showing first 2)
+data/products                    ; list[7], sample: {:name "Laptop" :price 1200 ...} (3 entries, showing first 2)
 
 ;; === user/ (your prelude) ===
-electronics                      ; = list[4], sample: {:category "Electronics" :name "Laptop" ...} (3 entries, showing first 2)
+electronics                      ; = list[4], sample: {:name "Laptop" :price 1200 ...} (3 entries, showing first 2)
 reviews                          ; = string, sample: "Customer Review Summary for Electronics: Laptop 4.8/5, Monitor 4.6/5, Keyboard 4..."
 
 ;; Tool calls made:
@@ -86,7 +86,7 @@ fn seed_turn_1_example() {
 (tool/search-reviews query)      ; query:string -> string
 
 ;; === data/ ===
-data/products                    ; list[7], sample: {:category "Electronics" :name "Laptop" ...} (3 entries, showing first 2)
+data/products                    ; list[7], sample: {:name "Laptop" :price 1200 ...} (3 entries, showing first 2)
 
 ;; No tool calls made
 
@@ -112,7 +112,7 @@ const CONFIG_HEAD: &str = r#"Report the active users
 (tool/fetch-data key)            ; key:string -> map
 
 ;; === data/ ===
-data/config                      ; map[3], sample: {:debug false :env "prod" ...} (3 entries, showing first 2)
+data/config                      ; map[3], sample: {:env "prod" :debug false ...} (3 entries, showing first 2)
 
 ;; === user/ (your prelude) ===
 users                            ; = list[5], sample: {:name "Alice"}
@@ -144,7 +144,7 @@ Turns left: 3"
 
     s.turn("(def result {:status \"ok\" :code 200})");
     let expected_recovered = format!(
-        "{CONFIG_HEAD}result                           ; = map[2], sample: {{:code 200 :status \"ok\"}}
+        "{CONFIG_HEAD}result                           ; = map[2], sample: {{:status \"ok\" :code 200}}
 
 ;; Tool calls made:
 ;   fetch-data(\"users\")
@@ -196,7 +196,7 @@ fn seed_tool_calls_are_critical_example() {
         Sim::new("Call everyone", 5).tool("make-call", &[("opts", "map")], "nil", None, Value::Nil);
     s.turn("(tool/make-call {:to \"Alice\" :message \"Meeting at 3pm\"})\n(tool/make-call {:to \"Bob\" :message \"Bring documents\"})");
     assert!(s.user().contains(
-        ";; Tool calls made:\n;   make-call({:message \"Meeting at 3pm\" :to \"Alice\"})\n;   make-call({:message \"Bring documents\" :to \"Bob\"})\n"
+        ";; Tool calls made:\n;   make-call({:to \"Alice\" :message \"Meeting at 3pm\"})\n;   make-call({:to \"Bob\" :message \"Bring documents\"})\n"
     ));
 }
 
@@ -668,7 +668,7 @@ fn r80_uncompressed_keeps_the_full_history() {
     );
     assert_eq!(
         r.messages[1].content,
-        "Find well-reviewed products in stock\n\n;; === tool/ ===\n(tool/get-inventory)             ; -> map\n(tool/search-reviews query)      ; query:string -> string\n\n;; === data/ ===\ndata/products                    ; list[7], sample: {:category \"Electronics\" :name \"Laptop\" ...} (3 entries, showing first 2)"
+        "Find well-reviewed products in stock\n\n;; === tool/ ===\n(tool/get-inventory)             ; -> map\n(tool/search-reviews query)      ; query:string -> string\n\n;; === data/ ===\ndata/products                    ; list[7], sample: {:name \"Laptop\" :price 1200 ...} (3 entries, showing first 2)"
     );
     assert_eq!(r.messages[2].content, s.input.turns[0].raw_response);
     assert_eq!(r.messages[3].content, "Result: nil\n\n;; Output:\ngot 102");

@@ -38,7 +38,7 @@ pub enum Expr {
     Vector(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
     /// A map literal whose keys are distinct constants (`{:id i :name n}`,
-    /// the records LLM programs build): the keys are sorted once, here.
+    /// the records LLM programs build): the map is built from a template.
     Record(Box<Record>),
     Set(Vec<Expr>),
 
@@ -172,7 +172,7 @@ impl ArithOp {
 
 /// A map literal with constant keys, see [`Expr::Record`].
 pub struct Record {
-    /// The entries in key order, values `nil`: cloned, then filled in.
+    /// The entries in source order, values `nil`: cloned, then filled in.
     pub template: Vec<(Value, Value)>,
     /// The value expressions in source order (their evaluation order), each
     /// with its entry's index in `template`.

@@ -518,27 +518,17 @@ fn constant_or(
 /// are distinct constants (at most [`crate::value::map::SMALL`] of them),
 /// else a general [`Expr::Map`].
 fn record(pairs: Vec<(Expr, Expr)>) -> Expr {
+    if pairs.len() > crate::value::map::SMALL {
+        return Expr::Map(pairs);
+    }
     let mut keys: Vec<&Value> = Vec::with_capacity(pairs.len());
     for (k, _) in &pairs {
         match k {
-            Expr::Const(k) => keys.push(k),
+            Expr::Const(k) if !keys.contains(&k) => keys.push(k),
             _ => return Expr::Map(pairs),
         }
     }
-    keys.sort();
-    if pairs.len() > crate::value::map::SMALL || keys.windows(2).any(|w| w[0] == w[1]) {
-        return Expr::Map(pairs);
-    }
     let template: Vec<(Value, Value)> = keys.into_iter().map(|k| (k.clone(), Value::Nil)).collect();
-    let values = pairs
-        .into_iter()
-        .map(|(k, v)| {
-            let Expr::Const(k) = k else {
-                unreachable!("all keys are constants")
-            };
-            let i = template.partition_point(|(x, _)| *x < k);
-            (i, v)
-        })
-        .collect();
+    let values = pairs.into_iter().map(|(_, v)| v).enumerate().collect();
     Expr::Record(Box::new(expr::Record { template, values }))
 }

@@ -692,7 +692,7 @@ impl Interp {
                     entries[*i].1 = self.eval(e, frame)?;
                 }
                 self.budget.alloc(48 * entries.len() as u64 + 32)?;
-                Ok(Value::Map(Map::from_sorted(entries)))
+                Ok(Value::Map(Map::from_distinct(entries)))
             }
             Expr::Map(entries) => {
                 let mut m = Map::new();

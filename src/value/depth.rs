@@ -171,7 +171,7 @@ fn is_small_record(v: &Value) -> bool {
 
 /// Addresses are distinct and pointer-aligned: a multiply spreads them.
 #[derive(Default)]
-struct AddrHasher(u64);
+pub(crate) struct AddrHasher(u64);
 
 impl Hasher for AddrHasher {
     fn finish(&self) -> u64 {

@@ -8,14 +8,16 @@
 //!
 //! Collections are persistent and structurally shared (imbl). There is one
 //! sequential type, the vector: lists, `map`/`filter` results and seqs are all
-//! vectors (`language.md`, deliberate differences). Maps and sets are ordered
-//! by the canonical order, so iteration and printing are deterministic.
+//! vectors (`language.md`, deliberate differences). Maps iterate in the
+//! order their keys were first added and sets in the canonical order, so
+//! iteration and printing are deterministic.
 //!
 //! Values are `Send + Sync` (`Arc`, not `Rc`), so a session can move between
 //! threads and evaluation can run on a big-stack thread.
 
 pub mod depth;
 pub mod function;
+pub mod hash;
 pub mod intern;
 pub mod json;
 pub mod lazy;

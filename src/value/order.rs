@@ -1,7 +1,9 @@
-//! Equality, the canonical order (`format.md` F-2) and hashing of values.
+//! Equality and the canonical order of values (`format.md` F-2); hashing
+//! is in [`super::hash`].
 //!
-//! The three agree: `a == b` exactly when `a.cmp(b) == Equal`, and equal values
-//! hash alike. This is *structural* equality, the one map keys and sets use:
+//! They agree: `a == b` exactly when `a.cmp(b) == Equal` (and equal values
+//! hash alike). Maps compare entry by entry in key order, whatever order
+//! they iterate in. This is *structural* equality, the one map keys and sets use:
 //! `1` and `1.0` are different values (ordered `1` first), `##NaN` equals
 //! itself, and `0.0` equals `-0.0`. Clojure's `=` differs only for NaN, which
 //! the `=` builtin handles ([`lisp_equal`]).
@@ -172,12 +174,13 @@ fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
     let o = match (a, b) {
         // Element-wise, then the shorter first.
         (Vector(x), Vector(y)) => cmp_items(x.iter(), y.iter(), seen).then(x.len().cmp(&y.len())),
-        // The smaller first, then entry by entry (key, then value).
+        // The smaller first, then entry by entry in key order (key, then
+        // value): maps that differ only in insertion order are equal.
         (Map(x), Map(y)) => x.len().cmp(&y.len()).then_with(|| {
-            let (xs, ys) = (x.iter(), y.iter());
+            let (xs, ys) = (by_key(x), by_key(y));
             cmp_items(
-                xs.flat_map(|(k, v)| [k, v]),
-                ys.flat_map(|(k, v)| [k, v]),
+                xs.iter().flat_map(|(k, v)| [*k, *v]),
+                ys.iter().flat_map(|(k, v)| [*k, *v]),
                 seen,
             )
         }),
@@ -189,6 +192,15 @@ fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
     };
     seen.note(pair, o == Ordering::Equal);
     o
+}
+
+/// A map's entries in the canonical order of their keys.
+fn by_key(m: &super::Map) -> Vec<(&Value, &Value)> {
+    let mut entries: Vec<(&Value, &Value)> = m.iter().collect();
+    if !m.is_sorted() {
+        entries.sort_unstable_by(|a, b| cmp_key(a.0, b.0));
+    }
+    entries
 }
 
 /// The first difference between two sequences of values, item by item.
@@ -262,70 +274,9 @@ impl PartialEq for Value {
 impl Eq for Value {}
 
 impl Hash for Value {
-    /// Bounded: collections hash their size and, down to two more levels,
-    /// their first [`HASHED_ITEMS`] items (in canonical order). Equal values
-    /// still hash alike, and a hash costs the same however large the value
-    /// is or however often it shares parts with itself (`[a a]` nested 40
-    /// times would otherwise take 2^40 steps, outside any step budget).
+    /// The whole value, see [`super::hash`]: equal values hash alike.
     fn hash<H: Hasher>(&self, state: &mut H) {
-        hash_bounded(self, state, 2);
-    }
-}
-
-/// How many items of a collection [`Value`]'s hash looks at.
-pub const HASHED_ITEMS: usize = 8;
-
-fn hash_bounded<H: Hasher>(v: &Value, state: &mut H, levels: u32) {
-    kind_rank(v).hash(state);
-    let inner = levels.checked_sub(1);
-    match v {
-        Value::Nil => {}
-        Value::Bool(b) => b.hash(state),
-        Value::Int(i) => i.hash(state),
-        Value::Float(f) => {
-            let bits = if f.is_nan() {
-                f64::NAN.to_bits()
-            } else if *f == 0.0 {
-                0
-            } else {
-                f.to_bits()
-            };
-            bits.hash(state)
-        }
-        Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) | Value::Var(s) => s.hash(state),
-        Value::Vector(items) => {
-            items.len().hash(state);
-            if let Some(inner) = inner {
-                for x in items.iter().take(HASHED_ITEMS) {
-                    hash_bounded(x, state, inner);
-                }
-            }
-        }
-        Value::Map(m) => {
-            m.len().hash(state);
-            if let Some(inner) = inner {
-                for (k, x) in m.iter().take(HASHED_ITEMS) {
-                    hash_bounded(k, state, inner);
-                    hash_bounded(x, state, inner);
-                }
-            }
-        }
-        Value::Set(items) => {
-            items.len().hash(state);
-            if let Some(inner) = inner {
-                for x in items.iter().take(HASHED_ITEMS) {
-                    hash_bounded(x, state, inner);
-                }
-            }
-        }
-        Value::Fn(f) => func_key(f).hash(state),
-        Value::Regex(r) => r.as_str().hash(state),
-        Value::Lazy(l) => (Arc::as_ptr(l) as usize).hash(state),
-        Value::Reduced(x) => {
-            if let Some(inner) = inner {
-                hash_bounded(x, state, inner);
-            }
-        }
+        state.write_u64(super::hash::value_hash(self));
     }
 }
 

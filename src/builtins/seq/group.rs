@@ -2,14 +2,15 @@
 //! `dedupe`, `flatten`, `frequencies`, `group-by`, `replace`, `tree-seq`.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::value::order::{cmp_text, compare_values, lisp_equal};
-use crate::value::{Func, Value, Vector};
+use crate::value::{Func, Map, Value, Vector};
 
 fn endless(fname: &str) -> Error {
     Error::limit(format!(
@@ -410,58 +411,42 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     built(interp, out)
 }
 
-// The interior mutability clippy sees (a compiled regex's match cache) is
-// not part of any hash: regexes hash by source, functions by name and address.
-#[allow(clippy::mutable_key_type)]
+/// Counts in a map, keys in the order first seen.
 pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    // Counted in a hash map (its order never shows), sorted into a map once.
-    let mut counts: HashMap<Value, i64> = HashMap::new();
+    let mut counts = Map::new();
     args::each("frequencies", &a[0], |x| {
         interp.tick(1)?;
         match counts.get_mut(x) {
-            Some(n) => *n += 1,
-            None => {
+            Some(Value::Int(n)) => *n += 1,
+            _ => {
                 interp.alloc(48)?;
-                counts.insert(x.clone(), 1);
+                counts.insert(x.clone(), Value::Int(1));
             }
         }
         Ok(())
     })?;
-    Ok(Value::Map(
-        counts
-            .into_iter()
-            .map(|(k, n)| (k, Value::Int(n)))
-            .collect(),
-    ))
+    Ok(Value::Map(counts))
 }
 
-/// `(group-by f coll)`; f may also be a string key or a vector path.
-// The interior mutability clippy sees (a compiled regex's match cache) is
-// not part of any hash: regexes hash by source, functions by name and address.
-#[allow(clippy::mutable_key_type)]
+/// `(group-by f coll)`; f may also be a string key or a vector path. Groups
+/// in the order their keys are first seen.
 pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kf = key_fn("group-by", &a[0])?;
-    // Grouped in a hash map (its order never shows), sorted into a map once.
-    let mut groups: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut groups = Map::new();
     args::each("group-by", &a[1], |x| {
         interp.tick(1)?;
         let k = key_of(interp, &kf, x)?;
         interp.alloc(16)?;
         match groups.get_mut(&k) {
-            Some(g) => g.push(x.clone()),
-            None => {
+            Some(Value::Vector(g)) => Arc::make_mut(g).push_back(x.clone()),
+            _ => {
                 interp.alloc(48 + 32)?;
-                groups.insert(k, vec![x.clone()]);
+                groups.insert(k, Value::vector_from([x.clone()]));
             }
         }
         Ok(())
     })?;
-    Ok(Value::Map(
-        groups
-            .into_iter()
-            .map(|(k, g)| (k, Value::vector_from(g)))
-            .collect(),
-    ))
+    Ok(Value::Map(groups))
 }
 
 /// `x` replaced by its value in `smap` (a map, or a vector indexed by

@@ -2,7 +2,7 @@
 //!
 //! Everything sequential returns a vector (`language.md`: one sequential
 //! type, eager evaluation). Any seqable is accepted where Clojure accepts a
-//! seq: `nil` is empty, maps give `[k v]` entries in canonical key order, sets
+//! seq: `nil` is empty, maps give `[k v]` entries in their order (F-2), sets
 //! their elements in canonical order, strings one-character strings.
 //!
 //! Higher-order functions call their function argument with

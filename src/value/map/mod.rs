@@ -1,22 +1,29 @@
-//! [`Map`]: the persistent map behind `Value::Map`, ordered by the canonical
-//! order of its keys.
+//! [`Map`]: the persistent map behind `Value::Map`. A map iterates and
+//! prints in the order its keys were first added (`format.md` F-2): a new
+//! key goes last, replacing the value of an existing key keeps its place,
+//! removing a key removes it. `sorted-map` builds the one exception, a map
+//! kept in the canonical order of its keys.
 //!
-//! Most maps a program meets are small records (`{:id 1 :name "x"}`), and
-//! imbl's `OrdMap` gives every map a 64-slot B-tree leaf (about 3 KB). So a
-//! map of up to [`SMALL`] entries is a sorted array shared by `Arc` (copied on
-//! write: at most `SMALL` entries), and a larger one an `OrdMap` (structural
-//! sharing). The API mirrors the subset of `OrdMap` ptc uses, so callers do
-//! not see the difference.
+//! Most maps a program meets are small records (`{:id 1 :name "x"}`): a map
+//! of up to [`SMALL`] entries is an array shared by `Arc` (copied on write,
+//! scanned for keys: interned keywords compare by pointer), and a larger one
+//! an [`Ordered`] map (a hashed index beside the entries, structurally
+//! shared). Equality, order and hashing ignore the order of entries
+//! (`order.rs`, `hash.rs`). The API mirrors the subset of std's maps that
+//! ptc uses, so callers do not see the representations.
+
+mod ordered;
 
 use std::sync::Arc;
 
-use super::order::cmp_key;
+pub use ordered::Ordered;
+
 use super::Value;
 
-/// Largest number of entries kept as a sorted array.
+/// Largest number of entries kept as an array.
 pub const SMALL: usize = 16;
 
-type Large = imbl::OrdMap<Value, Value>;
+type Sorted = imbl::OrdMap<Value, Value>;
 
 #[derive(Clone, Default)]
 pub struct Map(Repr);
@@ -26,7 +33,38 @@ enum Repr {
     #[default]
     Empty,
     Small(Arc<Vec<(Value, Value)>>),
-    Large(Arc<Large>),
+    Large(Arc<Ordered>),
+    /// `sorted-map`: canonical key order, at any size (possibly empty).
+    Sorted(Arc<Sorted>),
+}
+
+/// Whether `x` and `k` are the same key, with the common cases inline:
+/// integers, and keywords or strings (the same interned text first).
+#[inline]
+fn same_key(x: &Value, k: &Value) -> bool {
+    match (x, k) {
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::Keyword(a), Value::Keyword(b)) | (Value::Str(a), Value::Str(b)) => {
+            Arc::ptr_eq(a, b) || a.as_bytes() == b.as_bytes()
+        }
+        _ => x == k,
+    }
+}
+
+/// The position of `k` among small entries.
+#[inline]
+fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
+    if let Value::Keyword(name) = k {
+        // Records are looked up with the interned keyword they were built
+        // with: a pointer scan finds most keys.
+        let hit = entries
+            .iter()
+            .position(|(x, _)| matches!(x, Value::Keyword(xn) if Arc::ptr_eq(xn, name)));
+        if hit.is_some() {
+            return hit;
+        }
+    }
+    entries.iter().position(|(x, _)| same_key(x, k))
 }
 
 impl Map {
@@ -34,16 +72,34 @@ impl Map {
         Map(Repr::Empty)
     }
 
+    /// An empty `sorted-map`: it keeps its keys in canonical order.
+    pub fn sorted() -> Map {
+        Map(Repr::Sorted(Arc::default()))
+    }
+
+    /// Whether this map keeps its keys sorted (`sorted-map`).
+    pub fn is_sorted(&self) -> bool {
+        matches!(self.0, Repr::Sorted(_))
+    }
+
+    /// An empty map of the same kind (`empty` of a `sorted-map` is sorted).
+    pub fn empty_like(&self) -> Map {
+        if self.is_sorted() {
+            Map::sorted()
+        } else {
+            Map::new()
+        }
+    }
+
     /// A map of one entry.
     pub fn unit(k: Value, v: Value) -> Map {
         Map(Repr::Small(Arc::new(vec![(k, v)])))
     }
 
-    /// A map of `entries` already in key order, without duplicate keys
-    /// (what a record literal builds); at most [`SMALL`] of them.
-    pub fn from_sorted(entries: Vec<(Value, Value)>) -> Map {
+    /// A map of `entries` in their order, without duplicate keys (what a
+    /// record literal builds); at most [`SMALL`] of them.
+    pub fn from_distinct(entries: Vec<(Value, Value)>) -> Map {
         debug_assert!(entries.len() <= SMALL);
-        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
         if entries.is_empty() {
             Map::new()
         } else {
@@ -56,6 +112,7 @@ impl Map {
             Repr::Empty => 0,
             Repr::Small(v) => v.len(),
             Repr::Large(m) => m.len(),
+            Repr::Sorted(m) => m.len(),
         }
     }
 
@@ -71,6 +128,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v) => super::shared_addr(v),
             Repr::Large(m) => super::shared_addr(m),
+            Repr::Sorted(m) => super::shared_addr(m),
         }
     }
 
@@ -80,6 +138,7 @@ impl Map {
             (Repr::Empty, Repr::Empty) => true,
             (Repr::Small(a), Repr::Small(b)) => Arc::ptr_eq(a, b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+            (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
         }
     }
@@ -87,33 +146,18 @@ impl Map {
     pub fn get(&self, k: &Value) -> Option<&Value> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => {
-                // Records are looked up with the same interned keyword
-                // they were built with: a pointer scan finds most keys.
-                if let Value::Keyword(name) = k {
-                    let hit = v
-                        .iter()
-                        .find(|(x, _)| matches!(x, Value::Keyword(xn) if Arc::ptr_eq(xn, name)));
-                    if let Some((_, found)) = hit {
-                        return Some(found);
-                    }
-                }
-                v.binary_search_by(|(x, _)| cmp_key(x, k))
-                    .ok()
-                    .map(|i| &v[i].1)
-            }
+            Repr::Small(v) => position(v, k).map(|i| &v[i].1),
             Repr::Large(m) => m.get(k),
+            Repr::Sorted(m) => m.get(k),
         }
     }
 
     pub fn get_key_value(&self, k: &Value) -> Option<(&Value, &Value)> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => v
-                .binary_search_by(|(x, _)| cmp_key(x, k))
-                .ok()
-                .map(|i| (&v[i].0, &v[i].1)),
+            Repr::Small(v) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
             Repr::Large(m) => m.get_key_value(k),
+            Repr::Sorted(m) => m.get_key_value(k),
         }
     }
 
@@ -121,27 +165,32 @@ impl Map {
         self.get(k).is_some()
     }
 
-    /// Inserts or replaces; returns the previous value.
+    /// Inserts or replaces; returns the previous value. A new key goes
+    /// last (in a sorted map, in its place); an existing key keeps its
+    /// place.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => {
                 self.0 = Repr::Small(Arc::new(vec![(k, v)]));
                 None
             }
-            Repr::Small(vec) => match vec.binary_search_by(|(x, _)| cmp_key(x, &k)) {
-                Ok(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i].1, v)),
-                Err(i) if vec.len() < SMALL => {
-                    Arc::make_mut(vec).insert(i, (k, v));
+            Repr::Small(vec) => match position(vec, &k) {
+                Some(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i].1, v)),
+                None if vec.len() < SMALL => {
+                    Arc::make_mut(vec).push((k, v));
                     None
                 }
-                Err(_) => {
-                    let mut large: Large = vec.iter().cloned().collect();
+                None => {
+                    let entries = Arc::try_unwrap(std::mem::take(vec))
+                        .unwrap_or_else(|shared| (*shared).clone());
+                    let mut large = Ordered::from_distinct(entries);
                     large.insert(k, v);
                     self.0 = Repr::Large(Arc::new(large));
                     None
                 }
             },
             Repr::Large(m) => Arc::make_mut(m).insert(k, v),
+            Repr::Sorted(m) => Arc::make_mut(m).insert(k, v),
         }
     }
 
@@ -151,10 +200,11 @@ impl Map {
         match &mut self.0 {
             Repr::Empty => None,
             Repr::Small(v) => {
-                let i = v.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
+                let i = position(v, k)?;
                 Some(&mut Arc::make_mut(v)[i].1)
             }
             Repr::Large(m) => Arc::make_mut(m).get_mut(k),
+            Repr::Sorted(m) => Arc::make_mut(m).get_mut(k),
         }
     }
 
@@ -172,7 +222,7 @@ impl Map {
         match &mut self.0 {
             Repr::Empty => None,
             Repr::Small(vec) => {
-                let i = vec.binary_search_by(|(x, _)| cmp_key(x, k)).ok()?;
+                let i = position(vec, k)?;
                 let (_, v) = Arc::make_mut(vec).remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
@@ -182,12 +232,12 @@ impl Map {
             Repr::Large(m) => {
                 let old = Arc::make_mut(m).remove(k);
                 if m.len() <= SMALL / 2 {
-                    self.0 = Repr::Small(Arc::new(
-                        m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                    ));
+                    let entries = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    self.0 = Repr::Small(Arc::new(entries));
                 }
                 old
             }
+            Repr::Sorted(m) => Arc::make_mut(m).remove(k),
         }
     }
 
@@ -196,15 +246,9 @@ impl Map {
         if !self.contains_key(&k) {
             self.insert(k.clone(), f());
         }
-        match &mut self.0 {
-            Repr::Empty => unreachable!("a key was just inserted"),
-            Repr::Small(vec) => {
-                let i = vec
-                    .binary_search_by(|(x, _)| cmp_key(x, &k))
-                    .unwrap_or_else(|i| i);
-                &mut Arc::make_mut(vec)[i].1
-            }
-            Repr::Large(m) => Arc::make_mut(m).entry(k).or_insert(Value::Nil),
+        match self.get_mut(&k) {
+            Some(v) => v,
+            None => unreachable!("a key was just inserted"),
         }
     }
 
@@ -219,15 +263,17 @@ impl Map {
         match &self.0 {
             Repr::Empty => Some(&[]),
             Repr::Small(v) => Some(v),
-            Repr::Large(_) => None,
+            Repr::Large(_) | Repr::Sorted(_) => None,
         }
     }
 
+    /// The entries in order (insertion order; key order for a sorted map).
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
             Repr::Small(v) => Iter::Small(v.iter()),
             Repr::Large(m) => Iter::Large(m.iter()),
+            Repr::Sorted(m) => Iter::Sorted(m.iter()),
         }
     }
 
@@ -239,7 +285,8 @@ impl Map {
         self.iter().map(|(_, v)| v)
     }
 
-    /// Both maps' entries; on equal keys `self`'s value wins.
+    /// Both maps' entries; on equal keys `self`'s value wins, and `other`'s
+    /// new keys follow `self`'s in their order.
     pub fn union(mut self, other: Map) -> Map {
         for (k, v) in other {
             if !self.contains_key(&k) {
@@ -265,10 +312,11 @@ impl<'a> Entry<'a> {
     }
 }
 
-/// Entries in key order.
+/// Entries in the map's order.
 pub enum Iter<'a> {
     Small(std::slice::Iter<'a, (Value, Value)>),
-    Large(imbl::ordmap::Iter<'a, Value, Value>),
+    Large(ordered::Iter<'a>),
+    Sorted(imbl::ordmap::Iter<'a, Value, Value>),
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -277,12 +325,14 @@ impl<'a> Iterator for Iter<'a> {
         match self {
             Iter::Small(it) => it.next().map(|(k, v)| (k, v)),
             Iter::Large(it) => it.next(),
+            Iter::Sorted(it) => it.next(),
         }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             Iter::Small(it) => it.size_hint(),
             Iter::Large(it) => it.size_hint(),
+            Iter::Sorted(it) => it.size_hint(),
         }
     }
 }
@@ -292,6 +342,7 @@ impl DoubleEndedIterator for Iter<'_> {
         match self {
             Iter::Small(it) => it.next_back().map(|(k, v)| (k, v)),
             Iter::Large(it) => it.next_back(),
+            Iter::Sorted(it) => it.next_back(),
         }
     }
 }
@@ -311,30 +362,23 @@ impl IntoIterator for Map {
         let entries: Vec<(Value, Value)> = match self.0 {
             Repr::Empty => Vec::new(),
             Repr::Small(v) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
-            Repr::Large(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            Repr::Large(m) => match Arc::try_unwrap(m) {
+                Ok(m) => m.into_entries().collect(),
+                Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            },
+            Repr::Sorted(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         };
         entries.into_iter()
     }
 }
 
 impl FromIterator<(Value, Value)> for Map {
-    /// Sorts the entries once (a later duplicate key wins, as with
-    /// repeated inserts) instead of inserting them one by one.
+    /// Inserts in order: a later duplicate key replaces the value and keeps
+    /// the first one's place.
     fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Map {
-        let mut entries: Vec<(Value, Value)> = iter.into_iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut unique: Vec<(Value, Value)> = Vec::with_capacity(entries.len());
-        for (k, v) in entries {
-            match unique.last_mut() {
-                Some(last) if last.0 == k => last.1 = v,
-                _ => unique.push((k, v)),
-            }
-        }
-        if unique.len() <= SMALL {
-            Map::from_sorted(unique)
-        } else {
-            Map(Repr::Large(Arc::new(unique.into_iter().collect())))
-        }
+        let mut m = Map::new();
+        m.extend(iter);
+        m
     }
 }
 
@@ -355,19 +399,47 @@ mod tests {
     }
 
     #[test]
-    fn grows_into_a_tree_and_shrinks_back_keeping_order() {
+    fn grows_large_and_shrinks_back_keeping_insertion_order() {
         let mut m = Map::new();
         for i in (0..100).rev() {
             assert_eq!(m.insert(int(i), int(i * 2)), None);
         }
         assert_eq!(m.len(), 100);
-        assert!(m.keys().cloned().eq((0..100).map(int)));
+        assert!(matches!(m.0, Repr::Large(_)));
+        assert!(m.keys().cloned().eq((0..100).rev().map(int)));
         assert_eq!(m.get(&int(42)), Some(&int(84)));
+        assert_eq!(m.insert(int(42), int(0)), Some(int(84)));
         for i in 0..95 {
-            assert_eq!(m.remove(&int(i)), Some(int(i * 2)));
+            assert_eq!(
+                m.remove(&int(i)),
+                Some(int(if i == 42 { 0 } else { i * 2 }))
+            );
         }
         assert!(matches!(m.0, Repr::Small(_)));
-        assert!(m.keys().cloned().eq((95..100).map(int)));
+        assert!(m.keys().cloned().eq((95..100).rev().map(int)));
+    }
+
+    #[test]
+    fn small_maps_append_new_keys_and_keep_replaced_ones_in_place() {
+        let mut m: Map = [(int(3), int(0)), (int(1), int(0))].into_iter().collect();
+        m.insert(int(2), int(0));
+        m.insert(int(3), int(9));
+        assert!(m.keys().cloned().eq([3, 1, 2].map(int)));
+        m.remove(&int(1));
+        m.insert(int(1), int(0));
+        assert!(m.keys().cloned().eq([3, 2, 1].map(int)));
+    }
+
+    #[test]
+    fn sorted_maps_stay_sorted() {
+        let mut m = Map::sorted();
+        for i in [5, 1, 40, 3] {
+            m.insert(int(i), int(i));
+        }
+        assert!(m.keys().cloned().eq([1, 3, 5, 40].map(int)));
+        assert!(m.empty_like().is_sorted());
+        m.remove(&int(3));
+        assert!(m.is_sorted());
     }
 
     #[test]
