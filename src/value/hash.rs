@@ -154,37 +154,6 @@ fn collection_hash(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
     h.finish()
 }
 
-/// The hasher of tables keyed by values: [`Value`]'s `Hash` writes one
-/// finished [`value_hash`], which this passes through unchanged.
-#[derive(Clone, Copy, Default)]
-pub struct Prehashed;
-
-impl BuildHasher for Prehashed {
-    type Hasher = PrehashedHasher;
-    fn build_hasher(&self) -> PrehashedHasher {
-        PrehashedHasher(0)
-    }
-}
-
-/// See [`Prehashed`].
-#[derive(Default)]
-pub struct PrehashedHasher(u64);
-
-impl Hasher for PrehashedHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Not reached for values; kept correct for any other key.
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,8 +7,8 @@
 //! Most maps a program meets are small records (`{:id 1 :name "x"}`): a map
 //! of up to [`SMALL`] entries is an array shared by `Arc` (copied on write,
 //! scanned for keys: interned keywords compare by pointer), and a larger one
-//! an [`Ordered`] map (a hashed index beside the entries, structurally
-//! shared). Equality, order and hashing ignore the order of entries
+//! an [`Ordered`] map (an index of key hashes beside the entries,
+//! structurally shared). Equality, order and hashing ignore the order of entries
 //! (`order.rs`, `hash.rs`). The API mirrors the subset of std's maps that
 //! ptc uses, so callers do not see the representations.
 

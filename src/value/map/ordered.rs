@@ -1,26 +1,44 @@
 //! [`Ordered`]: the persistent map behind large maps — entries in the order
-//! their keys were first added, found through a hashed index.
+//! their keys were first added, found through an index of key hashes.
 //!
 //! Two structurally shared imbl collections: the entries in insertion order
-//! (`Vector`, holes where keys were removed) and an index from key to
-//! position (`HashMap`, hashed with [`Prehashed`]: the whole key, see
-//! `value/hash.rs`). Every operation is O(log n) on a shared map and updates
+//! (`Vector`, holes where keys were removed) and an index from the hash of
+//! each key (`value/hash.rs`: the whole key) to its position (`OrdMap` over
+//! `u64`: dense B-tree leaves, integer comparisons, no key comparisons but
+//! the final one). Every operation is O(log n) on a shared map and updates
 //! an unshared one in place; the index is never iterated, so the order of
 //! a map never depends on hashing. Holes are squeezed out when they
 //! outnumber the entries.
 
-use imbl::hashmap::Entry as IndexEntry;
-
-use crate::value::hash::Prehashed;
+use crate::value::hash::value_hash;
 use crate::value::Value;
+
+use super::same_key;
 
 type Slot = Option<(Value, Value)>;
 
-/// An insertion-ordered persistent map (see the module docs).
+/// The positions of the keys that share one hash: almost always one.
 #[derive(Clone)]
+enum Positions {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Positions {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Positions::One(i) => std::slice::from_ref(i),
+            Positions::Many(v) => v,
+        }
+    }
+}
+
+/// An insertion-ordered persistent map (see the module docs).
+#[derive(Clone, Default)]
 pub struct Ordered {
     entries: imbl::Vector<Slot>,
-    index: imbl::HashMap<Value, usize, Prehashed>,
+    index: imbl::OrdMap<u64, Positions>,
+    len: usize,
     holes: usize,
 }
 
@@ -28,13 +46,10 @@ pub struct Ordered {
 const MIN_HOLES: usize = 32;
 
 impl Ordered {
-    /// A map of `entries`, whose keys are distinct, in their order.
+    /// A map of `entries`, in their order (a later duplicate key replaces
+    /// the value and keeps the first one's place).
     pub fn from_distinct(entries: impl IntoIterator<Item = (Value, Value)>) -> Ordered {
-        let mut m = Ordered {
-            entries: imbl::Vector::new(),
-            index: imbl::HashMap::with_hasher(Prehashed),
-            holes: 0,
-        };
+        let mut m = Ordered::default();
         for (k, v) in entries {
             m.insert(k, v);
         }
@@ -42,11 +57,11 @@ impl Ordered {
     }
 
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.len == 0
     }
 
     /// Whether both maps share all their storage.
@@ -54,8 +69,18 @@ impl Ordered {
         self.entries.ptr_eq(&other.entries) && self.index.ptr_eq(&other.index)
     }
 
+    /// The position of `k` (whose hash is `h`) among the entries.
+    fn position(&self, k: &Value, h: u64) -> Option<usize> {
+        let candidates = self.index.get(&h)?;
+        candidates
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|&i| matches!(self.entries.get(i), Some(Some((x, _))) if same_key(x, k)))
+    }
+
     fn slot(&self, k: &Value) -> Option<&(Value, Value)> {
-        let i = *self.index.get(k)?;
+        let i = self.position(k, value_hash(k))?;
         self.entries.get(i)?.as_ref()
     }
 
@@ -68,34 +93,48 @@ impl Ordered {
     }
 
     pub fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
-        let i = *self.index.get(k)?;
+        let i = self.position(k, value_hash(k))?;
         self.entries.get_mut(i)?.as_mut().map(|(_, v)| v)
     }
 
     /// Inserts or replaces (an existing key keeps its place); returns the
     /// previous value.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
-        match self.index.entry(k) {
-            IndexEntry::Occupied(found) => {
-                let i = *found.get();
-                let slot = self.entries.get_mut(i).and_then(Option::as_mut);
-                slot.map(|(_, old)| std::mem::replace(old, v))
-            }
-            IndexEntry::Vacant(place) => {
-                let k = place.key().clone();
-                place.insert(self.entries.len());
-                self.entries.push_back(Some((k, v)));
-                None
-            }
+        let h = value_hash(&k);
+        if let Some(i) = self.position(&k, h) {
+            let slot = self.entries.get_mut(i).and_then(Option::as_mut);
+            return slot.map(|(_, old)| std::mem::replace(old, v));
         }
+        let i = self.entries.len();
+        match self.index.get_mut(&h) {
+            None => {
+                self.index.insert(h, Positions::One(i));
+            }
+            Some(Positions::One(j)) => {
+                let j = *j;
+                self.index.insert(h, Positions::Many(vec![j, i]));
+            }
+            Some(Positions::Many(v)) => v.push(i),
+        }
+        self.entries.push_back(Some((k, v)));
+        self.len += 1;
+        None
     }
 
     /// Removes a key; returns its value.
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
-        let i = self.index.remove(k)?;
+        let h = value_hash(k);
+        let i = self.position(k, h)?;
+        match self.index.get_mut(&h) {
+            Some(Positions::Many(v)) if v.len() > 1 => v.retain(|&j| j != i),
+            _ => {
+                self.index.remove(&h);
+            }
+        }
         let (_, v) = self.entries.set(i, None)?;
+        self.len -= 1;
         self.holes += 1;
-        if self.holes > MIN_HOLES && self.holes > self.len() {
+        if self.holes > MIN_HOLES && self.holes > self.len {
             *self = Ordered::from_distinct(std::mem::take(&mut self.entries).into_iter().flatten());
         }
         Some(v)
@@ -161,6 +200,21 @@ mod tests {
         assert_eq!(back.first(), Some(&5));
         assert_eq!(m.len(), 11);
         assert!(m.holes <= MIN_HOLES.max(m.len()));
+    }
+
+    #[test]
+    fn keys_sharing_a_hash_are_told_apart_by_equality() {
+        let m = Ordered {
+            entries: [Some((int(1), int(10))), None, Some((int(2), int(20)))]
+                .into_iter()
+                .collect(),
+            index: [(7u64, Positions::Many(vec![0, 2]))].into_iter().collect(),
+            len: 2,
+            holes: 1,
+        };
+        assert_eq!(m.position(&int(1), 7), Some(0));
+        assert_eq!(m.position(&int(2), 7), Some(2));
+        assert_eq!(m.position(&int(3), 7), None);
     }
 
     #[test]
