@@ -30,12 +30,14 @@
 pub mod analyze;
 pub mod builtins;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod format;
 pub mod reader;
 pub mod render;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod run;
 pub mod session;

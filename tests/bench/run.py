@@ -72,7 +72,9 @@ def main():
     args = ap.parse_args()
 
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    ptc = os.path.join(ROOT, "target", "release", "ptc")
+    # cargo resolves a relative CARGO_TARGET_DIR against its working directory
+    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
+    ptc = os.path.join(target, "release", "ptc")
 
     work = tempfile.mkdtemp(prefix="ptc-bench-")
     programs = sorted(os.path.join(args.programs, p) for p in os.listdir(args.programs) if p.endswith(".clj"))
