@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark runner: the shared programs through `ptc run` and, when installed,
-JVM Clojure (`clojure`) and nbb (`nbb`), in one run.
+JVM Clojure (`clojure`), nbb (`nbb`), CPython (`python3 -S`, on the Python
+ports in ../shared/bench/python/) and pydantic-monty (`monty`, same ports;
+`pip install pydantic-monty`), in one run.
 
 Usage: python3 tests/bench/run.py [--runs N] [--programs DIR] [--only SUBSTR]
 
@@ -8,7 +10,7 @@ For every program in ../shared/bench/programs/ (09-parse is generated first)
 it runs each implementation N times (default 5), takes the median wall time
 and the peak resident memory (from /usr/bin/time), checks that every
 implementation printed the same check line, and prints a table with the
-ratio ptc/peer per program. Ratios from one run are the figures that count
+ratio ptc/peer and every implementation's peak memory per program. Ratios from one run are the figures that count
 on a noisy machine. Exits 1 if a check line differs or a run fails.
 """
 
@@ -88,16 +90,26 @@ def main():
     programs.insert(0, startup)
     programs = sorted((p for p in programs if args.only in os.path.basename(p)), key=os.path.basename)
 
+    def python_port(prog):
+        """The Python port of a program, or None (start-up, 09-parse)."""
+        port = os.path.join(SHARED_BENCH, "python", os.path.basename(prog)[:-4] + ".py")
+        return port if os.path.exists(port) else None
+
+    # name -> function from program to command line (None: no such program)
     peers = {}
     if not args.no_peers:
         if shutil.which("clojure"):
             peers["clojure"] = lambda p: ["clojure", p]
         if shutil.which("nbb"):
             peers["nbb"] = lambda p: ["nbb", p]
+        if shutil.which("python3"):
+            peers["cpython"] = lambda p: python_port(p) and ["python3", "-S", python_port(p)]
+        if shutil.which("monty"):
+            peers["monty"] = lambda p: python_port(p) and ["monty", python_port(p)]
 
     header = ["program", "ptc s", "ptc MB"]
     for name in peers:
-        header += [f"{name} s", f"ptc/{name}"]
+        header += [f"{name} s", f"{name} MB", f"ptc/{name}"]
     header.append("check")
     rows, failed = [], 0
     for prog in programs:
@@ -111,14 +123,17 @@ def main():
         row = [name, f"{t:.4f}", f"{kb / 1024:.1f}"]
         ok = True
         for peer, cmd in peers.items():
+            if not cmd(prog):
+                row += ["-", "-", "-"]
+                continue
             try:
-                pt, _, pline = measure(cmd(prog), args.runs)
-                row += [f"{pt:.3f}", f"{t / pt:.3f}" if pt > 0 else "-"]
+                pt, pkb, pline = measure(cmd(prog), args.runs)
+                row += [f"{pt:.3f}", f"{pkb / 1024:.1f}", f"{t / pt:.3f}" if pt > 0 else "-"]
                 if pline != line:
                     ok = False
                     print(f"{name}: {peer} printed {pline!r}, ptc {line!r}", file=sys.stderr)
             except RuntimeError as e:
-                row += ["error", "-"]
+                row += ["error", "-", "-"]
                 print(f"{name}: {e}", file=sys.stderr)
         row.append("ok" if ok else "DIFFERS")
         failed += 0 if ok else 1
