@@ -160,6 +160,7 @@ impl Interp {
                 globals: &mut self.globals,
                 host: &*self.host,
                 source: src.clone(),
+                budget: &mut self.budget,
             });
             analyzer.top_level(form)?
         };

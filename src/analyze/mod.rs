@@ -25,7 +25,8 @@ use std::sync::Arc;
 
 use crate::builtins::{self, Ns};
 use crate::error::{Error, Result, Span};
-use crate::eval::{Globals, Host};
+use crate::eval::budget::charge_work;
+use crate::eval::{Budget, Globals, Host};
 use crate::reader::{form_to_value, Form, FormKind};
 use crate::value::{Func, Value};
 
@@ -87,7 +88,19 @@ pub struct Context<'a> {
     pub host: &'a dyn Host,
     /// The whole source of the program being analyzed.
     pub source: Arc<str>,
+    /// The turn's budget: analysis and macro expansion are charged like
+    /// evaluation (one step per form analyzed, one per local or sibling
+    /// name compared while resolving a name, one per form a macro builds).
+    pub budget: &'a mut Budget,
 }
+
+/// The deepest nesting of forms the analyzer accepts after macro
+/// expansion. The reader caps source nesting at
+/// [`crate::reader::MAX_NESTING`], but a macro can nest deeper than it reads
+/// (`cond`, `->`, `cond->`, `some->` nest one level per clause); analysis,
+/// evaluation and dropping of the compiled code recurse natively, so the
+/// nesting is bounded here (a `limit-exceeded` error).
+pub const MAX_EXPANDED_NESTING: usize = 4096;
 
 /// One function body (or the top level) being analyzed.
 #[derive(Default)]
@@ -120,6 +133,9 @@ pub struct Analyzer<'a> {
     cx: Context<'a>,
     scopes: Vec<Scope>,
     gensym: u32,
+    /// How many [`Analyzer::analyze`] calls are open (the nesting of forms
+    /// after macro expansion).
+    nesting: usize,
 }
 
 impl<'a> Analyzer<'a> {
@@ -128,6 +144,7 @@ impl<'a> Analyzer<'a> {
             cx,
             scopes: Vec::new(),
             gensym: 0,
+            nesting: 0,
         }
     }
 
@@ -197,8 +214,24 @@ impl<'a> Analyzer<'a> {
     }
 
     /// Analyzes a form; `tail` says whether it is in tail position of the
-    /// innermost `loop` or `fn` (where `recur` may appear).
+    /// innermost `loop` or `fn` (where `recur` may appear). Charges one step
+    /// and bounds the nesting ([`MAX_EXPANDED_NESTING`]).
     pub fn analyze(&mut self, form: &Form, tail: bool) -> Result<Expr> {
+        self.cx.budget.tick(1)?;
+        if self.nesting >= MAX_EXPANDED_NESTING {
+            return Err(Error::limit(format!(
+                "the program nests more than {MAX_EXPANDED_NESTING} levels deep once its macros are expanded"
+            ))
+            .with_hint("a cond, ->, cond-> or some-> of thousands of clauses nests one level per clause; split it into functions, or reduce over a vector of steps")
+            .with_span(form.span));
+        }
+        self.nesting += 1;
+        let expr = self.analyze_form(form, tail);
+        self.nesting -= 1;
+        expr
+    }
+
+    fn analyze_form(&mut self, form: &Form, tail: bool) -> Result<Expr> {
         match &form.kind {
             FormKind::Nil => Ok(Expr::Const(Value::Nil)),
             FormKind::Bool(b) => Ok(Expr::Const(Value::Bool(*b))),
@@ -380,16 +413,24 @@ impl<'a> Analyzer<'a> {
     /// `depth`, capturing it through every function boundary on the way.
     fn resolve_local(&mut self, depth: usize, name: &str) -> Option<Expr> {
         let scope = &self.scopes[depth];
-        if let Some((_, slot)) = scope.locals.iter().rev().find(|(n, _)| &**n == name) {
-            return Some(Expr::Local(*slot));
+        // Charged per name compared (a letfn of thousands of functions,
+        // or thousands of nested bindings, make every lookup long).
+        let local = scope.locals.iter().rev().position(|(n, _)| &**n == name);
+        charge_work(local.map_or(scope.locals.len(), |i| i + 1) as u64);
+        if let Some(i) = local {
+            return Some(Expr::Local(scope.locals[scope.locals.len() - 1 - i].1));
         }
         if scope.self_name.as_deref() == Some(name) {
             return Some(Expr::SelfFn);
         }
-        if let Some(i) = scope.siblings.iter().position(|n| &**n == name) {
+        let sibling = scope.siblings.iter().position(|n| &**n == name);
+        charge_work(sibling.map_or(scope.siblings.len(), |i| i + 1) as u64);
+        if let Some(i) = sibling {
             return Some(Expr::Sibling(i as u32));
         }
-        if let Some(i) = scope.captures.iter().position(|(n, _)| &**n == name) {
+        let capture = scope.captures.iter().position(|(n, _)| &**n == name);
+        charge_work(capture.map_or(scope.captures.len(), |i| i + 1) as u64);
+        if let Some(i) = capture {
             return Some(Expr::Capture(i as u32));
         }
         if depth == 0 {

@@ -608,6 +608,13 @@ fn match_value(re: &Regex, caps: &regex::Captures<'_>) -> Value {
     )
 }
 
+/// The heap charge of [`match_value`]'s result: a vector slot per group
+/// plus each group's text (every group is a string of its own).
+fn match_bytes(caps: &regex::Captures<'_>) -> u64 {
+    let texts: usize = caps.iter().flatten().map(|m| m.len()).sum();
+    32 + 40 * caps.len() as u64 + texts as u64
+}
+
 fn re_find(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let re = pattern("re-find", &args[0])?;
     let Some(s) = subject("re-find", &args[0], &args[1])? else {
@@ -643,10 +650,9 @@ fn re_seq(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     interp.tick(scan_ticks(s.len()))?;
     let mut out = Vector::new();
     for caps in re.captures_iter(s) {
-        interp.tick(1)?;
-        let m = match_value(&re, &caps);
-        interp.alloc(16 + caps.get(0).map_or(0, |m| m.len()) as u64)?;
-        out.push_back(m);
+        interp.tick(caps.len() as u64)?;
+        interp.alloc(match_bytes(&caps))?;
+        out.push_back(match_value(&re, &caps));
     }
     Ok(if out.is_empty() {
         Value::Nil

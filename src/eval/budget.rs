@@ -1,20 +1,98 @@
 //! Limits (`language.md` §Limits) and the per-turn [`Budget`] that enforces
 //! them.
 //!
+//! The budget covers the whole turn, from reading the source to the last
+//! value: analysis and macro expansion are charged like evaluation.
+//!
+//! # Steps
+//!
 //! Steps are deterministic ticks: every function call, loop iteration,
-//! comprehension item and element processed by a builtin costs one, so the
-//! same program stops at the same step on any machine. The wall clock is read
-//! only every [`CLOCK_EVERY`] ticks. Heap bytes are an approximation of the
-//! size of values built, charged by the operations that build them.
+//! comprehension item, analyzed form and element processed by a builtin
+//! costs one, so the same program stops at the same step on any machine.
+//! The step limit is exact: [`Budget::tick`] fails as soon as the count
+//! passes `max_steps`. The wall clock is read on a coarse schedule, every
+//! [`CLOCK_EVERY`] steps (and whenever a tick jumps past that point), so
+//! the hot path is one addition and one comparison.
+//!
+//! # Charging work (for builtins and helpers)
+//!
+//! Anything that does more than a constant amount of work per call must
+//! charge for it, so the step limit and the clock see it:
+//!
+//! * code with the interpreter at hand calls `interp.tick(n)` (one step per
+//!   element, item or comparison it processes) *before* doing the work when
+//!   `n` is known (`range`, `into`, `sort`), or inside its loop otherwise;
+//!   a big `n` passes the next clock check, so the deadline is consulted;
+//! * code without it — `Hash`/`Ord` impls (`value/order.rs`), printers
+//!   (`format/`), regex compilation — calls [`charge_work`] (and
+//!   [`charge_heap`] for memory it keeps). These go to a per-thread meter
+//!   that the next [`Budget::tick`] drains into the
+//!   step and heap counts, so the charge is enforced at the next step of the
+//!   program. Each such call is bounded by the size of the values involved
+//!   (values are bounded by the heap limit), so the deadline is never far.
+//!   A long builtin loop that charges through the meter should call
+//!   `interp.tick(0)` now and then to settle it.
+//!
+//! One step stands for one element-sized piece of work: one item hashed,
+//! compared or copied, about [`BYTES_PER_STEP`] bytes of text scanned or
+//! printed.
+//!
+//! # Heap
+//!
+//! Heap bytes are an approximation of the size of values built, charged by
+//! the operations that build them (and by compiled regexes and tool
+//! results). It counts what was built during the turn, not what is live.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 
-/// How often (in ticks) the wall clock is consulted.
+/// How often (in steps) the wall clock is consulted.
 pub const CLOCK_EVERY: u64 = 4096;
+
+/// Bytes of text scanned, copied or printed per step of charge.
+pub const BYTES_PER_STEP: u64 = 64;
+
+/// Work and memory charged by code that cannot reach the [`Budget`], not yet
+/// folded into it (see the module docs).
+struct Meter {
+    work: Cell<u64>,
+    heap: Cell<u64>,
+}
+
+thread_local! {
+    static METER: Meter = const {
+        Meter {
+            work: Cell::new(0),
+            heap: Cell::new(0),
+        }
+    };
+}
+
+/// Charges `steps` of work done on this thread to the running turn's budget
+/// (enforced at the program's next step). For code without access to the
+/// interpreter: hashing, comparing, printing.
+#[inline]
+pub fn charge_work(steps: u64) {
+    METER.with(|m| m.work.set(m.work.get().saturating_add(steps)));
+}
+
+/// Charges `bytes` of memory kept by something built on this thread (a
+/// compiled regex) to the running turn's heap budget (enforced at the
+/// program's next step).
+#[inline]
+pub fn charge_heap(bytes: u64) {
+    METER.with(|m| m.heap.set(m.heap.get().saturating_add(bytes)));
+}
+
+/// Takes what the meter holds: (work steps, heap bytes).
+#[inline]
+fn drain_meter() -> (u64, u64) {
+    METER.with(|m| (m.work.replace(0), m.heap.replace(0)))
+}
 
 /// Configurable limits; `None` means unlimited.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,7 +146,11 @@ pub const HARD_MAX_DEPTH: usize = 20_000;
 pub struct Budget {
     pub limits: Limits,
     steps: u64,
-    next_clock_check: u64,
+    /// `max_steps`, or `u64::MAX` without a step limit.
+    step_limit: u64,
+    /// The step count at which [`Budget::tick`] takes its slow path: the
+    /// next clock reading, or one past the step limit, whichever is first.
+    next_check: u64,
     started: Instant,
     pub depth: usize,
     max_depth: usize,
@@ -83,10 +165,12 @@ impl Budget {
             .max_depth
             .unwrap_or(HARD_MAX_DEPTH)
             .min(HARD_MAX_DEPTH);
+        let step_limit = limits.max_steps.unwrap_or(u64::MAX);
         Budget {
             limits,
             steps: 0,
-            next_clock_check: CLOCK_EVERY,
+            step_limit,
+            next_check: CLOCK_EVERY.min(step_limit.saturating_add(1)),
             started: Instant::now(),
             depth: 0,
             max_depth,
@@ -96,8 +180,10 @@ impl Budget {
         }
     }
 
-    /// Starts a new turn: counters back to zero, clock restarted.
+    /// Starts a new turn: counters back to zero, clock restarted, and this
+    /// thread's meter ([`charge_work`]) emptied.
     pub fn reset(&mut self) {
+        drain_meter();
         *self = Budget::new(self.limits.clone());
     }
 
@@ -108,29 +194,45 @@ impl Budget {
         self.heap
     }
 
-    /// Charges `n` steps.
+    /// Charges `n` steps, plus what this thread's meter collected since the
+    /// last tick ([`charge_work`], [`charge_heap`]). Fails as soon as the
+    /// step limit is passed; reads the clock every [`CLOCK_EVERY`] steps.
     #[inline]
     pub fn tick(&mut self, n: u64) -> Result<()> {
-        self.steps += n;
-        if self.steps >= self.next_clock_check {
-            self.slow_tick()?;
+        let (work, heap) = drain_meter();
+        self.steps = self.steps.saturating_add(n).saturating_add(work);
+        if self.steps >= self.next_check || heap != 0 {
+            self.slow_tick(heap)?;
         }
         Ok(())
     }
 
     #[cold]
-    fn slow_tick(&mut self) -> Result<()> {
-        self.next_clock_check = self.steps + CLOCK_EVERY;
-        if let Some(max) = self.limits.max_steps {
-            if self.steps > max {
-                return Err(Error::new(
-                    ErrorKind::LimitExceeded,
-                    format!("evaluation exceeded the step limit of {max} steps"),
-                )
-                .with_hint("the program may loop forever; otherwise raise max_steps"));
-            }
-            self.next_clock_check = self.next_clock_check.min(max + 1);
+    fn slow_tick(&mut self, heap: u64) -> Result<()> {
+        if heap != 0 {
+            self.alloc(heap)?;
         }
+        if self.steps < self.next_check {
+            return Ok(());
+        }
+        if self.steps > self.step_limit {
+            let max = self.step_limit;
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!("evaluation exceeded the step limit of {max} steps"),
+            )
+            .with_hint("the program may loop forever; otherwise raise max_steps"));
+        }
+        self.next_check = self
+            .steps
+            .saturating_add(CLOCK_EVERY)
+            .min(self.step_limit.saturating_add(1));
+        self.check_clock()
+    }
+
+    /// Fails with `timeout` if the turn's time is up (reads the clock now).
+    /// For work outside the step count, such as tool calls.
+    pub fn check_clock(&self) -> Result<()> {
         if let Some(ms) = self.limits.timeout_ms {
             if self.started.elapsed() > Duration::from_millis(ms) {
                 return Err(Error::new(
@@ -143,10 +245,17 @@ impl Budget {
         Ok(())
     }
 
+    /// Time left before the turn's deadline (`None` without a time limit).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.limits
+            .timeout_ms
+            .map(|ms| Duration::from_millis(ms).saturating_sub(self.started.elapsed()))
+    }
+
     /// Charges approximately `bytes` of newly built values.
     #[inline]
     pub fn alloc(&mut self, bytes: u64) -> Result<()> {
-        self.heap += bytes;
+        self.heap = self.heap.saturating_add(bytes);
         match self.limits.max_heap_bytes {
             Some(max) if self.heap > max => Err(Error::new(
                 ErrorKind::MemoryExceeded,

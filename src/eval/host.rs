@@ -17,6 +17,18 @@ pub trait Host: Send {
     fn tool_names(&self) -> Vec<String>;
     /// Runs a tool; `Err` is the host's message (becomes a `tool-error`).
     fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String>;
+    /// Runs a tool with at most `time_left` before the turn's deadline
+    /// (`None`: no deadline); hosts whose tools can be stopped should stop
+    /// them then. By default [`Host::call_tool`]: the interpreter checks
+    /// the deadline before and after every call either way.
+    fn call_tool_within(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        _time_left: Option<std::time::Duration>,
+    ) -> Result<Value, String> {
+        self.call_tool(name, args)
+    }
     /// `System/currentTimeMillis`, if the host provides a clock.
     fn current_time_millis(&self) -> Option<i64> {
         None

@@ -926,13 +926,35 @@ impl Interp {
                 crate::value::depth::MAX_DEPTH
             )));
         }
-        let result = self.host.call_tool(name, &args);
+        // The turn's deadline bounds the sum of its tool calls: none starts
+        // after it, the host may stop one at it, and a call that ends past
+        // it ends the turn.
+        self.budget.check_clock()?;
+        let result = self
+            .host
+            .call_tool_within(name, &args, self.budget.time_left());
         self.tool_calls.push(ToolCall {
             name: name.to_string(),
             args,
             result: result.clone(),
         });
-        result.map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))
+        self.budget.check_clock()?;
+        let value = result
+            .map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))?;
+        self.charge_outside_value(&value)?;
+        Ok(value)
+    }
+
+    /// Charges a value that came from outside the program (a tool's result)
+    /// to the heap budget, as if the program had built it.
+    fn charge_outside_value(&mut self, v: &Value) -> Result<()> {
+        let room = match self.budget.limits.max_heap_bytes {
+            Some(max) => max.saturating_sub(self.budget.heap_bytes()),
+            None => return Ok(()),
+        };
+        let bytes = crate::value::size::approx_bytes_upto(v, room);
+        self.budget.tick(bytes / 64)?;
+        self.budget.alloc(bytes)
     }
 
     fn eval_case(&mut self, c: &Case, frame: Frame) -> Result<Value> {

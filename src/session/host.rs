@@ -47,4 +47,15 @@ impl Host for SessionHost {
             None => Err(format!("there is no tool named {name}")),
         }
     }
+    fn call_tool_within(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        time_left: Option<std::time::Duration>,
+    ) -> Result<Value, String> {
+        match self.tools.get_mut(name) {
+            Some(tool) => tool.call_within(args, time_left),
+            None => Err(format!("there is no tool named {name}")),
+        }
+    }
 }

@@ -62,6 +62,19 @@ pub trait Tool: Send {
     /// outside the interpreter should stop when it passes.
     fn set_timeout(&mut self, _timeout: Option<Duration>) {}
 
+    /// Runs the tool with at most `time_left` before the turn's deadline
+    /// (`None`: no turn deadline). Tools that run outside the interpreter
+    /// stop at the earlier of it and their own time limit; by default the
+    /// same as [`Tool::call`] (the interpreter checks the deadline after
+    /// the call returns).
+    fn call_within(
+        &mut self,
+        args: &[Value],
+        _time_left: Option<Duration>,
+    ) -> Result<Value, String> {
+        self.call(args)
+    }
+
     /// How the tool is written in a session file (saving a session).
     /// By default its signature and description only.
     fn to_file(&self) -> ToolFile {
@@ -181,6 +194,18 @@ impl Tool for ScriptedTool {
         }
         Ok(self.returns.clone())
     }
+    fn call_within(
+        &mut self,
+        args: &[Value],
+        time_left: Option<Duration>,
+    ) -> Result<Value, String> {
+        match self.command.as_mut() {
+            Some(cmd) if !self.responses.iter().any(|r| r.args == args) => {
+                cmd.call_within(args, time_left)
+            }
+            _ => self.call(args),
+        }
+    }
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         if let Some(cmd) = self.command.as_mut() {
             cmd.set_timeout(timeout);
@@ -250,6 +275,25 @@ impl Tool for CommandTool {
     }
 
     fn call(&mut self, args: &[Value]) -> Result<Value, String> {
+        self.run(args, self.timeout)
+    }
+
+    fn call_within(
+        &mut self,
+        args: &[Value],
+        time_left: Option<Duration>,
+    ) -> Result<Value, String> {
+        let limit = match (self.timeout, time_left) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.run(args, limit)
+    }
+}
+
+impl CommandTool {
+    /// Runs the command once, killing it when `timeout` passes.
+    fn run(&self, args: &[Value], timeout: Option<Duration>) -> Result<Value, String> {
         let Some((program, rest)) = self.argv.split_first() else {
             return Err("the tool's command is empty".into());
         };
@@ -312,7 +356,7 @@ impl Tool for CommandTool {
                 Ok(None) => {}
                 Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
             }
-            if let Some(limit) = self.timeout {
+            if let Some(limit) = timeout {
                 if started.elapsed() >= limit {
                     let _ = child.kill();
                     let _ = child.wait();

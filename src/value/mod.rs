@@ -25,6 +25,7 @@ pub mod map;
 pub mod order;
 pub mod regex;
 pub mod set;
+pub mod size;
 
 use std::sync::Arc;
 

@@ -19,12 +19,19 @@ use crate::error::{Error, Result};
 pub struct Pattern {
     regex: Regex,
     source: String,
+    heap_bytes: u64,
 }
 
 impl Pattern {
     /// The pattern as written.
     pub fn as_str(&self) -> &str {
         &self.source
+    }
+
+    /// The memory this compiled regex may hold, as charged to the heap
+    /// budget when it was compiled (see [`compile_regex`]).
+    pub fn heap_bytes(&self) -> u64 {
+        self.heap_bytes
     }
 }
 
@@ -48,22 +55,42 @@ thread_local! {
 const REGEX_CACHE_MAX: usize = 64;
 /// Longer patterns are not cached (they are rare, and may be large).
 const REGEX_CACHE_MAX_SRC: usize = 1000;
-/// Compiled size limit of one regex (the crate's default is 10 MB).
-const REGEX_SIZE_LIMIT: usize = 2 << 20;
+/// Compiled regexes charged more than this are not cached, so the cache of
+/// a long-lived thread holds at most 64 × 48 KiB.
+const REGEX_CACHE_MAX_BYTES: u64 = 48 << 10;
+/// Compiled size limit of one regex's program (the crate's default is
+/// 10 MB); a pattern past it is an `execution-error`.
+pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// The first compiled size tried; each retry allows four times more, up to
+/// [`REGEX_SIZE_LIMIT`]. The limit a pattern first fits under bounds its
+/// size (within 4×) at little cost (a failed try stops at its limit).
+const REGEX_FIRST_SIZE: usize = 4 << 10;
 
 /// Compiles a regex written in Java/Clojure syntax (see the module docs),
 /// with a per-thread cache. The error is an `execution-error` naming the
-/// pattern. Used for `re-pattern`, string patterns, and usable by the reader
-/// for `#"..."` literals.
+/// pattern. Used for `re-pattern`, string patterns, and `#"..."` literals
+/// (at analysis).
+///
+/// A fresh compilation is charged to the running turn's heap budget
+/// ([`crate::eval::budget::charge_heap`]) for what the regex may hold: its
+/// program (compiled forward and reverse) and the lazy DFA's cache, each
+/// bounded by the size limit it compiled under, so three times that limit
+/// (at least 12 KiB). A cache hit is not charged again: the cache lives on
+/// the evaluation thread, which ends with the turn.
 pub fn compile_regex(src: &str) -> Result<Arc<Pattern>> {
     if let Some(re) = REGEX_CACHE.with(|c| c.borrow().get(src).cloned()) {
         return Ok(re);
     }
+    let (regex, size_bound) = compile_uncached(src)?;
+    let heap_bytes = 3 * size_bound as u64;
+    crate::eval::budget::charge_heap(heap_bytes);
+    crate::eval::budget::charge_work(heap_bytes / 64);
     let re = Arc::new(Pattern {
-        regex: compile_uncached(src)?,
+        regex,
         source: src.to_string(),
+        heap_bytes,
     });
-    if src.len() > REGEX_CACHE_MAX_SRC {
+    if src.len() > REGEX_CACHE_MAX_SRC || heap_bytes > REGEX_CACHE_MAX_BYTES {
         return Ok(re);
     }
     REGEX_CACHE.with(|c| {
@@ -76,8 +103,27 @@ pub fn compile_regex(src: &str) -> Result<Arc<Pattern>> {
     Ok(re)
 }
 
-fn compile_uncached(src: &str) -> Result<Regex> {
-    let build = |p: &str| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build();
+/// Builds `p` under the smallest size limit it fits (see
+/// [`REGEX_FIRST_SIZE`]); returns the regex and that limit.
+fn build_sized(p: &str) -> std::result::Result<(Regex, usize), regex::Error> {
+    let mut limit = REGEX_FIRST_SIZE;
+    loop {
+        match RegexBuilder::new(p)
+            .size_limit(limit)
+            .dfa_size_limit(limit)
+            .build()
+        {
+            Ok(re) => return Ok((re, limit)),
+            Err(regex::Error::CompiledTooBig(_)) if limit < REGEX_SIZE_LIMIT => {
+                limit = (limit * 4).min(REGEX_SIZE_LIMIT)
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn compile_uncached(src: &str) -> Result<(Regex, usize)> {
+    let build = build_sized;
     // Java's meaning first (ASCII \w \d \s \b, POSIX-style properties …),
     // then the pattern as the regex crate reads it.
     if let Some(translated) = translate_java_regex(src) {
@@ -91,7 +137,11 @@ fn compile_uncached(src: &str) -> Result<Regex> {
     };
     let detail = regex_error_line(&first_err);
     let err = Error::execution(format!("invalid regex #\"{src}\": {detail}"));
-    Err(if uses_unsupported_regex_features(src) {
+    Err(if matches!(first_err, regex::Error::CompiledTooBig(_)) {
+        err.with_hint(format!(
+            "a compiled regex may take at most {REGEX_SIZE_LIMIT} bytes; use smaller repetition counts (e.g. \\w+ instead of \\w{{1,12000}}) and check lengths with count"
+        ))
+    } else if uses_unsupported_regex_features(src) {
         err.with_hint(
             "lookahead, lookbehind and backreferences are not supported (the regex engine runs in linear time); match more broadly and filter the results",
         )
