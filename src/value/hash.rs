@@ -35,10 +35,16 @@ fn state() -> &'static foldhash::fast::RandomState {
     STATE.get_or_init(foldhash::fast::RandomState::default)
 }
 
-/// The hash of `v` (see the module docs).
+/// The hash of `v` (see the module docs). Hashing a collection charges the
+/// running turn one step per item visited ([`crate::eval::budget::charge_work`]).
 pub fn value_hash(v: &Value) -> u64 {
     let mut memo = Memo::default();
-    hash_in(v, &mut memo, 0)
+    let mut visited = 0u64;
+    let h = hash_in(v, &mut memo, &mut visited, 0);
+    if visited > 0 {
+        crate::eval::budget::charge_work(visited);
+    }
+    h
 }
 
 /// Hashes of shared parts already computed during one [`value_hash`].
@@ -58,7 +64,7 @@ fn scalar_hash(kind: u8, bits: u64) -> u64 {
     h.finish()
 }
 
-fn hash_in(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
+fn hash_in(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) -> u64 {
     match v {
         Value::Nil => scalar_hash(0, 0),
         Value::Bool(b) => scalar_hash(1, *b as u64),
@@ -88,7 +94,7 @@ fn hash_in(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
                     return *h;
                 }
             }
-            let h = collection_hash(v, memo, depth);
+            let h = collection_hash(v, memo, visited, depth);
             if let Some(a) = addr {
                 memo.get_or_insert_with(HashMap::default).insert(a, h);
             }
@@ -105,16 +111,23 @@ fn func_hash(f: &Func) -> u64 {
     h.finish()
 }
 
-fn collection_hash(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
+fn collection_hash(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) -> u64 {
     let mut h = state().build_hasher();
     let deeper = depth < MAX_DEPTH;
+    let items = match v {
+        Value::Vector(items) => items.len(),
+        Value::Set(items) => items.len(),
+        Value::Map(m) => 2 * m.len(),
+        _ => 1,
+    };
+    *visited += 1 + if deeper { items as u64 } else { 0 };
     match v {
         Value::Vector(items) => {
             h.write_u8(11);
             h.write_usize(items.len());
             if deeper {
                 for x in items.iter() {
-                    h.write_u64(hash_in(x, memo, depth + 1));
+                    h.write_u64(hash_in(x, memo, visited, depth + 1));
                 }
             }
         }
@@ -124,7 +137,7 @@ fn collection_hash(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
             h.write_usize(items.len());
             if deeper {
                 for x in items.iter() {
-                    h.write_u64(hash_in(x, memo, depth + 1));
+                    h.write_u64(hash_in(x, memo, visited, depth + 1));
                 }
             }
         }
@@ -136,8 +149,8 @@ fn collection_hash(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
                 let mut sum = 0u64;
                 for (k, x) in m.iter() {
                     let mut e = state().build_hasher();
-                    e.write_u64(hash_in(k, memo, depth + 1));
-                    e.write_u64(hash_in(x, memo, depth + 1));
+                    e.write_u64(hash_in(k, memo, visited, depth + 1));
+                    e.write_u64(hash_in(x, memo, visited, depth + 1));
                     sum = sum.wrapping_add(e.finish());
                 }
                 h.write_u64(sum);
@@ -146,7 +159,7 @@ fn collection_hash(v: &Value, memo: &mut Memo, depth: usize) -> u64 {
         Value::Reduced(x) => {
             h.write_u8(14);
             if deeper {
-                h.write_u64(hash_in(x, memo, depth + 1));
+                h.write_u64(hash_in(x, memo, visited, depth + 1));
             }
         }
         _ => unreachable!("collection_hash of a scalar"),

@@ -1,17 +1,24 @@
 //! Class 4 of the sandbox: hash flooding. Values hash whole (every item of
 //! every collection), shared parts once, so look-alike keys do not collide
 //! and hash tables (`frequencies`, `distinct`, `group-by`, large maps) stay
-//! linear. Each program runs under the default limits (1 s): before whole
-//! hashing, the look-alike keys made them quadratic and they timed out.
+//! linear. Each program runs with a 20 s timeout (default limits otherwise,
+//! so a loaded debug build cannot fail them by accident): before whole
+//! hashing the look-alike keys made them quadratic, minutes long.
 
-use super::interp;
-use ptc_lisp::Value;
+use ptc_lisp::{Interp, Limits, StaticHost, Value};
+
+fn interp_with(limits: Limits) -> Interp {
+    Interp::new(Box::<StaticHost>::default(), limits)
+}
 
 /// 4,000 vectors of 101 items that differ only at index 100.
 const LOOKALIKES: &str = "(def vs (mapv (fn [i] (assoc (vec (repeat 101 0)) 100 i)) (range 4000)))";
 
 fn run_ok(src: &str) -> Value {
-    let mut i = interp();
+    let mut i = interp_with(Limits {
+        timeout_ms: Some(20_000),
+        ..Limits::default()
+    });
     match i.run_program(src).result {
         Ok(v) => v,
         Err(e) => panic!("{src}: {}: {}", e.kind(), e.message()),
@@ -70,4 +77,25 @@ fn self_sharing_keys_hash_in_linear_time() {
          [(count (frequencies [x y x])) (get m y) (count (distinct [x y]))]",
     );
     assert_eq!(v.to_string(), "[1 0 1]");
+}
+
+#[test]
+fn hashing_is_charged_to_the_step_budget() {
+    // One 100k-item vector hashed 200 times: 20M items of work in a
+    // few hundred steps of the program itself.
+    let mut i = interp_with(Limits {
+        max_steps: Some(1_000_000),
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    });
+    let out = i.run_program("(def big (vec (range 100000))) (count (distinct (repeat 200 big)))");
+    let e = out
+        .result
+        .expect_err("hashing 20M items stays inside a 1M-step budget");
+    assert_eq!(
+        e.kind(),
+        ptc_lisp::ErrorKind::LimitExceeded,
+        "{}",
+        e.message()
+    );
 }
