@@ -131,6 +131,12 @@ impl Budget {
             }
             self.next_clock_check = self.next_clock_check.min(max + 1);
         }
+        self.check_deadline()
+    }
+
+    /// A `timeout` error once the turn's time limit has passed (checked
+    /// every [`CLOCK_EVERY`] ticks, and after each tool call).
+    pub fn check_deadline(&self) -> Result<()> {
         if let Some(ms) = self.limits.timeout_ms {
             if self.started.elapsed() > Duration::from_millis(ms) {
                 return Err(Error::new(

@@ -18,6 +18,7 @@
 
 pub mod budget;
 pub mod globals;
+pub mod guard;
 pub mod host;
 pub mod iter;
 
@@ -926,12 +927,34 @@ impl Interp {
                 crate::value::depth::MAX_DEPTH
             )));
         }
-        let result = self.host.call_tool(name, &args);
+        // Arguments that do not fit the tool's signature: a failed call,
+        // and the tool does not run.
+        if let Err(e) = self.host.check_args(name, &args) {
+            self.tool_calls.push(ToolCall {
+                name: name.to_string(),
+                args,
+                result: Err(e.message().to_string()),
+            });
+            return Err(e);
+        }
+        let host = &mut self.host;
+        let result = guard::catch_quietly(|| host.call_tool(name, &args))
+            .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
         self.tool_calls.push(ToolCall {
             name: name.to_string(),
             args,
             result: result.clone(),
         });
+        // A tool that answered after the turn's deadline ends the turn.
+        self.budget.check_deadline().map_err(|e| {
+            Error::new(
+                ErrorKind::Timeout,
+                format!(
+                    "tool/{name} answered after the turn's time limit; {}",
+                    e.message()
+                ),
+            )
+        })?;
         result.map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))
     }
 
