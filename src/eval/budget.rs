@@ -7,6 +7,8 @@
 //! only every [`CLOCK_EVERY`] ticks. Heap bytes are an approximation of the
 //! size of values built, charged by the operations that build them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -75,6 +77,9 @@ pub struct Budget {
     heap: u64,
     pub print_bytes: usize,
     pub tool_calls: usize,
+    /// Set from outside (the REPL's Ctrl-C) to stop the evaluation: checked
+    /// with the clock. Kept across turns.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -93,12 +98,22 @@ impl Budget {
             heap: 0,
             print_bytes: 0,
             tool_calls: 0,
+            interrupt: None,
         }
     }
 
     /// Starts a new turn: counters back to zero, clock restarted.
     pub fn reset(&mut self) {
+        let interrupt = self.interrupt.take();
         *self = Budget::new(self.limits.clone());
+        self.interrupt = interrupt;
+    }
+
+    /// A flag that, once set, stops the evaluation with an "interrupted"
+    /// `timeout` error at the next clock check (within [`CLOCK_EVERY`]
+    /// steps). Whoever sets it clears it before the next evaluation.
+    pub fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.interrupt = flag;
     }
 
     pub fn steps(&self) -> u64 {
@@ -134,9 +149,20 @@ impl Budget {
         self.check_deadline()
     }
 
-    /// A `timeout` error once the turn's time limit has passed (checked
-    /// every [`CLOCK_EVERY`] ticks, and after each tool call).
+    /// A `timeout` error once the turn's time limit has passed or the
+    /// evaluation was interrupted (checked every [`CLOCK_EVERY`] ticks, and
+    /// after each tool call).
     pub fn check_deadline(&self) -> Result<()> {
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return Err(Error::new(
+                ErrorKind::Timeout,
+                "evaluation interrupted (Ctrl-C)",
+            ));
+        }
         if let Some(ms) = self.limits.timeout_ms {
             if self.started.elapsed() > Duration::from_millis(ms) {
                 return Err(Error::new(

@@ -43,6 +43,7 @@ pub mod output;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -109,13 +110,21 @@ pub struct Repl {
     last_error: Option<Error>,
     last_value: Option<Value>,
     last_stats: Option<EntryStats>,
+    /// Set by Ctrl-C during an evaluation ([`Repl::interrupt_flag`]).
+    interrupt: Arc<AtomicBool>,
+    /// Results pretty-printed (`:pp`).
+    pretty: bool,
 }
 
 impl Repl {
     /// A REPL over `session` (turns already run stay).
     pub fn new(mut session: Session, config: ReplConfig) -> Repl {
         session.set_stop_at_max_turns(config.max_turns.is_some());
+        let interrupt = Arc::new(AtomicBool::new(false));
+        session.set_interrupt(Some(interrupt.clone()));
         Repl {
+            interrupt,
+            pretty: false,
             session,
             config,
             path: None,
@@ -146,6 +155,23 @@ impl Repl {
 
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The flag that interrupts the running evaluation: set it (Ctrl-C)
+    /// and the entry fails with an "interrupted" error and is taken back —
+    /// memory, turns and the session stay as they were.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Whether results are pretty-printed (`:pp`).
+    pub fn pretty(&self) -> bool {
+        self.pretty
+    }
+
+    /// Turns pretty-printing of results on or off (`:pp`).
+    pub fn set_pretty(&mut self, on: bool) {
+        self.pretty = on;
     }
 
     /// The session file opened, loaded or saved last.
@@ -210,10 +236,24 @@ impl Repl {
             ));
         }
         let started = Instant::now();
+        self.interrupt.store(false, Ordering::SeqCst);
         let turn = match self.session.run_turn(raw) {
             Ok(t) => t.clone(),
             Err(e) => return Output::note(e.to_string()),
         };
+        if self.interrupt.swap(false, Ordering::SeqCst) && !turn.success {
+            // Ctrl-C: the entry is taken back, as if never run.
+            self.session.truncate_turns(turn.number - 1);
+            let mut out = Output::default();
+            out.items
+                .extend(turn.prints.iter().map(|p| Item::Print(p.clone())));
+            if let Err(e) = turn.result {
+                out.items.push(Item::Error(e.clone()));
+                self.last_error = Some(e);
+            }
+            out.push_note("interrupted: the entry was not kept (memory and turns unchanged)");
+            return out;
+        }
         let budget = &self.session.interp().budget;
         self.last_stats = Some(EntryStats {
             steps: budget.steps(),
@@ -329,7 +369,8 @@ impl Repl {
     }
 
     /// Replaces the session (`:load`).
-    fn replace_session(&mut self, session: Session, path: PathBuf, own_limits: Option<Limits>) {
+    fn replace_session(&mut self, mut session: Session, path: PathBuf, own_limits: Option<Limits>) {
+        session.set_interrupt(Some(self.interrupt.clone()));
         self.session = session;
         self.path = Some(path);
         self.own_limits = own_limits;

@@ -612,6 +612,12 @@ impl Session {
     pub fn turns_left(&self) -> usize {
         self.max_turns.saturating_sub(self.turns.len())
     }
+    /// A flag that stops the running turn when set (from another thread or
+    /// a signal handler): the turn fails with an "interrupted" `timeout`
+    /// error and memory is unchanged. Clear it before the next turn.
+    pub fn set_interrupt(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.interp.budget.set_interrupt(flag);
+    }
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
