@@ -110,6 +110,10 @@ pub struct Repl {
     last_error: Option<Error>,
     last_value: Option<Value>,
     last_stats: Option<EntryStats>,
+    /// The session file the REPL was opened on (or `:load`ed) and its JSON
+    /// as read: a bare `:save` never overwrites it, and saving keeps its
+    /// keys, their order and its limits, replacing only `turns`.
+    origin: Option<(PathBuf, serde_json::Value)>,
     /// Set by Ctrl-C during an evaluation ([`Repl::interrupt_flag`]).
     interrupt: Arc<AtomicBool>,
     /// Results pretty-printed (`:pp`).
@@ -125,6 +129,7 @@ impl Repl {
         Repl {
             interrupt,
             pretty: false,
+            origin: None,
             session,
             config,
             path: None,
@@ -150,6 +155,7 @@ impl Repl {
         let mut repl = Repl::new(session, config);
         repl.path = Some(path.to_path_buf());
         repl.own_limits = own_limits;
+        repl.origin = origin_of(path);
         Ok(repl)
     }
 
@@ -371,6 +377,7 @@ impl Repl {
     /// Replaces the session (`:load`).
     fn replace_session(&mut self, mut session: Session, path: PathBuf, own_limits: Option<Limits>) {
         session.set_interrupt(Some(self.interrupt.clone()));
+        self.origin = origin_of(&path);
         self.session = session;
         self.path = Some(path);
         self.own_limits = own_limits;
@@ -400,6 +407,13 @@ pub fn open_session(
     session.set_stop_at_max_turns(config.max_turns.is_some());
     session.replay(&file.turns);
     Ok((session, file.limits))
+}
+
+/// A session file's path and JSON (keys in file order), if it reads.
+fn origin_of(path: &Path) -> Option<(PathBuf, serde_json::Value)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let json = serde_json::from_str(&text).ok()?;
+    Some((path.to_path_buf(), json))
 }
 
 /// The LLM response an entry stands for: as typed when R-70 finds its

@@ -178,7 +178,8 @@ fn save_keeps_the_files_limits_not_the_command_line_flags() {
     let dir = std::env::temp_dir().join(format!("ptc-repl-test-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.json");
-    std::fs::write(&path, r#"{"mission": "m", "limits": {"max_steps": 5000}}"#).unwrap();
+    let original = r#"{"mission": "m", "limits": {"max_steps": 5000}, "data": {"b": 1, "a": 2}}"#;
+    std::fs::write(&path, original).unwrap();
     let config = ReplConfig {
         limits: Some(Arc::new(|mut l: Limits| {
             l.timeout_ms = Some(9999);
@@ -190,10 +191,27 @@ fn save_keeps_the_files_limits_not_the_command_line_flags() {
     assert_eq!(r.session().limits().timeout_ms, Some(9999));
     assert_eq!(r.session().limits().max_steps, Some(5000));
     plain(&mut r, "(def a 1)");
-    plain(&mut r, ":save");
-    let saved = SessionFile::load(&path).unwrap();
+    // A bare :save never overwrites the file the REPL was opened on.
+    let text = plain(&mut r, ":save");
+    let saved_path = dir.join("s-1.json");
+    assert!(text.contains("s-1.json"), "{text}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    let saved = SessionFile::load(&saved_path).unwrap();
     assert_eq!(saved.limits.unwrap().timeout_ms, Some(1000));
     assert_eq!(saved.turns.len(), 1);
+    // The file's keys keep their order, its limits stay as written.
+    let written = std::fs::read_to_string(&saved_path).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&written).unwrap();
+    let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["mission", "limits", "data", "turns"]);
+    assert_eq!(json["limits"], serde_json::json!({"max_steps": 5000}));
+    let data_keys: Vec<&String> = json["data"].as_object().unwrap().keys().collect();
+    assert_eq!(data_keys, ["b", "a"]);
+    // The next bare :save writes to the new file again, not to s-2.json.
+    plain(&mut r, "(def b 2)");
+    assert!(plain(&mut r, ":save").contains("s-1.json"));
+    assert_eq!(SessionFile::load(&saved_path).unwrap().turns.len(), 2);
+    assert!(!dir.join("s-2.json").exists());
 
     let mut r = Repl::empty("m", ReplConfig::default()).unwrap();
     plain(&mut r, &format!(":save {}", path.display()));
