@@ -294,3 +294,64 @@ fn ctrl_c_interrupts_the_evaluation_and_keeps_the_session() {
     p.exp_eof().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_repl_never_loses_work() {
+    let dir = temp_dir("work");
+    std::fs::write(dir.join("products.json"), SESSION).unwrap();
+    let mut p = spawn(&dir, &["repl", "products.json"]);
+    p.exp_string("[1] user=> ").unwrap();
+
+    // An LLM response pasted without bracketed paste: the prose lines are
+    // gathered with the fence into one entry, one turn.
+    p.send(
+        "I'll count the products first.\r\rThen I can compare prices:\r```clojure\r(defn top [ps] (first (sort-by :price > ps)))\r(count data/products)\r```\r",
+    )
+    .unwrap();
+    p.flush().unwrap();
+    p.exp_regex(&line("2")).unwrap();
+    p.exp_string("[2] user=> ").unwrap();
+
+    // str/, string/, set/ and walk/ complete like clojure.string/
+    p.send("(str/upper-ca").unwrap();
+    p.send("\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("str/upper-case").unwrap();
+    entry(&mut p, " \"ok\")", &line("\"OK\""));
+
+    // (source …), (dir …) and (pst) answer like doc: not turns
+    entry(
+        &mut p,
+        "(source top)",
+        &line("(defn top [ps] (first (sort-by :price > ps)))"),
+    );
+    entry(&mut p, "(dir clojure.set)", &line("union"));
+    entry(&mut p, "(count 5)", "here");
+    let out = entry(&mut p, "(pst)", "here");
+    assert!(out.contains("count expects a collection"), "{out}");
+
+    // :pp pretty-prints results
+    entry(&mut p, ":pp on", "pretty-printed");
+    let out = entry(
+        &mut p,
+        "(vec (repeat 2 {:name \"a long product name here\" :price 1200 :category \"Electronics\"}))",
+        "Electronics\"\\}\\]",
+    );
+    assert!(
+        out.contains("[{:name \"a long product name here\" :price 1200 :category \"Electronics\"}\r\n {:name")
+            || out.contains("[{:name \"a long product name here\" :price 1200 :category \"Electronics\"}\n {:name"),
+        "{out:?}"
+    );
+
+    // a bare :save never overwrites the file the REPL was opened on
+    entry(&mut p, ":save", "saved 4 turns to products-1.json");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("products.json")).unwrap(),
+        SESSION
+    );
+    let saved = Session::load(&dir.join("products-1.json")).unwrap();
+    assert_eq!(saved.turns().len(), 4);
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -32,6 +32,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (":full", "", "the last value, whole"),
     (
+        ":pp",
+        "[on|off]",
+        "pretty-print results (one entry per line); bare :pp pretty-prints the last value",
+    ),
+    (
         ":undo",
         "",
         "drop the last turn (memory, *1 and the status go back)",
@@ -54,6 +59,7 @@ pub const COMMAND_NAMES: &[&str] = &[
     ":help",
     ":load",
     ":memory",
+    ":pp",
     ":prompt",
     ":quit",
     ":repl/quit",
@@ -90,6 +96,21 @@ pub fn run(repl: &mut Repl, line: &str) -> Output {
             Some(v) => Output::text(to_clojure(v, None, None).0),
             None => Output::note("no value yet"),
         },
+        ":pp" => match arg {
+            "on" => {
+                repl.set_pretty(true);
+                Output::note("results are pretty-printed (:pp off to stop)")
+            }
+            "off" => {
+                repl.set_pretty(false);
+                Output::note("results are printed on one line")
+            }
+            "" => match repl.last_value() {
+                Some(v) => Output::text(super::pretty::pretty(v)),
+                None => Output::note("no value yet"),
+            },
+            _ => Output::note("usage: :pp [on|off]"),
+        },
         ":undo" => undo(repl),
         ":reset" => reset(repl),
         ":save" => save(repl, arg),
@@ -117,7 +138,7 @@ fn help() -> Output {
     }
     lines.push(String::new());
     lines.push(
-        "  (doc name)  (apropos \"part\")  (find-doc \"part\")   documentation (not turns)".into(),
+        "  (doc name)  (apropos \"part\")  (find-doc \"part\")  (source name)  (dir ns)  (pst)   not turns".into(),
     );
     lines.push("  *1 *2 *3    the values of the last successful turns".into());
     lines.push(

@@ -10,8 +10,9 @@
 //! entry is one of:
 //!
 //! * a `:command` ([`commands`]);
-//! * `(doc name)`, `(apropos "part")`, `(find-doc "part")` ([`doc`]):
-//!   answered by the REPL, not turns;
+//! * `(doc name)`, `(apropos "part")`, `(find-doc "part")` ([`doc`]),
+//!   `(source name)`, `(dir ns)`, `(pst)` ([`inspect`]): answered by the
+//!   REPL, not turns;
 //! * code that mentions `*e` (the last error, as the map a `catch` binds:
 //!   `{:message "…" :kind :type-error}`, `:data` too for `ex-info`): `*e`
 //!   is not part of the language the LLM sees, so such an entry is
@@ -39,7 +40,9 @@ pub mod commands;
 pub mod doc;
 pub mod helper;
 pub mod input;
+pub mod inspect;
 pub mod output;
+pub mod pretty;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};
@@ -224,6 +227,11 @@ impl Repl {
                     if let Some(out) = doc::repl_form(&self.session, form) {
                         return out;
                     }
+                    if let Some(out) =
+                        inspect::repl_form(&self.session, self.last_error.as_ref(), form)
+                    {
+                        return out;
+                    }
                 }
                 if forms.iter().any(mentions_star_e) {
                     return self.eval_outside(&program);
@@ -315,6 +323,11 @@ impl Repl {
                     Some(PREVIEW_CHARS),
                     Some(PREVIEW_BYTES),
                 );
+                let text = if self.pretty {
+                    pretty::pretty(&v)
+                } else {
+                    text
+                };
                 out.items.push(Item::Value(text));
                 if cut {
                     out.push_note("a preview: :full prints the whole value");
@@ -360,6 +373,17 @@ impl Repl {
         }
         names.extend(crate::analyze::SPECIAL_NAMES.iter().map(|s| s.to_string()));
         names.extend(doc::REPL_FORMS.iter().map(|s| s.to_string()));
+        names.extend(inspect::INSPECT_FORMS.iter().map(|s| s.to_string()));
+        // The short qualifiers the language accepts complete too.
+        for b in crate::builtins::all() {
+            let aliases: &[&str] = match b.ns {
+                crate::builtins::Ns::String => &["str", "string"],
+                crate::builtins::Ns::Set => &["set"],
+                crate::builtins::Ns::Walk => &["walk"],
+                crate::builtins::Ns::Core => &[],
+            };
+            names.extend(aliases.iter().map(|a| format!("{a}/{}", b.name)));
+        }
         names.extend(self.session.memory().iter().map(|(n, _)| n.to_string()));
         names.extend(
             self.session
