@@ -202,3 +202,30 @@ fn a_command_tool_is_killed_at_the_turn_deadline() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_readme_session_file_example_replays_to_its_return() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = &readme[readme.find("## Session files").expect("the section")..];
+    let start = section.find("```json\n").unwrap() + "```json\n".len();
+    let end = start + section[start..].find("\n```\n").unwrap();
+    let dir = std::env::temp_dir().join(format!("ptc-readme-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    std::fs::copy(
+        root.join("lisp-examples/tools/weather.py"),
+        dir.join("tools/weather.py"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("s.json"), &section[start..end]).unwrap();
+    let s = Session::load(&dir.join("s.json")).unwrap();
+    assert!(s.turns().iter().all(|t| t.success), "{:?}", s.turns());
+    let Status::Returned(v) = s.status() else {
+        panic!("{:?}", s.status())
+    };
+    assert_eq!(
+        v.as_map().unwrap().get(&Value::keyword("warmest")),
+        Some(&Value::string("Lisbon"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
