@@ -348,6 +348,8 @@ impl Repl {
             ..StaticHost::default()
         };
         let mut interp = Interp::new(Box::new(host), self.session.limits().clone());
+        self.interrupt.store(false, Ordering::SeqCst);
+        interp.budget.set_interrupt(Some(self.interrupt.clone()));
         interp.globals = self.session.memory().clone();
         interp.turn_history = self.session.interp().turn_history.clone();
         let e = self.last_error.as_ref().map_or(Value::Nil, error_value);

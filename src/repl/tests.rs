@@ -292,3 +292,47 @@ fn scripts_run_one_entry_per_form() {
     assert!(text.trim_end().ends_with("\"done\""), "{text}");
     assert_eq!(r.session().turns().len(), 5);
 }
+
+#[test]
+fn an_interrupted_entry_fails_and_is_taken_back() {
+    let mut r = Repl::empty(
+        "m",
+        ReplConfig {
+            limits: Some(Arc::new(|_| Limits::none())),
+            ..ReplConfig::default()
+        },
+    )
+    .unwrap();
+    plain(&mut r, "(def x 1)");
+    let flag = r.interrupt_flag();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::SeqCst);
+    });
+    let text = plain(&mut r, "(def x (loop [i 0] (recur (inc i))))");
+    setter.join().unwrap();
+    assert!(text.contains("interrupted"), "{text}");
+    assert_eq!(r.session().turns().len(), 1);
+    assert_eq!(plain(&mut r, "x"), "1\n");
+    // the flag is cleared: the next entry runs
+    assert_eq!(r.session().turns().len(), 2);
+    let text = plain(&mut r, "(+ x (count *e))");
+    assert!(!text.contains("interrupted"), "{text}");
+}
+
+#[test]
+fn completion_knows_the_short_qualifiers() {
+    let names = repl().completion_names();
+    for n in [
+        "str/upper-case",
+        "string/join",
+        "set/union",
+        "walk/keywordize-keys",
+        "clojure.string/join",
+        "source",
+        "dir",
+        "pst",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n}");
+    }
+}
