@@ -67,7 +67,8 @@ pub struct SessionFile {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolFile {
-    /// `(p1 :type, p2 :type) -> :type`; no signature means `-> :any`.
+    /// `(p1 :type, p2 :type) -> :type`, enforced on every call
+    /// ([`super::shape`]); no signature means `-> :any`, arguments unchecked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
