@@ -125,7 +125,9 @@ fn help() -> Output {
     let mut lines = vec![
         "Each entry is one turn of the session; the LLM would see the same. Enter runs a"
             .to_string(),
-        "complete form (an open bracket or string continues on the next line).".to_string(),
+        "complete form (an open bracket or string continues on the next line); a pasted LLM"
+            .to_string(),
+        "response (prose, then a ```clojure fence) is one entry.".to_string(),
         String::new(),
     ];
     for (name, args, what) in COMMANDS {
@@ -144,7 +146,11 @@ fn help() -> Output {
     lines.push(
         "  *e          the last error as {:message :kind :data} (REPL-only: not a turn)".into(),
     );
-    lines.push("  Tab completes names and commands; Ctrl-C clears the input; Ctrl-D quits.".into());
+    lines.push(
+        "  Tab completes names and commands; Ctrl-C clears the input, or interrupts a running"
+            .into(),
+    );
+    lines.push("  entry (which is then not kept); Ctrl-D quits.".into());
     Output::text(lines.join("\n"))
 }
 

@@ -41,6 +41,9 @@ pub fn banner(repl: &Repl) -> String {
     if !mission.is_empty() {
         lines.push(format!("mission: {mission}"));
     }
+    if let Some(shape) = s.result_shape() {
+        lines.push(format!("the result must have the shape {shape}"));
+    }
     let mut names: Vec<String> = s.data().keys().map(|n| format!("data/{n}")).collect();
     names.extend(s.tools().iter().map(|t| format!("tool/{}", t.name)));
     if !names.is_empty() {
