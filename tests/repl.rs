@@ -230,11 +230,128 @@ fn a_script_on_standard_input_runs_one_entry_per_form() {
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
     drop(child.stdin.take());
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
+    // (count 5) failed: the script's exit status says so.
+    assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.starts_with("#'n\n#'m\n22\ntype-error"), "{text}");
     assert!(!text.contains('\x1b'), "{text}");
     assert!(!text.contains(PROMPT), "{text}");
     assert!(text.contains("saved 4 turns to out.json"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `script` through `ptc repl ARGS < script`; its exit code and stdout.
+fn script(dir: &Path, args: &[&str], script: &str) -> (Option<i32>, String) {
+    let mut child = command(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn a_script_without_failures_exits_zero() {
+    let dir = temp_dir("script-ok");
+    let (code, text) = script(&dir, &["repl"], "(def a 1)\n(+ a 1)\n");
+    assert_eq!(code, Some(0), "{text}");
+    let (code, _) = script(&dir, &["repl"], "(def a 1)\n(undefined-fn a)\n(+ a 1)\n");
+    assert_eq!(code, Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_interrupts_the_evaluation_and_keeps_the_session() {
+    let dir = temp_dir("interrupt");
+    let mut p = spawn(
+        &dir,
+        &[
+            "repl",
+            "--timeout-ms",
+            "600000",
+            "--max-steps",
+            "100000000000",
+        ],
+    );
+    p.exp_string(PROMPT).unwrap();
+    entry(&mut p, "(def x 41)", &line("#'x"));
+    p.send_line("(def y (loop [i 0] (recur (inc i))))").unwrap();
+    p.exp_string("(recur (inc i))))").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    p.send_control('c').unwrap();
+    p.exp_string("interrupted").unwrap();
+    p.exp_string("[2] user=> ").unwrap();
+    // the REPL, the session and its memory are still there
+    entry(&mut p, "(inc x)", &line("42"));
+    entry(&mut p, "y", "undefined");
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_repl_never_loses_work() {
+    let dir = temp_dir("work");
+    std::fs::write(dir.join("products.json"), SESSION).unwrap();
+    let mut p = spawn(&dir, &["repl", "products.json"]);
+    p.exp_string("[1] user=> ").unwrap();
+
+    // An LLM response pasted without bracketed paste: the prose lines are
+    // gathered with the fence into one entry, one turn.
+    p.send(
+        "I'll count the products first.\r\rThen I can compare prices:\r```clojure\r(defn top [ps] (first (sort-by :price > ps)))\r(count data/products)\r```\r",
+    )
+    .unwrap();
+    p.flush().unwrap();
+    p.exp_regex(&line("2")).unwrap();
+    p.exp_string("[2] user=> ").unwrap();
+
+    // str/, string/, set/ and walk/ complete like clojure.string/
+    p.send("(str/upper-ca").unwrap();
+    p.send("\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("str/upper-case").unwrap();
+    entry(&mut p, " \"ok\")", &line("\"OK\""));
+
+    // (source …), (dir …) and (pst) answer like doc: not turns
+    entry(
+        &mut p,
+        "(source top)",
+        &line("(defn top [ps] (first (sort-by :price > ps)))"),
+    );
+    entry(&mut p, "(dir clojure.set)", &line("union"));
+    entry(&mut p, "(count 5)", "here");
+    let out = entry(&mut p, "(pst)", "here");
+    assert!(out.contains("count expects a collection"), "{out}");
+
+    // :pp pretty-prints results
+    entry(&mut p, ":pp on", "pretty-printed");
+    let out = entry(
+        &mut p,
+        "(vec (repeat 2 {:name \"a long product name here\" :price 1200 :category \"Electronics\"}))",
+        "Electronics\"\\}\\]",
+    );
+    assert!(
+        out.contains("[{:name \"a long product name here\" :price 1200 :category \"Electronics\"}\r\n {:name")
+            || out.contains("[{:name \"a long product name here\" :price 1200 :category \"Electronics\"}\n {:name"),
+        "{out:?}"
+    );
+
+    // a bare :save never overwrites the file the REPL was opened on
+    entry(&mut p, ":save", "saved 4 turns to products-1.json");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("products.json")).unwrap(),
+        SESSION
+    );
+    let saved = Session::load(&dir.join("products-1.json")).unwrap();
+    assert_eq!(saved.turns().len(), 4);
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -435,10 +435,13 @@ fn run_with_a_session_uses_its_data_and_tools() {
         ";; a comment first\n(println (count data/products))\n(tool/get-inventory)\n",
     )
     .unwrap();
-    let session = format!(
-        "{}/lisp-examples/products-in-stock.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    // The example's first turn only (the file's last turn returns).
+    let example = examples().join("products-in-stock.json");
+    let mut json: Json = serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
+    json["turns"].as_array_mut().unwrap().truncate(1);
+    let session_path = dir.join("s.json");
+    std::fs::write(&session_path, json.to_string()).unwrap();
+    let session = session_path.to_str().unwrap().to_string();
     let out = ptc(&["run", program.to_str().unwrap(), "--session", &session]);
     assert_eq!(
         out.status.code(),
@@ -457,5 +460,40 @@ fn run_with_a_session_uses_its_data_and_tools() {
         "missing.json",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_with_a_session_replays_its_turns_first_and_refuses_an_ended_one() {
+    let dir = std::env::temp_dir().join(format!("ptc-run-replays-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("p.clj");
+    std::fs::write(&program, "(map :name electronics)\n").unwrap();
+    let example = examples().join("products-in-stock.json");
+    let mut json: Json = serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
+    json["turns"].as_array_mut().unwrap().truncate(1);
+    let running = dir.join("running.json");
+    std::fs::write(&running, json.to_string()).unwrap();
+    let out = ptc(&[
+        "run",
+        program.to_str().unwrap(),
+        "--session",
+        running.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\"Laptop\""), "{}", stdout(&out));
+
+    // The full example returns in its last turn: nothing more can run.
+    let out = ptc(&[
+        "run",
+        program.to_str().unwrap(),
+        "--session",
+        example.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("products-in-stock.json"), "{err}");
+    assert!(err.contains("already ended (returned"), "{err}");
+    assert!(stdout(&out).is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }

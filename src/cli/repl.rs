@@ -1,7 +1,8 @@
 //! `ptc` / `ptc repl [SESSION.json] [--plain] [--max-turns N] [--mission TEXT]
 //! [LIMITS]`: the REPL (`crate::repl`). On a terminal it edits lines with
 //! rustyline; otherwise (`ptc repl < file`) it runs one entry per complete
-//! form and prints their output without prompts. Colour only on a terminal
+//! form and prints their output without prompts, and exits 1 when an
+//! entry failed. Colour only on a terminal
 //! and never with `--plain` or `NO_COLOR`.
 
 use std::io::IsTerminal;
@@ -67,9 +68,11 @@ pub fn repl(args: ReplArgs) -> i32 {
         }
     } else {
         let stdin = std::io::stdin().lock();
-        if let Err(e) = terminal::run_script(&mut repl, stdin, &mut std::io::stdout().lock(), style)
-        {
-            return input_error(format!("cannot read standard input: {e}"));
+        match terminal::run_script(&mut repl, stdin, &mut std::io::stdout().lock(), style) {
+            Ok(true) => {}
+            // An entry failed: the script's exit status says so.
+            Ok(false) => return 1,
+            Err(e) => return input_error(format!("cannot read standard input: {e}")),
         }
     }
     0

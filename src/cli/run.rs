@@ -1,8 +1,10 @@
 //! `ptc run FILE.clj [--data NAME=FILE.json]… [--session S.json] [LIMITS]`.
 //!
-//! With `--session`, the program runs as one turn of that session file's
-//! session (its mission, data, tools and limits; the file's own turns are
-//! not run), so programs can be tried against real tool definitions.
+//! With `--session`, the program runs as the next turn of that session
+//! file's session: its mission, data, tools and limits, and its recorded
+//! turns replayed first, so what they defined is visible. A session that
+//! has already ended (a turn returned or failed, or `max_turns` ran) is
+//! refused with exit 2: no more turns can run in it.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -25,7 +27,8 @@ pub struct RunArgs {
         conflicts_with = "session"
     )]
     data: Vec<String>,
-    /// Run as a turn of this session file (its data, tools and limits).
+    /// Run as the next turn of this session file (its data, tools and
+    /// limits; its recorded turns replayed first).
     #[arg(long, value_name = "S.json")]
     session: Option<PathBuf>,
     #[command(flatten)]
@@ -89,10 +92,21 @@ pub fn run(args: RunArgs) -> i32 {
 
 /// Runs `source` as the next turn of the session in `path`.
 fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i32 {
-    let mut session = match super::open_session(path, limits) {
-        Ok((_, session)) => session,
+    let (file, mut session) = match super::open_session(path, limits) {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
+    session.replay(&file.turns);
+    if !session.status().is_running() {
+        let n = session.turns().len();
+        return input_error(format!(
+            "{}: the session has already ended ({}) after {n} turn{}; no more turns can run \
+             (remove the last turns from the file, or raise max_turns)",
+            path.display(),
+            ended_how(session.status()),
+            if n == 1 { "" } else { "s" }
+        ));
+    }
     // Fenced, so the whole file is the program whatever it starts with.
     let turn = match session.run_turn(&format!("```clojure\n{source}\n```")) {
         Ok(t) => t,
@@ -111,5 +125,16 @@ fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i
             eprintln!("{:?}", e.diagnostic());
             1
         }
+    }
+}
+
+/// `returned [...]`, `failed "reason"`, `exhausted`.
+fn ended_how(status: &crate::session::Status) -> String {
+    use crate::session::Status;
+    match status {
+        Status::Returned(v) | Status::Failed(v) => {
+            format!("{} {}", status.state(), to_clojure(v, Some(5), Some(80)).0)
+        }
+        other => other.state().to_string(),
     }
 }

@@ -44,6 +44,8 @@
 //! results). It counts what was built during the turn, not what is live.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -157,6 +159,9 @@ pub struct Budget {
     heap: u64,
     pub print_bytes: usize,
     pub tool_calls: usize,
+    /// Set from outside (the REPL's Ctrl-C) to stop the evaluation: checked
+    /// with the clock. Kept across turns.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -177,6 +182,7 @@ impl Budget {
             heap: 0,
             print_bytes: 0,
             tool_calls: 0,
+            interrupt: None,
         }
     }
 
@@ -184,7 +190,16 @@ impl Budget {
     /// thread's meter ([`charge_work`]) emptied.
     pub fn reset(&mut self) {
         drain_meter();
+        let interrupt = self.interrupt.take();
         *self = Budget::new(self.limits.clone());
+        self.interrupt = interrupt;
+    }
+
+    /// A flag that, once set, stops the evaluation with an "interrupted"
+    /// `timeout` error at the next clock check (within [`CLOCK_EVERY`]
+    /// steps). Whoever sets it clears it before the next evaluation.
+    pub fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.interrupt = flag;
     }
 
     pub fn steps(&self) -> u64 {
@@ -230,9 +245,20 @@ impl Budget {
         self.check_clock()
     }
 
-    /// Fails with `timeout` if the turn's time is up (reads the clock now).
-    /// For work outside the step count, such as tool calls.
+    /// A `timeout` error once the turn's time limit has passed or the
+    /// evaluation was interrupted (reads the clock now; called every
+    /// [`CLOCK_EVERY`] steps and around tool calls).
     pub fn check_clock(&self) -> Result<()> {
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return Err(Error::new(
+                ErrorKind::Timeout,
+                "evaluation interrupted (Ctrl-C)",
+            ));
+        }
         if let Some(ms) = self.limits.timeout_ms {
             if self.started.elapsed() > Duration::from_millis(ms) {
                 return Err(Error::new(

@@ -16,6 +16,7 @@ pub trait Host: Send {
     /// Every tool name, sorted.
     fn tool_names(&self) -> Vec<String>;
     /// Runs a tool; `Err` is the host's message (becomes a `tool-error`).
+    /// A panic in it is caught and becomes a `tool-error` too.
     fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String>;
     /// Runs a tool with at most `time_left` before the turn's deadline
     /// (`None`: no deadline); hosts whose tools can be stopped should stop
@@ -28,6 +29,13 @@ pub trait Host: Send {
         _time_left: Option<std::time::Duration>,
     ) -> Result<Value, String> {
         self.call_tool(name, args)
+    }
+    /// Checks a call's arguments before [`Host::call_tool`]: `Err` (an
+    /// `arity-error` or `type-error` naming the tool and the parameter)
+    /// fails the call without running the tool. By default every call is
+    /// accepted.
+    fn check_args(&self, _name: &str, _args: &[Value]) -> Result<(), crate::error::Error> {
+        Ok(())
     }
     /// `System/currentTimeMillis`, if the host provides a clock.
     fn current_time_millis(&self) -> Option<i64> {

@@ -18,6 +18,7 @@
 
 pub mod budget;
 pub mod globals;
+pub mod guard;
 pub mod host;
 pub mod iter;
 
@@ -926,19 +927,39 @@ impl Interp {
                 crate::value::depth::MAX_DEPTH
             )));
         }
+        // Arguments that do not fit the tool's signature: a failed call,
+        // and the tool does not run.
+        if let Err(e) = self.host.check_args(name, &args) {
+            self.tool_calls.push(ToolCall {
+                name: name.to_string(),
+                args,
+                result: Err(e.message().to_string()),
+            });
+            return Err(e);
+        }
         // The turn's deadline bounds the sum of its tool calls: none starts
         // after it, the host may stop one at it, and a call that ends past
         // it ends the turn.
         self.budget.check_clock()?;
-        let result = self
-            .host
-            .call_tool_within(name, &args, self.budget.time_left());
+        let time_left = self.budget.time_left();
+        let host = &mut self.host;
+        let result = guard::catch_quietly(|| host.call_tool_within(name, &args, time_left))
+            .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
         self.tool_calls.push(ToolCall {
             name: name.to_string(),
             args,
             result: result.clone(),
         });
-        self.budget.check_clock()?;
+        // A tool that answered after the turn's deadline ends the turn.
+        self.budget.check_clock().map_err(|e| {
+            Error::new(
+                ErrorKind::Timeout,
+                format!(
+                    "tool/{name} answered after the turn's time limit; {}",
+                    e.message()
+                ),
+            )
+        })?;
         let value = result
             .map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))?;
         self.charge_outside_value(&value)?;

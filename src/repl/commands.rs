@@ -32,6 +32,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (":full", "", "the last value, whole"),
     (
+        ":pp",
+        "[on|off]",
+        "pretty-print results (one entry per line); bare :pp pretty-prints the last value",
+    ),
+    (
         ":undo",
         "",
         "drop the last turn (memory, *1 and the status go back)",
@@ -40,7 +45,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         ":save",
         "[FILE]",
-        "write the session and its turns as a session file (JSON)",
+        "write the session and its turns as a session file (JSON); a bare :save never overwrites the file opened (writes NAME-1.json)",
     ),
     (":load", "FILE", "open a session file and replay its turns"),
     (":quit", "", "leave (also :repl/quit, :exit or Ctrl-D)"),
@@ -54,6 +59,7 @@ pub const COMMAND_NAMES: &[&str] = &[
     ":help",
     ":load",
     ":memory",
+    ":pp",
     ":prompt",
     ":quit",
     ":repl/quit",
@@ -90,6 +96,21 @@ pub fn run(repl: &mut Repl, line: &str) -> Output {
             Some(v) => Output::text(to_clojure(v, None, None).0),
             None => Output::note("no value yet"),
         },
+        ":pp" => match arg {
+            "on" => {
+                repl.set_pretty(true);
+                Output::note("results are pretty-printed (:pp off to stop)")
+            }
+            "off" => {
+                repl.set_pretty(false);
+                Output::note("results are printed on one line")
+            }
+            "" => match repl.last_value() {
+                Some(v) => Output::text(super::pretty::pretty(v)),
+                None => Output::note("no value yet"),
+            },
+            _ => Output::note("usage: :pp [on|off]"),
+        },
         ":undo" => undo(repl),
         ":reset" => reset(repl),
         ":save" => save(repl, arg),
@@ -104,7 +125,9 @@ fn help() -> Output {
     let mut lines = vec![
         "Each entry is one turn of the session; the LLM would see the same. Enter runs a"
             .to_string(),
-        "complete form (an open bracket or string continues on the next line).".to_string(),
+        "complete form (an open bracket or string continues on the next line); a pasted LLM"
+            .to_string(),
+        "response (prose, then a ```clojure fence) is one entry.".to_string(),
         String::new(),
     ];
     for (name, args, what) in COMMANDS {
@@ -117,13 +140,17 @@ fn help() -> Output {
     }
     lines.push(String::new());
     lines.push(
-        "  (doc name)  (apropos \"part\")  (find-doc \"part\")   documentation (not turns)".into(),
+        "  (doc name)  (apropos \"part\")  (find-doc \"part\")  (source name)  (dir ns)  (pst)   not turns".into(),
     );
     lines.push("  *1 *2 *3    the values of the last successful turns".into());
     lines.push(
         "  *e          the last error as {:message :kind :data} (REPL-only: not a turn)".into(),
     );
-    lines.push("  Tab completes names and commands; Ctrl-C clears the input; Ctrl-D quits.".into());
+    lines.push(
+        "  Tab completes names and commands; Ctrl-C clears the input, or interrupts a running"
+            .into(),
+    );
+    lines.push("  entry (which is then not kept); Ctrl-D quits.".into());
     Output::text(lines.join("\n"))
 }
 
@@ -374,8 +401,16 @@ fn reset(repl: &mut Repl) -> Output {
     ))
 }
 
+/// `:save [FILE]`. A bare `:save` writes to the file last saved; never
+/// over the file the REPL was opened on: then it writes the first free
+/// `NAME-1.json`, `NAME-2.json`, … beside it (an explicit `:save FILE`
+/// writes where it is told). A session opened from a file is saved as that
+/// file's JSON — its keys, their order, its limits — with `turns` replaced
+/// (and `max_turns` raised when the turns outnumber it).
 fn save(repl: &mut Repl, arg: &str) -> Output {
+    let opened = repl.origin.as_ref().map(|(p, _)| p.clone());
     let path = match (arg, repl.path()) {
+        ("", Some(p)) if Some(p) == opened.as_deref() => free_sibling(p),
         ("", Some(p)) => p.to_path_buf(),
         ("", None) => return Output::note("usage: :save FILE"),
         (a, _) => PathBuf::from(a),
@@ -391,7 +426,23 @@ fn save(repl: &mut Repl, arg: &str) -> Output {
         ));
         file.max_turns = file.turns.len();
     }
-    let mut json = file.to_json();
+    let mut json = match &repl.origin {
+        Some((_, serde_json::Value::Object(original))) => {
+            let mut obj = original.clone();
+            let raised = obj
+                .get("max_turns")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(crate::session::DEFAULT_MAX_TURNS as u64)
+                < file.max_turns as u64;
+            if raised {
+                obj.insert("max_turns".into(), file.max_turns.into());
+            }
+            obj.insert("turns".into(), file.turns.clone().into());
+            serde_json::to_string_pretty(&serde_json::Value::Object(obj))
+                .unwrap_or_else(|_| file.to_json())
+        }
+        _ => file.to_json(),
+    };
     json.push('\n');
     match std::fs::write(&path, json) {
         Ok(()) => {
@@ -406,6 +457,22 @@ fn save(repl: &mut Repl, arg: &str) -> Output {
         Err(e) => out.push_note(format!("cannot write {}: {e}", path.display())),
     }
     out
+}
+
+/// `dir/NAME-N.EXT` for the first N from 1 that names no file.
+fn free_sibling(path: &std::path::Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "session".into());
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    (1..)
+        .map(|n| path.with_file_name(format!("{stem}-{n}{ext}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| path.with_file_name(format!("{stem}-new{ext}")))
 }
 
 fn load(repl: &mut Repl, arg: &str) -> Output {

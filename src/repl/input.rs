@@ -3,15 +3,17 @@
 //!
 //! * A line starting with `:` and a letter is a command, complete at once.
 //! * Text with a code fence (a pasted LLM response) is complete when every
-//!   fence is closed.
+//!   fence is closed; text that starts with prose (a response pasted without
+//!   bracketed paste, one line at a time) waits for its fence, so the prose
+//!   lines are gathered with it into one entry, never run as turns. Ctrl-C
+//!   clears such an entry.
 //! * Code is complete unless the reader stops with an "input ended inside an
 //!   open form or string" error ([`crate::Error::is_incomplete`]). Any other
 //!   parse error counts as complete: running the entry shows it.
 //!
 //! [`EntrySplitter`] applies this to a stream of lines (`ptc repl < file`):
 //! one entry per complete top-level form, one per command line, one per
-//! fenced block (prose outside a fence would read as symbols there: paste
-//! whole LLM responses interactively, or use `ptc replay`).
+//! LLM response (prose lines and the fenced block after them).
 
 use crate::reader::read_all;
 
@@ -31,6 +33,21 @@ pub fn has_fence(text: &str) -> bool {
     text.lines().any(is_fence)
 }
 
+/// Whether `text` starts with prose: its first non-blank line begins with
+/// a letter and holds three words or more, or two and ends with
+/// punctuation (`I'll count the products:`, `Let me check.`), the way
+/// an LLM response starts. Code typed at the prompt starts with a bracket,
+/// a quote, a digit or a single name (`data/products`, `*1`).
+pub fn starts_with_prose(text: &str) -> bool {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    let words = first.split_whitespace().count();
+    first.starts_with(|c: char| c.is_alphabetic())
+        && (words >= 3 || (words == 2 && first.ends_with(['.', ':', '!', '?', ','])))
+        && !is_command_line(first)
+}
+
 /// Whether `text` is a whole entry (see the module documentation).
 pub fn is_complete(text: &str) -> bool {
     let trimmed = text.trim();
@@ -39,6 +56,10 @@ pub fn is_complete(text: &str) -> bool {
     }
     if has_fence(text) {
         return text.lines().filter(|l| is_fence(l)).count() % 2 == 0;
+    }
+    if starts_with_prose(text) {
+        // An LLM response pasted line by line: gather until its fence closes.
+        return false;
     }
     !matches!(read_all(text), Err(e) if e.is_incomplete())
 }
@@ -121,6 +142,8 @@ mod tests {
             "#{1 2",
             "(str \"a\\\"\"",
             "I think:\n```clojure\n(+ 1 2)\n",
+            "I'll count the products first.",
+            "I'll count the products first.\n\nThen sum them.\n",
         ] {
             assert!(!is_complete(open), "{open:?} should be incomplete");
         }
@@ -166,6 +189,33 @@ mod tests {
             ]
         );
         assert_eq!(s.finish().as_deref(), Some("(+ 1"));
+    }
+
+    #[test]
+    fn prose_lines_before_a_fence_are_one_entry() {
+        let mut s = EntrySplitter::new();
+        let mut all = Vec::new();
+        for line in [
+            "I'll count the products first.",
+            "",
+            "Then I can compare prices:",
+            "```clojure",
+            "(count data/products)",
+            "```",
+            "data/products",
+        ] {
+            all.extend(s.push_line(line));
+        }
+        assert_eq!(
+            all,
+            [
+                "I'll count the products first.\n\nThen I can compare prices:\n```clojure\n(count data/products)\n```",
+                "data/products"
+            ]
+        );
+        assert!(!starts_with_prose("(count x)"));
+        assert!(!starts_with_prose("data/products"));
+        assert!(!starts_with_prose(":save x.json"));
     }
 
     #[test]

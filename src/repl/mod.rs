@@ -10,8 +10,9 @@
 //! entry is one of:
 //!
 //! * a `:command` ([`commands`]);
-//! * `(doc name)`, `(apropos "part")`, `(find-doc "part")` ([`doc`]):
-//!   answered by the REPL, not turns;
+//! * `(doc name)`, `(apropos "part")`, `(find-doc "part")` ([`doc`]),
+//!   `(source name)`, `(dir ns)`, `(pst)` ([`inspect`]): answered by the
+//!   REPL, not turns;
 //! * code that mentions `*e` (the last error, as the map a `catch` binds:
 //!   `{:message "…" :kind :type-error}`, `:data` too for `ex-info`): `*e`
 //!   is not part of the language the LLM sees, so such an entry is
@@ -39,10 +40,13 @@ pub mod commands;
 pub mod doc;
 pub mod helper;
 pub mod input;
+pub mod inspect;
 pub mod output;
+pub mod pretty;
 pub mod terminal;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -109,13 +113,26 @@ pub struct Repl {
     last_error: Option<Error>,
     last_value: Option<Value>,
     last_stats: Option<EntryStats>,
+    /// The session file the REPL was opened on (or `:load`ed) and its JSON
+    /// as read: a bare `:save` never overwrites it, and saving keeps its
+    /// keys, their order and its limits, replacing only `turns`.
+    origin: Option<(PathBuf, serde_json::Value)>,
+    /// Set by Ctrl-C during an evaluation ([`Repl::interrupt_flag`]).
+    interrupt: Arc<AtomicBool>,
+    /// Results pretty-printed (`:pp`).
+    pretty: bool,
 }
 
 impl Repl {
     /// A REPL over `session` (turns already run stay).
     pub fn new(mut session: Session, config: ReplConfig) -> Repl {
         session.set_stop_at_max_turns(config.max_turns.is_some());
+        let interrupt = Arc::new(AtomicBool::new(false));
+        session.set_interrupt(Some(interrupt.clone()));
         Repl {
+            interrupt,
+            pretty: false,
+            origin: None,
             session,
             config,
             path: None,
@@ -141,11 +158,29 @@ impl Repl {
         let mut repl = Repl::new(session, config);
         repl.path = Some(path.to_path_buf());
         repl.own_limits = own_limits;
+        repl.origin = origin_of(path);
         Ok(repl)
     }
 
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The flag that interrupts the running evaluation: set it (Ctrl-C)
+    /// and the entry fails with an "interrupted" error and is taken back —
+    /// memory, turns and the session stay as they were.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Whether results are pretty-printed (`:pp`).
+    pub fn pretty(&self) -> bool {
+        self.pretty
+    }
+
+    /// Turns pretty-printing of results on or off (`:pp`).
+    pub fn set_pretty(&mut self, on: bool) {
+        self.pretty = on;
     }
 
     /// The session file opened, loaded or saved last.
@@ -192,6 +227,11 @@ impl Repl {
                     if let Some(out) = doc::repl_form(&self.session, form) {
                         return out;
                     }
+                    if let Some(out) =
+                        inspect::repl_form(&self.session, self.last_error.as_ref(), form)
+                    {
+                        return out;
+                    }
                 }
                 if forms.iter().any(mentions_star_e) {
                     return self.eval_outside(&program);
@@ -210,10 +250,24 @@ impl Repl {
             ));
         }
         let started = Instant::now();
+        self.interrupt.store(false, Ordering::SeqCst);
         let turn = match self.session.run_turn(raw) {
             Ok(t) => t.clone(),
             Err(e) => return Output::note(e.to_string()),
         };
+        if self.interrupt.swap(false, Ordering::SeqCst) && !turn.success {
+            // Ctrl-C: the entry is taken back, as if never run.
+            self.session.truncate_turns(turn.number - 1);
+            let mut out = Output::default();
+            out.items
+                .extend(turn.prints.iter().map(|p| Item::Print(p.clone())));
+            if let Err(e) = turn.result {
+                out.items.push(Item::Error(e.clone()));
+                self.last_error = Some(e);
+            }
+            out.push_note("interrupted: the entry was not kept (memory and turns unchanged)");
+            return out;
+        }
         let budget = &self.session.interp().budget;
         self.last_stats = Some(EntryStats {
             steps: budget.steps(),
@@ -269,6 +323,11 @@ impl Repl {
                     Some(PREVIEW_CHARS),
                     Some(PREVIEW_BYTES),
                 );
+                let text = if self.pretty {
+                    pretty::pretty(&v)
+                } else {
+                    text
+                };
                 out.items.push(Item::Value(text));
                 if cut {
                     out.push_note("a preview: :full prints the whole value");
@@ -289,6 +348,8 @@ impl Repl {
             ..StaticHost::default()
         };
         let mut interp = Interp::new(Box::new(host), self.session.limits().clone());
+        self.interrupt.store(false, Ordering::SeqCst);
+        interp.budget.set_interrupt(Some(self.interrupt.clone()));
         interp.globals = self.session.memory().clone();
         interp.turn_history = self.session.interp().turn_history.clone();
         let e = self.last_error.as_ref().map_or(Value::Nil, error_value);
@@ -314,6 +375,17 @@ impl Repl {
         }
         names.extend(crate::analyze::SPECIAL_NAMES.iter().map(|s| s.to_string()));
         names.extend(doc::REPL_FORMS.iter().map(|s| s.to_string()));
+        names.extend(inspect::INSPECT_FORMS.iter().map(|s| s.to_string()));
+        // The short qualifiers the language accepts complete too.
+        for b in crate::builtins::all() {
+            let aliases: &[&str] = match b.ns {
+                crate::builtins::Ns::String => &["str", "string"],
+                crate::builtins::Ns::Set => &["set"],
+                crate::builtins::Ns::Walk => &["walk"],
+                crate::builtins::Ns::Core => &[],
+            };
+            names.extend(aliases.iter().map(|a| format!("{a}/{}", b.name)));
+        }
         names.extend(self.session.memory().iter().map(|(n, _)| n.to_string()));
         names.extend(
             self.session
@@ -329,7 +401,9 @@ impl Repl {
     }
 
     /// Replaces the session (`:load`).
-    fn replace_session(&mut self, session: Session, path: PathBuf, own_limits: Option<Limits>) {
+    fn replace_session(&mut self, mut session: Session, path: PathBuf, own_limits: Option<Limits>) {
+        session.set_interrupt(Some(self.interrupt.clone()));
+        self.origin = origin_of(&path);
         self.session = session;
         self.path = Some(path);
         self.own_limits = own_limits;
@@ -359,6 +433,13 @@ pub fn open_session(
     session.set_stop_at_max_turns(config.max_turns.is_some());
     session.replay(&file.turns);
     Ok((session, file.limits))
+}
+
+/// A session file's path and JSON (keys in file order), if it reads.
+fn origin_of(path: &Path) -> Option<(PathBuf, serde_json::Value)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let json = serde_json::from_str(&text).ok()?;
+    Some((path.to_path_buf(), json))
 }
 
 /// The LLM response an entry stands for: as typed when R-70 finds its

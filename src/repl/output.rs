@@ -72,6 +72,11 @@ impl Output {
         self.items.push(Item::Note(s.into()));
     }
 
+    /// Whether the entry failed (it shows an error).
+    pub fn failed(&self) -> bool {
+        self.items.iter().any(|i| matches!(i, Item::Error(_)))
+    }
+
     /// The value shown, if any.
     pub fn value(&self) -> Option<&str> {
         self.items.iter().find_map(|i| match i {

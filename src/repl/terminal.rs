@@ -41,6 +41,9 @@ pub fn banner(repl: &Repl) -> String {
     if !mission.is_empty() {
         lines.push(format!("mission: {mission}"));
     }
+    if let Some(shape) = s.result_shape() {
+        lines.push(format!("the result must have the shape {shape}"));
+    }
     let mut names: Vec<String> = s.data().keys().map(|n| format!("data/{n}")).collect();
     names.extend(s.tools().iter().map(|t| format!("tool/{}", t.name)));
     if !names.is_empty() {
@@ -57,10 +60,43 @@ pub fn banner(repl: &Repl) -> String {
     lines.join("\n") + "\n"
 }
 
+/// Ctrl-C during an evaluation: while a line is edited the terminal is in
+/// raw mode and rustyline reads Ctrl-C as a key; while an entry runs, the
+/// terminal sends SIGINT, and this handler sets the REPL's interrupt flag
+/// instead of ending the process (the evaluation stops at its next clock
+/// check, [`crate::eval::budget::CLOCK_EVERY`] steps at most).
+#[cfg(unix)]
+mod sigint {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+    extern "C" fn on_sigint(_: libc::c_int) {
+        if let Some(flag) = FLAG.get() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Routes SIGINT to `flag` (the first REPL's flag, for the process).
+    pub fn install(flag: Arc<AtomicBool>) {
+        if FLAG.set(flag).is_ok() {
+            let handler = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            // SAFETY: the handler only does an atomic store.
+            unsafe {
+                libc::signal(libc::SIGINT, handler);
+            }
+        }
+    }
+}
+
 /// Runs the REPL on a terminal until `:quit` or Ctrl-D. Ctrl-C clears the
-/// input. The history is loaded from and saved to [`history_path`] (when
-/// its directory can be made).
+/// input while editing, and interrupts the entry while it runs (the REPL
+/// and the session go on). The history is loaded from and saved to
+/// [`history_path`] (when its directory can be made).
 pub fn run_interactive(repl: &mut Repl, style: Style) -> rustyline::Result<()> {
+    #[cfg(unix)]
+    sigint::install(repl.interrupt_flag());
     let config = Builder::new()
         .auto_add_history(false)
         .history_ignore_dups(true)?
@@ -117,26 +153,32 @@ pub fn run_interactive(repl: &mut Repl, style: Style) -> rustyline::Result<()> {
 
 /// Runs entries read from `input` (one per complete form, command line or
 /// fenced block) and writes their output to `out`, without prompts.
-/// Stops at `:quit` or the end of the input.
+/// Stops at `:quit` or the end of the input. Answers whether every entry
+/// succeeded (`ptc repl < file` exits 1 when one failed).
 pub fn run_script(
     repl: &mut Repl,
     input: impl BufRead,
     out: &mut impl Write,
     style: Style,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let mut splitter = EntrySplitter::new();
+    let mut all_ok = true;
     for line in input.lines() {
         for entry in splitter.push_line(&line?) {
             let o = repl.eval_entry(&entry);
+            all_ok &= !o.failed();
             write!(out, "{}", o.render(style))?;
             out.flush()?;
             if o.quit {
-                return Ok(());
+                return Ok(all_ok);
             }
         }
     }
     if let Some(rest) = splitter.finish() {
-        write!(out, "{}", repl.eval_entry(&rest).render(style))?;
+        let o = repl.eval_entry(&rest);
+        all_ok &= !o.failed();
+        write!(out, "{}", o.render(style))?;
     }
-    out.flush()
+    out.flush()?;
+    Ok(all_ok)
 }

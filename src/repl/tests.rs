@@ -178,7 +178,8 @@ fn save_keeps_the_files_limits_not_the_command_line_flags() {
     let dir = std::env::temp_dir().join(format!("ptc-repl-test-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.json");
-    std::fs::write(&path, r#"{"mission": "m", "limits": {"max_steps": 5000}}"#).unwrap();
+    let original = r#"{"mission": "m", "limits": {"max_steps": 5000}, "data": {"b": 1, "a": 2}}"#;
+    std::fs::write(&path, original).unwrap();
     let config = ReplConfig {
         limits: Some(Arc::new(|mut l: Limits| {
             l.timeout_ms = Some(9999);
@@ -190,10 +191,27 @@ fn save_keeps_the_files_limits_not_the_command_line_flags() {
     assert_eq!(r.session().limits().timeout_ms, Some(9999));
     assert_eq!(r.session().limits().max_steps, Some(5000));
     plain(&mut r, "(def a 1)");
-    plain(&mut r, ":save");
-    let saved = SessionFile::load(&path).unwrap();
+    // A bare :save never overwrites the file the REPL was opened on.
+    let text = plain(&mut r, ":save");
+    let saved_path = dir.join("s-1.json");
+    assert!(text.contains("s-1.json"), "{text}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    let saved = SessionFile::load(&saved_path).unwrap();
     assert_eq!(saved.limits.unwrap().timeout_ms, Some(1000));
     assert_eq!(saved.turns.len(), 1);
+    // The file's keys keep their order, its limits stay as written.
+    let written = std::fs::read_to_string(&saved_path).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&written).unwrap();
+    let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["mission", "limits", "data", "turns"]);
+    assert_eq!(json["limits"], serde_json::json!({"max_steps": 5000}));
+    let data_keys: Vec<&String> = json["data"].as_object().unwrap().keys().collect();
+    assert_eq!(data_keys, ["b", "a"]);
+    // The next bare :save writes to the new file again, not to s-2.json.
+    plain(&mut r, "(def b 2)");
+    assert!(plain(&mut r, ":save").contains("s-1.json"));
+    assert_eq!(SessionFile::load(&saved_path).unwrap().turns.len(), 2);
+    assert!(!dir.join("s-2.json").exists());
 
     let mut r = Repl::empty("m", ReplConfig::default()).unwrap();
     plain(&mut r, &format!(":save {}", path.display()));
@@ -273,4 +291,48 @@ fn scripts_run_one_entry_per_form() {
     assert!(text.contains("type-error"), "{text}");
     assert!(text.trim_end().ends_with("\"done\""), "{text}");
     assert_eq!(r.session().turns().len(), 5);
+}
+
+#[test]
+fn an_interrupted_entry_fails_and_is_taken_back() {
+    let mut r = Repl::empty(
+        "m",
+        ReplConfig {
+            limits: Some(Arc::new(|_| Limits::none())),
+            ..ReplConfig::default()
+        },
+    )
+    .unwrap();
+    plain(&mut r, "(def x 1)");
+    let flag = r.interrupt_flag();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::SeqCst);
+    });
+    let text = plain(&mut r, "(def x (loop [i 0] (recur (inc i))))");
+    setter.join().unwrap();
+    assert!(text.contains("interrupted"), "{text}");
+    assert_eq!(r.session().turns().len(), 1);
+    assert_eq!(plain(&mut r, "x"), "1\n");
+    // the flag is cleared: the next entry runs
+    assert_eq!(r.session().turns().len(), 2);
+    let text = plain(&mut r, "(+ x (count *e))");
+    assert!(!text.contains("interrupted"), "{text}");
+}
+
+#[test]
+fn completion_knows_the_short_qualifiers() {
+    let names = repl().completion_names();
+    for n in [
+        "str/upper-case",
+        "string/join",
+        "set/union",
+        "walk/keywordize-keys",
+        "clojure.string/join",
+        "source",
+        "dir",
+        "pst",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n}");
+    }
 }

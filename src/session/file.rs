@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::messages::RenderOptions;
-use super::signature::Signature;
+use super::signature::{Signature, Type};
 use super::tools::{program_exists, CommandTool, Response, ScriptedTool, Tool, ToolInfo};
 use super::{bad_name, Session, SessionBuilder, SessionError, DEFAULT_MAX_TURNS};
 use crate::eval::Limits;
@@ -55,6 +55,10 @@ pub struct SessionFile {
     pub limits: Option<Limits>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<RenderOptions>,
+    /// The shape `(return v)` must have (`{total :int, items [:string]}`);
+    /// a turn returning anything else fails with a `type-error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<String>,
 }
@@ -63,7 +67,8 @@ pub struct SessionFile {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolFile {
-    /// `(p1 :type, p2 :type) -> :type`; no signature means `-> :any`.
+    /// `(p1 :type, p2 :type) -> :type`, enforced on every call
+    /// ([`super::shape`]); no signature means `-> :any`, arguments unchecked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,6 +164,11 @@ impl SessionFile {
             .compression(self.compression)
             .limits(self.limits.clone().unwrap_or_default())
             .render(self.render.clone().unwrap_or_default());
+        if let Some(shape) = &self.returns {
+            Type::parse(shape)
+                .map_err(|e| err(&["returns"], format!("bad result shape {shape:?}: {e}")))?;
+            b = b.returns(shape);
+        }
         for (name, json) in &self.data {
             if let Some(why) = bad_name(name) {
                 return Err(err(&["data", name], format!("the name {why}")));
@@ -345,6 +355,7 @@ pub(super) fn from_session(
         tools: tool_files.clone(),
         limits: Some(session.limits().clone()),
         render: Some(session.render_options().clone()).filter(|r| *r != RenderOptions::default()),
+        returns: session.result_shape().map(str::to_string),
         turns: session
             .turns()
             .iter()

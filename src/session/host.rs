@@ -41,6 +41,12 @@ impl Host for SessionHost {
     fn tool_names(&self) -> Vec<String> {
         self.tools.keys().cloned().collect()
     }
+    fn check_args(&self, name: &str, args: &[Value]) -> Result<(), crate::error::Error> {
+        match self.tools.get(name) {
+            Some(tool) => super::shape::check_arguments(name, &tool.info().signature, args),
+            None => Ok(()),
+        }
+    }
     fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String> {
         match self.tools.get_mut(name) {
             Some(tool) => tool.call(args),

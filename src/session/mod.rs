@@ -58,6 +58,7 @@ pub mod file;
 pub mod host;
 pub mod json;
 pub mod messages;
+pub mod shape;
 pub mod signature;
 pub mod tools;
 
@@ -214,10 +215,25 @@ pub struct SessionBuilder {
     limits: Limits,
     render: RenderOptions,
     compression: bool,
+    returns: Option<(String, Type)>,
     problems: Vec<String>,
 }
 
 impl SessionBuilder {
+    /// The shape the mission's result must have, e.g. `{total :int, items
+    /// [:string]}` ([`shape`] says what each type accepts): `(return v)`
+    /// with a value of another shape is a failed turn (`type-error`) whose
+    /// message says what differs, so the LLM can fix it next turn.
+    pub fn returns(mut self, shape: &str) -> SessionBuilder {
+        match Type::parse(shape) {
+            Ok(ty) => self.returns = Some((shape.trim().to_string(), ty)),
+            Err(e) => self
+                .problems
+                .push(format!("bad result shape {shape:?}: {e}")),
+        }
+        self
+    }
+
     /// `data/NAME` = `value`.
     pub fn data(mut self, name: impl Into<String>, value: Value) -> SessionBuilder {
         let name = name.into();
@@ -343,6 +359,7 @@ impl SessionBuilder {
             limits: self.limits.clone(),
             render: self.render,
             compression: self.compression,
+            returns: self.returns,
             interp: Interp::new(Box::new(host), self.limits),
             turns: Vec::new(),
             status: Status::Running,
@@ -380,6 +397,8 @@ pub struct Session {
     limits: Limits,
     render: RenderOptions,
     compression: bool,
+    /// The declared result shape, as written and parsed.
+    returns: Option<(String, Type)>,
     interp: Interp,
     turns: Vec<Turn>,
     status: Status,
@@ -403,6 +422,7 @@ impl Session {
             limits: Limits::default(),
             render: RenderOptions::default(),
             compression: false,
+            returns: None,
             problems: Vec::new(),
         }
     }
@@ -419,7 +439,7 @@ impl Session {
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
         let program = extract_program(raw_response);
-        let (result, returned, prints, tool_calls) = match &program {
+        let (mut result, mut returned, prints, tool_calls) = match &program {
             None => (Err(extract::no_code_error()), false, Vec::new(), Vec::new()),
             Some(p) => {
                 let out = self.interp.run_program(p);
@@ -431,6 +451,15 @@ impl Session {
                 )
             }
         };
+        if let (true, Ok(v), Some((text, ty))) = (returned, &result, &self.returns) {
+            if let Some(m) = shape::mismatch(ty, v) {
+                result = Err(Error::type_error(format!(
+                    "return expects the mission's result shape {text}; {m}"
+                ))
+                .with_hint("return a value of that shape (the session goes on)"));
+                returned = false;
+            }
+        }
         let success = result.is_ok();
         if !success {
             // run_program already rolled back; make sure of it for the
@@ -560,6 +589,10 @@ impl Session {
     pub fn render_options(&self) -> &RenderOptions {
         &self.render
     }
+    /// The declared shape of the mission's result, as written.
+    pub fn result_shape(&self) -> Option<&str> {
+        self.returns.as_ref().map(|(text, _)| text.as_str())
+    }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {
         self.compression
@@ -578,6 +611,12 @@ impl Session {
     /// `max_turns - turns.len()`.
     pub fn turns_left(&self) -> usize {
         self.max_turns.saturating_sub(self.turns.len())
+    }
+    /// A flag that stops the running turn when set (from another thread or
+    /// a signal handler): the turn fails with an "interrupted" `timeout`
+    /// error and memory is unchanged. Clear it before the next turn.
+    pub fn set_interrupt(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.interp.budget.set_interrupt(flag);
     }
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {

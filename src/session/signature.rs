@@ -42,6 +42,9 @@ pub struct Signature {
     /// The return type as declared, without colons.
     pub returns_display: String,
     text: String,
+    /// False for [`Signature::any`] (a tool declared without a signature,
+    /// whose arguments are not checked).
+    declared: bool,
 }
 
 /// Why a signature could not be read; `column` is 1-based, in characters.
@@ -73,12 +76,28 @@ impl Signature {
             returns: Type::Named("any".into()),
             returns_display: "any".into(),
             text: "-> :any".into(),
+            declared: false,
         }
     }
 
     /// The text as declared.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Whether calls are checked against it: true for a parsed signature,
+    /// false for [`Signature::any`].
+    pub fn checks_arguments(&self) -> bool {
+        self.declared
+    }
+
+    /// The parameters as declared, colons kept: `query :string, limit :int`.
+    pub fn display_params(&self) -> String {
+        self.params
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.ty.declared()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The parameter names, in order.
@@ -216,6 +235,7 @@ impl<'a> Parser<'a> {
             returns,
             returns_display,
             text: self.text.trim().to_string(),
+            declared: true,
         })
     }
 
@@ -376,6 +396,38 @@ fn display_of(declared: &str) -> String {
 }
 
 impl Type {
+    /// Parses one type: `:int`, `[:string]`, `{total :int, items [:string]}`
+    /// (a mission's declared result shape).
+    pub fn parse(text: &str) -> Result<Type, SignatureError> {
+        let mut p = Parser::new(text);
+        p.skip_ws();
+        if p.peek().is_none() {
+            return Err(p.error(0, "expected a type such as :int or {total :int}"));
+        }
+        let ty = p.ty()?;
+        p.skip_ws();
+        if p.pos < text.len() {
+            return Err(p.error(p.pos, format!("unexpected {} after the type", p.found())));
+        }
+        Ok(ty)
+    }
+
+    /// The type written as declared, colons kept (`[:user]`,
+    /// `{score :float}`).
+    pub fn declared(&self) -> String {
+        match self {
+            Type::Named(n) => format!(":{n}"),
+            Type::Vector(t) => format!("[{}]", t.declared()),
+            Type::Record(fields) => {
+                let fs: Vec<String> = fields
+                    .iter()
+                    .map(|(n, t)| format!("{n} {}", t.declared()))
+                    .collect();
+                format!("{{{}}}", fs.join(", "))
+            }
+        }
+    }
+
     /// The type written without colons (`[user]`, `{score float}`).
     pub fn display(&self) -> String {
         match self {

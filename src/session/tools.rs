@@ -21,6 +21,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
+use wait_timeout::ChildExt;
 
 use super::file::ToolFile;
 use super::signature::{Signature, SignatureError};
@@ -312,8 +313,6 @@ impl CommandTool {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", self.display_command()))?;
-        let started = Instant::now();
-
         // Feed stdin and drain stdout/stderr on their own threads, so that a
         // large request or answer cannot deadlock on a full pipe.
         if let Some(mut stdin) = child.stdin.take() {
@@ -350,24 +349,22 @@ impl CommandTool {
         }
         drop(tx);
 
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) => {}
-                Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
+        let waited = match timeout {
+            Some(limit) => child.wait_timeout(limit),
+            None => child.wait().map(Some),
+        };
+        let status = match waited {
+            Ok(Some(status)) => status,
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "`{}` did not answer within {} ms and was stopped",
+                    self.display_command(),
+                    timeout.map_or(0, |l| l.as_millis())
+                ));
             }
-            if let Some(limit) = timeout {
-                if started.elapsed() >= limit {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(format!(
-                        "`{}` did not answer within {} ms and was stopped",
-                        self.display_command(),
-                        limit.as_millis()
-                    ));
-                }
-            }
-            std::thread::sleep(Duration::from_millis(2));
+            Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
         };
 
         // The process has exited; its pipes close unless it left children
