@@ -747,6 +747,11 @@ impl Interp {
             }
             Expr::Def(d) => {
                 let value = self.eval(&d.value, frame)?;
+                // A (re)definition forgets the return value of the function
+                // it replaces (R-25: a return type only once called).
+                if let Some(slot) = self.fn_returns.get_mut(d.id as usize) {
+                    *slot = None;
+                }
                 self.globals.set(
                     d.id,
                     Definition {
