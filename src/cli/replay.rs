@@ -350,10 +350,19 @@ fn tokens(r: &Rendered) -> String {
     }
 }
 
+/// `, N more in failed turns (not shown)` when there are any.
+fn in_failed_turns(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {n} more in failed turns (not shown)")
+    }
+}
+
 fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> String {
     let ok = session.turns().iter().filter(|t| t.success).count();
     let mut out = format!(
-        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped ({} truncated)\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
+        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped{}\nprintlns: {} total, {} shown, {} dropped ({} truncated){}\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
         status_line(session),
         s.turns_rendered,
         s.turns_rendered - ok,
@@ -361,10 +370,12 @@ fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> S
         s.tool_calls_total,
         s.tool_calls_shown,
         s.tool_calls_dropped,
+        in_failed_turns(s.tool_calls_in_failed_turns),
         s.printlns_total,
         s.printlns_shown,
         s.printlns_dropped,
         s.printlns_truncated,
+        in_failed_turns(s.printlns_in_failed_turns),
         s.error_turns_collapsed,
         s.chars,
         s.tokens_estimate,

@@ -42,17 +42,36 @@ pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
 
     let failed = input.turns.iter().filter(|t| !t.success()).count();
     let last_failed = input.turns.last().is_some_and(|t| !t.success());
-    let tool_calls_total = input.turns.iter().map(|t| t.tool_calls.len()).sum();
-    let printlns_total = input.turns.iter().map(|t| t.prints.len()).sum();
+    // totals describe what this view could show; what failed turns
+    // did is counted apart (never listed, unless `keep_failed_turn_calls`).
+    let count = |failed: bool, f: fn(&super::input::TurnRecord) -> usize| -> usize {
+        input
+            .turns
+            .iter()
+            .filter(|t| t.success() != failed)
+            .map(f)
+            .sum()
+    };
+    let calls_ok = count(false, |t| t.tool_calls.len());
+    let calls_failed = count(true, |t| t.tool_calls.len());
+    let (tool_calls_total, tool_calls_in_failed_turns) = if o.keep_failed_turn_calls {
+        (calls_ok + calls_failed, 0)
+    } else {
+        (calls_ok, calls_failed)
+    };
+    let printlns_total = count(false, |t| t.prints.len());
+    let printlns_in_failed_turns = count(true, |t| t.prints.len());
     let mut stats = Stats {
         strategy: super::Strategy::SingleUserCoalesced.name().to_string(),
         turns_rendered: input.turns.len(),
         tool_calls_total,
         tool_calls_shown: calls_shown,
         tool_calls_dropped: tool_calls_total - calls_shown,
+        tool_calls_in_failed_turns,
         printlns_total,
         printlns_shown: output.shown,
         printlns_dropped: printlns_total - output.shown,
+        printlns_in_failed_turns,
         printlns_truncated: output.truncated,
         error_turns_collapsed: failed - usize::from(last_failed),
         ..Stats::default()

@@ -57,8 +57,12 @@
 //!   noise), and not equal to the value of any user/ definition (the prelude
 //!   already shows it).
 //! * **Statistics** (R-90): `shown + dropped = total` for tool calls and
-//!   printlns over all turns; in the uncompressed view everything counts as
-//!   shown (it is all in the history). Exact token counts are computed on
+//!   printlns, where `total` counts what the view could show: in the
+//!   compressed view the calls and prints of successful turns (and failed
+//!   turns' calls when `keep_failed_turn_calls` lists them); what failed
+//!   turns did otherwise is counted apart (`*_in_failed_turns`), never as
+//!   dropped. In the uncompressed view everything counts as shown (it is
+//!   all in the history). Exact token counts are computed on
 //!   request ([`Rendered::count_exact_tokens`]).
 
 mod compressed;
