@@ -325,7 +325,7 @@ fn r23_hidden_data_never_appears_in_any_message() {
     }
     let user = s.user();
     assert!(user.contains(";   fetch({:key data/_api-key})"), "{user}");
-    assert!(user.contains("\nusing data/_api-key\n"), "{user}");
+    assert!(user.contains("\nusing [hidden]\n"), "{user}");
 }
 
 // ---- R-24 … R-27: the prelude ---------------------------------------------

@@ -18,6 +18,7 @@
 
 pub mod budget;
 pub mod globals;
+pub mod hidden;
 pub mod host;
 pub mod iter;
 
@@ -93,6 +94,18 @@ pub struct ToolCall {
     pub result: std::result::Result<Value, String>,
 }
 
+/// What a builtin call with marked arguments marks afterwards.
+struct HiddenCall {
+    /// No argument was a collection: parts of the result are the call's own.
+    fresh_parts: bool,
+    /// Prints made by the call start here.
+    prints_before: usize,
+    /// `print`/`pr` had started the line the call ends.
+    line_started: bool,
+    /// `println`/`prn`: the line with marked arguments as `[hidden]`.
+    shown: Option<String>,
+}
+
 /// A call's arguments: borrowed (copied into the frame) or owned (moved).
 enum Args<'a> {
     Borrowed(&'a [Value]),
@@ -144,6 +157,10 @@ pub struct Interp {
     pub fn_returns: Vec<Option<Value>>,
     /// The user/ definitions the current program has (re)defined, in order.
     pub defined: Vec<GlobalId>,
+    /// Values derived from hidden data, for the renderer.
+    pub hidden: hidden::HiddenMarks,
+    /// The open line holds text printed from a marked value.
+    pending_line_hidden: bool,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
     /// Called with every print as it happens (`ptc run` streams them).
@@ -165,6 +182,8 @@ impl Interp {
             turn_history: Vec::new(),
             fn_returns: Vec::new(),
             defined: Vec::new(),
+            hidden: hidden::HiddenMarks::default(),
+            pending_line_hidden: false,
             pending_line: String::new(),
             on_print: None,
             stack: Vec::new(),
@@ -209,6 +228,9 @@ impl Interp {
     }
 
     fn push_print(&mut self, line: String) {
+        if std::mem::take(&mut self.pending_line_hidden) {
+            self.hidden.mark_line(&line, "[hidden]");
+        }
         if let Some(cb) = self.on_print.as_mut() {
             cb(&line);
         }
@@ -318,6 +340,11 @@ impl Interp {
                     return Err(builtin_arity_error(b, args.len()));
                 }
                 self.budget.tick(1)?;
+                if self.hidden.active() {
+                    let seen = self.hidden_args(b, args);
+                    let r = owned(self, args);
+                    return self.mark_hidden_result(b, seen, r);
+                }
                 owned(self, args)
             }
             None => self.call_builtin(b, args),
@@ -330,7 +357,78 @@ impl Interp {
             return Err(builtin_arity_error(b, args.len()));
         }
         self.budget.tick(1)?;
+        if self.hidden.active() {
+            let seen = self.hidden_args(b, args);
+            let r = (b.f)(self, args);
+            return self.mark_hidden_result(b, seen, r);
+        }
         (b.f)(self, args)
+    }
+
+    /// Before a builtin call in a session that read hidden data: whether an
+    /// argument carries the hidden mark (see [`hidden`]), and what to mark
+    /// after the call.
+    #[cold]
+    #[inline(never)]
+    fn hidden_args(&self, b: &'static Builtin, args: &[Value]) -> Option<HiddenCall> {
+        let marked = args.iter().any(|a| self.hidden.is_marked(a))
+            || (hidden::flattens(b.name) && args.iter().any(|a| self.hidden.contains_marked(a)));
+        marked.then(|| HiddenCall {
+            fresh_parts: !args.iter().any(hidden::is_collection),
+            prints_before: self.prints.len(),
+            line_started: !self.pending_line.is_empty(),
+            shown: matches!(b.name, "println" | "prn").then(|| {
+                let shown: Vec<Value> = args
+                    .iter()
+                    .map(|a| {
+                        if self.hidden.contains_marked(a) {
+                            Value::symbol("[hidden]")
+                        } else {
+                            a.clone()
+                        }
+                    })
+                    .collect();
+                crate::builtins::core::show_args(&shown, b.name == "prn", usize::MAX / 2)
+            }),
+        })
+    }
+
+    /// After a builtin call with marked arguments: marks its result and
+    /// what it printed.
+    #[cold]
+    #[inline(never)]
+    fn mark_hidden_result(
+        &mut self,
+        b: &'static Builtin,
+        seen: Option<HiddenCall>,
+        r: Result<Value>,
+    ) -> Result<Value> {
+        let (Some(call), Ok(v)) = (seen, &r) else {
+            return r;
+        };
+        if b.name != "count" {
+            self.hidden.mark_derived(v, call.fresh_parts);
+        }
+        let shown = match call.shown {
+            Some(text) if !call.line_started => text,
+            _ => "[hidden]".to_string(),
+        };
+        for line in &self.prints[call.prints_before.min(self.prints.len())..] {
+            self.hidden.mark_line(line, &shown);
+        }
+        if !self.pending_line.is_empty() && hidden::prints(b.name) {
+            self.pending_line_hidden = true;
+        }
+        r
+    }
+
+    /// Marks the result of inline arithmetic on a marked operand.
+    #[cold]
+    #[inline(never)]
+    fn mark_hidden_arith(&mut self, operands: &[&Value], v: &Value) {
+        if operands.iter().any(|x| self.hidden.is_marked(x)) {
+            self.hidden.mark(v);
+        }
     }
 
     pub fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
@@ -555,6 +653,9 @@ impl Interp {
                 };
                 match fast {
                     Some(v) => {
+                        if self.hidden.active() {
+                            self.mark_hidden_arith(&[&x, &y], &v);
+                        }
                         // Numbers own nothing: skip the out-of-line drops.
                         std::mem::forget(x);
                         std::mem::forget(y);
@@ -573,6 +674,9 @@ impl Interp {
                 let x = self.eval_leaf(x, frame)?;
                 if let Value::Int(i) = x {
                     if let Some(n) = i.checked_add(*step) {
+                        if self.hidden.active() {
+                            self.mark_hidden_arith(&[&x], &Value::Int(n));
+                        }
                         std::mem::forget(x);
                         self.budget.tick(1)?;
                         return Ok(Value::Int(n));
@@ -668,7 +772,13 @@ impl Interp {
                     group: Some(group.clone()),
                 }))))
             }
-            Expr::Data(name, span) => self.data(name).map_err(|e| e.or_span(*span)),
+            Expr::Data(name, span) => {
+                let v = self.data(name).map_err(|e| e.or_span(*span))?;
+                if name.starts_with('_') {
+                    self.hidden.mark_hidden_data(&v);
+                }
+                Ok(v)
+            }
             Expr::TurnHistory(n) => {
                 let n = *n as usize;
                 let len = self.turn_history.len();

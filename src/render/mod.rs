@@ -37,7 +37,9 @@
 //!   infinite sequence (type `list[infinite]`) shows its first item, which is
 //!   known without running anything.
 //! * **Hidden data** (R-23) is kept out of every USER message, also when a
-//!   program passes it to a tool, defines or prints it: see `redact.rs`.
+//!   program passes it to a tool, defines or prints it, and so are values
+//!   derived from it (shown as `[hidden]`): see `redact.rs` and
+//!   [`crate::eval::hidden`] for exactly what is covered.
 //! * The `turns` view is for people: it shows hidden data as it is.
 //! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
 //! * **Output entries** (R-33): an empty `println` shows as an empty line; the

@@ -129,7 +129,9 @@ fn function_line(e: &MemoryEntry) -> String {
 /// `NAME ; = TYPE[, sample: S][, "DOC"]`.
 fn value_line(e: &MemoryEntry, o: &RenderOptions, samples: bool) -> String {
     let mut comment = format!("= {}", type_label(&e.value));
-    if samples {
+    if e.hidden {
+        comment.push_str(", [hidden]");
+    } else if samples {
         if let Some(s) = sample(&e.value, o.sample_limit, o.sample_printable_limit) {
             comment.push_str(", sample: ");
             comment.push_str(&s);
