@@ -26,15 +26,21 @@ pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
     } else {
         None
     };
+    let repeated = if o.note_repeated_tool_calls && !input.turns.is_empty() {
+        super::loops::repeated_calls_note(&input.turns, input.turns.len() - 1, o)
+    } else {
+        None
+    };
     let parts = [
         sections::mission(&input.mission),
         sections::tools(&input.tools),
         sections::data(&input.data, o),
         sections::prelude(&input.memory, o, !printed),
         calls,
+        repeated,
         output.text,
         last_result,
-        sections::error_block(&input.turns),
+        sections::error_block(&input.turns, o.note_error_loops),
         sections::turn_indicator(input.max_turns, input.turns.len()),
     ];
     let user = parts.into_iter().flatten().collect::<Vec<_>>().join("\n\n");

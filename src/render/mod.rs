@@ -12,7 +12,8 @@
 //! Files: `input.rs` (the input model, [`MemoryView::from_interp`]),
 //! `options.rs`, `layout.rs` (R-20 entry layout, R-26 docstrings,
 //! R-28 samples, R-29 labels), `sections.rs` (each USER section),
-//! `compressed.rs`, `uncompressed.rs`, `redact.rs`, `turns.rs`, `stats.rs`,
+//! `compressed.rs`, `uncompressed.rs`, `redact.rs`, `loops.rs` (error loops,
+//! repeated tool calls), `turns.rs`, `stats.rs`,
 //! `system.rs`.
 //!
 //! # Decisions where the spec is silent
@@ -46,7 +47,12 @@
 //!   cut is counted in characters (Unicode scalar values).
 //! * **Uncompressed** (R-80): tool calls are not listed (they are in the
 //!   ASSISTANT messages' code); the three extra options apply to the
-//!   compressed view only.
+//!   compressed view only. The two loop notes (`loops.rs`, on by default)
+//!   apply to both: the error-loop note follows `Error:`/`Hint:` (in the
+//!   error block, or in the feedback of each turn that repeats the error
+//!   before it), the repeated-tool-calls note follows the tool calls
+//!   section (compressed, for the last turn) or the turn's `Result:`/`Error:`
+//!   lines (uncompressed, for each turn).
 //! * **`show_tool_results`**: ` -> RESULT` printed with the argument limits;
 //!   a failed call shows ` -> error: MESSAGE` (message cut at
 //!   `args_printable_limit` characters).
@@ -70,6 +76,7 @@
 mod compressed;
 pub mod input;
 pub mod layout;
+pub mod loops;
 pub mod options;
 mod redact;
 pub mod sections;

@@ -1,4 +1,5 @@
-//! Render options and the three opt-in extras.
+//! Render options, the three opt-in extras and the two loop notes
+//! (on by default).
 //!
 //! A session file's `"render": {...}` object deserializes into
 //! [`RenderOptions`]: every field is optional (missing ones take the
@@ -32,6 +33,12 @@ pub struct RenderOptions {
     /// Also list the tool calls made by failed turns (they did happen),
     /// marked `(turn N failed)`.
     pub keep_failed_turn_calls: bool,
+    /// Say so when the same error ended two or more turns in a row, and
+    /// ask for a different approach (`loops.rs`). On by default.
+    pub note_error_loops: bool,
+    /// List the last turn's tool calls that repeat a call that already
+    /// succeeded with the same arguments (`loops.rs`). On by default.
+    pub note_repeated_tool_calls: bool,
 }
 
 impl Default for RenderOptions {
@@ -47,6 +54,8 @@ impl Default for RenderOptions {
             show_tool_results: false,
             show_last_result: false,
             keep_failed_turn_calls: false,
+            note_error_loops: true,
+            note_repeated_tool_calls: true,
         }
     }
 }

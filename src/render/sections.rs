@@ -290,14 +290,22 @@ pub fn error_lines(e: &super::input::ErrorInfo) -> String {
     out
 }
 
-/// The error block of R-50, when the last turn failed.
-pub fn error_block(turns: &[TurnRecord]) -> Option<String> {
+/// The error block of R-50, when the last turn failed; with the note of
+/// an error loop (`loops.rs`) when `note_loops` is set.
+pub fn error_block(turns: &[TurnRecord], note_loops: bool) -> Option<String> {
     let last = turns.last()?;
     let err = last.result.as_ref().err()?;
     let program = last.program_or_response().trim_end_matches('\n');
+    let mut lines = error_lines(err);
+    if let Some(note) = note_loops
+        .then(|| super::loops::error_loop_note(super::loops::error_streak(turns)))
+        .flatten()
+    {
+        lines.push('\n');
+        lines.push_str(&note);
+    }
     Some(format!(
-        "---\nYour previous attempt:\n```clojure\n{program}\n```\n\n{}\n---",
-        error_lines(err)
+        "---\nYour previous attempt:\n```clojure\n{program}\n```\n\n{lines}\n---"
     ))
 }
 
