@@ -519,3 +519,25 @@ fn values_that_would_lose_information_have_no_json() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn budget_tokens_degrades_the_compressed_view_or_fails_by_how_much() {
+    let file = examples().join("products-in-stock.json");
+    let path = file.to_string_lossy().into_owned();
+    let full = ptc(&["replay", &path, "--stats"]);
+    assert_eq!(full.status.code(), Some(0));
+    assert!(!stdout(&full).contains("token budget"));
+    let roomy = ptc(&["replay", &path, "--stats", "--budget-tokens", "100000"]);
+    assert!(stdout(&roomy).contains("token budget: 100000; degraded: nothing"));
+    let json = replay_json(&file, &["--budget-tokens", "100000"]);
+    assert_eq!(json["stats"]["budget_tokens"], 100000);
+    let tight = ptc(&["replay", &path, "--stats", "--budget-tokens", "10"]);
+    assert_eq!(tight.status.code(), Some(1));
+    assert!(stdout(&tight).contains("degraded: shorter samples, shortest samples"));
+    assert!(
+        stderr(&tight)
+            .contains("limit-exceeded: the prompt, even with every degradation step, needs"),
+        "{}",
+        stderr(&tight)
+    );
+}

@@ -2,6 +2,7 @@
 //! the USER message built from the sections of [`super::sections`] in the
 //! order of R-12, joined by one blank line.
 
+use super::budget::Shown;
 use super::input::RenderInput;
 use super::options::RenderOptions;
 use super::sections;
@@ -9,7 +10,7 @@ use super::stats::Stats;
 use super::system::system_prompt;
 use super::{Message, Rendered};
 
-pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
+pub fn render(input: &RenderInput, o: &RenderOptions, shown: Shown) -> Rendered {
     let printed = sections::any_output(&input.turns);
     let (calls, calls_shown) = sections::tool_calls(input, o);
     let output = if printed {
@@ -34,8 +35,8 @@ pub fn render(input: &RenderInput, o: &RenderOptions) -> Rendered {
     let parts = [
         sections::mission(&input.mission),
         sections::tools(&input.tools),
-        sections::data(&input.data, o),
-        sections::prelude(&input.memory, o, !printed),
+        sections::data(&input.data, o, shown.data_samples),
+        sections::prelude(&input.memory, o, !printed && shown.user_samples),
         calls,
         repeated,
         output.text,

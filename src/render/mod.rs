@@ -12,7 +12,7 @@
 //! Files: `input.rs` (the input model, [`MemoryView::from_interp`]),
 //! `options.rs`, `layout.rs` (R-20 entry layout, R-26 docstrings,
 //! R-28 samples, R-29 labels), `sections.rs` (each USER section),
-//! `compressed.rs`, `uncompressed.rs`, `redact.rs`, `loops.rs` (error loops,
+//! `compressed.rs`, `uncompressed.rs`, `budget.rs` (the token budget), `redact.rs`, `loops.rs` (error loops,
 //! repeated tool calls), `turns.rs`, `stats.rs`,
 //! `system.rs`.
 //!
@@ -73,6 +73,7 @@
 //!   all in the history). Exact token counts are computed on
 //!   request ([`Rendered::count_exact_tokens`]).
 
+pub mod budget;
 mod compressed;
 pub mod input;
 pub mod layout;
@@ -181,24 +182,41 @@ impl Rendered {
     }
 }
 
-/// The messages the LLM gets for the next turn (R-01: pure).
+/// The messages the LLM gets for the next turn (R-01: pure). With a token
+/// budget (`options.budget_tokens`), the compressed view degrades to fit
+/// (`budget.rs`); see [`Rendered::budget_error`] for a minimum that does
+/// not.
 pub fn to_messages(input: &RenderInput, options: &RenderOptions, strategy: Strategy) -> Rendered {
     let redacted = redact::redact_input(input);
-    let mut rendered = if input.max_turns == 1 {
-        uncompressed::render(&redacted, options, true)
-    } else {
-        match strategy {
-            Strategy::SingleUserCoalesced => compressed::render(&redacted, options),
-            Strategy::Uncompressed => uncompressed::render(&redacted, options, false),
-        }
-    };
-    if matches!(redacted, std::borrow::Cow::Owned(_)) {
-        for m in &mut rendered.messages {
-            if m.role == Role::User {
-                m.content = redact::redact_text(input, std::mem::take(&mut m.content));
+    let once = |o: &RenderOptions, shown: budget::Shown| {
+        let mut rendered = if input.max_turns == 1 {
+            uncompressed::render(&redacted, o, true)
+        } else {
+            match strategy {
+                Strategy::SingleUserCoalesced => compressed::render(&redacted, o, shown),
+                Strategy::Uncompressed => uncompressed::render(&redacted, o, false),
             }
+        };
+        if matches!(redacted, std::borrow::Cow::Owned(_)) {
+            for m in &mut rendered.messages {
+                if m.role == Role::User {
+                    m.content = redact::redact_text(input, std::mem::take(&mut m.content));
+                }
+            }
+            rendered.stats.measure(&rendered.messages);
         }
-        rendered.stats.measure(&rendered.messages);
+        rendered
+    };
+    let compressed = input.max_turns != 1 && strategy == Strategy::SingleUserCoalesced;
+    match options.budget_tokens {
+        Some(budget) if compressed => budget::fit(budget, options, once),
+        Some(budget) => {
+            let mut rendered = once(options, budget::Shown::default());
+            rendered.stats.budget_tokens = Some(budget);
+            rendered.stats.over_budget_by =
+                Some(rendered.stats.tokens_estimate.saturating_sub(budget)).filter(|n| *n > 0);
+            rendered
+        }
+        None => once(options, budget::Shown::default()),
     }
-    rendered
 }

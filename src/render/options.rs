@@ -39,6 +39,11 @@ pub struct RenderOptions {
     /// List the last turn's tool calls that repeat a call that already
     /// succeeded with the same arguments (`loops.rs`). On by default.
     pub note_repeated_tool_calls: bool,
+    /// The most tokens the compressed view's messages may take; the
+    /// renderer degrades in a fixed order to fit (`budget.rs`). None: no
+    /// budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_tokens: Option<usize>,
 }
 
 impl Default for RenderOptions {
@@ -56,6 +61,7 @@ impl Default for RenderOptions {
             keep_failed_turn_calls: false,
             note_error_loops: true,
             note_repeated_tool_calls: true,
+            budget_tokens: None,
         }
     }
 }

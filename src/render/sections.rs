@@ -59,8 +59,9 @@ fn tool_line(t: &ToolInfo) -> String {
 }
 
 /// `;; === data/ ===` with one entry per value, sorted by name; names
-/// starting with `_` are hidden.
-pub fn data(data: &[(String, Value)], o: &RenderOptions) -> Option<String> {
+/// starting with `_` are hidden; without `samples` (the token
+/// budget's last step) just the types.
+pub fn data(data: &[(String, Value)], o: &RenderOptions, samples: bool) -> Option<String> {
     if data.is_empty() {
         return None;
     }
@@ -72,7 +73,10 @@ pub fn data(data: &[(String, Value)], o: &RenderOptions) -> Option<String> {
         let comment = if name.starts_with('_') {
             format!("{label}, [hidden]")
         } else {
-            match sample(v, o.sample_limit, o.sample_printable_limit) {
+            match samples
+                .then(|| sample(v, o.sample_limit, o.sample_printable_limit))
+                .flatten()
+            {
                 Some(s) => format!("{label}, sample: {s}"),
                 None => label,
             }

@@ -48,6 +48,16 @@ pub struct Stats {
     /// `ceil(chars / 4)` summed over the messages.
     pub tokens_estimate: usize,
     pub messages: Vec<MessageStats>,
+    /// The token budget the render had to fit (`budget.rs`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_tokens: Option<usize>,
+    /// The degradation steps applied to fit the budget, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub degraded: Vec<String>,
+    /// Tokens over the budget even after every step (or, uncompressed,
+    /// without any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_budget_by: Option<usize>,
 }
 
 /// Size of one message.

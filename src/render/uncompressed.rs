@@ -19,7 +19,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
     let mut first: Vec<String> = [
         sections::mission(&input.mission),
         sections::tools(&input.tools),
-        sections::data(&input.data, o),
+        sections::data(&input.data, o, true),
     ]
     .into_iter()
     .flatten()

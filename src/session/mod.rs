@@ -560,6 +560,13 @@ impl Session {
     pub fn render_options(&self) -> &RenderOptions {
         &self.render
     }
+    /// The token budget of the compressed view (`--budget-tokens`); `None`
+    /// keeps the session file's.
+    pub fn set_budget_tokens(&mut self, budget: Option<usize>) {
+        if budget.is_some() {
+            self.render.budget_tokens = budget;
+        }
+    }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {
         self.compression
