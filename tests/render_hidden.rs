@@ -172,3 +172,19 @@ fn sessions_without_hidden_data_mark_nothing() {
     assert!(!s.interp.hidden.active());
     assert!(s.user().contains(";; Output:\n1abc"), "{}", s.user());
 }
+
+#[test]
+fn hidden_values_stay_hidden_in_later_turns() {
+    let mut s = session();
+    s.turn("(def head (subs data/_token 0 6))");
+    s.turn("(def again (str/upper-case head)) (loop [i 0 acc \"\"] (if (< i 50) (recur (inc i) (str acc head)) (def long-one acc)))");
+    let user = s.user();
+    for name in ["head", "again", "long-one"] {
+        assert!(
+            user.lines()
+                .any(|l| l.starts_with(&format!("{name} ")) && l.ends_with(", [hidden]")),
+            "{name}: {user}"
+        );
+    }
+    assert_no_leak(&s, &["s3cr3t", "S3CR3T"]);
+}

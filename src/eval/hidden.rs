@@ -46,7 +46,8 @@
 //! * Marks are kept for the whole session (a failed turn's marks stay:
 //!   its prints and tool calls are recorded with the turn). The marked set
 //!   holds a clone of each marked string and collection, so the address it
-//!   is known by is never reused.
+//!   is known by is not reused while it is marked; marks of values nothing
+//!   else holds any more are dropped ([`HiddenMarks::prune`]).
 //!
 //! # Cost
 //!
@@ -68,6 +69,11 @@ pub struct HiddenMarks {
     /// Marked strings and collections by allocation address, each with a
     /// clone that keeps the address from being reused.
     heap: HashMap<usize, Value>,
+    /// Texts of marked strings that an error message quoted (kept after
+    /// the strings themselves are pruned).
+    quoted: HashSet<String>,
+    /// Prune unreachable marks when `heap` grows to this size.
+    next_prune: usize,
     /// Marked integers by value.
     ints: HashSet<i64>,
     /// Marked floats by bit pattern.
@@ -184,9 +190,25 @@ impl HiddenMarks {
                     return;
                 };
                 self.heap.entry(a).or_insert_with(|| v.clone());
+                if self.heap.len() >= self.next_prune {
+                    self.prune();
+                }
             }
         }
         self.active = true;
+    }
+
+    /// Forgets marked values nothing but the marks holds any more (the
+    /// intermediate values of a loop): they can never be rendered, and
+    /// keeping them would hold their memory for the whole session. Runs
+    /// when the marks doubled since the last prune (amortized O(1) per
+    /// mark), and after every turn.
+    pub fn prune(&mut self) {
+        self.heap.retain(|_, v| match v {
+            Value::Str(s) => Arc::strong_count(s) > 1,
+            other => other.shared_addr().is_some(),
+        });
+        self.next_prune = (self.heap.len() * 2).max(1024);
     }
 
     /// Marks hidden data as read: the value, every string and collection
@@ -252,10 +274,33 @@ impl HiddenMarks {
     /// The texts of marked strings of 4 characters or more (the renderer
     /// replaces them in free text: error messages).
     pub fn marked_texts(&self) -> impl Iterator<Item = &str> {
-        self.heap.values().filter_map(|v| match v {
-            Value::Str(s) if s.chars().count() >= 4 => Some(&**s),
-            _ => None,
-        })
+        self.heap
+            .values()
+            .filter_map(|v| match v {
+                Value::Str(s) if s.chars().count() >= 4 => Some(&**s),
+                _ => None,
+            })
+            .chain(self.quoted.iter().map(String::as_str))
+    }
+
+    /// Keeps the texts of marked strings that `message` (an error's message
+    /// or hint) quotes, so they are still replaced once the strings are
+    /// gone.
+    pub fn keep_quoted(&mut self, message: &str) {
+        if !self.active {
+            return;
+        }
+        let found: Vec<String> = self
+            .heap
+            .values()
+            .filter_map(|v| match v {
+                Value::Str(s) if s.chars().count() >= 4 && message.contains(&**s) => {
+                    Some(s.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        self.quoted.extend(found);
     }
 }
 
@@ -360,6 +405,23 @@ mod tests {
         let Value::Vector(items) = &v else { panic!() };
         assert!(m.is_marked(&items[1]));
         assert!(m.contains_marked(&Value::vector_from([items[1].clone()])));
+    }
+
+    #[test]
+    fn marks_of_values_nobody_holds_are_pruned() {
+        let mut m = HiddenMarks::default();
+        let kept = Value::string("kept-value");
+        m.mark(&kept);
+        m.mark(&Value::string("dropped-value"));
+        assert_eq!(m.heap.len(), 2);
+        m.prune();
+        assert_eq!(m.heap.len(), 1);
+        assert!(m.is_marked(&kept));
+        // A loop's intermediate values do not pile up.
+        for i in 0..5000 {
+            m.mark(&Value::string(format!("intermediate-{i}")));
+        }
+        assert!(m.heap.len() <= 1024, "{}", m.heap.len());
     }
 
     #[test]
