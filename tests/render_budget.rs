@@ -125,7 +125,7 @@ proptest! {
         let s = session(&turns);
         let unlimited = to_messages(&s.input, &options(None), View::SingleUserCoalesced);
         let minimum = with_budget(&s, 0);
-        prop_assert_eq!(minimum.stats.degraded.len(), STEPS.len());
+        prop_assert_eq!(minimum.stats.degrade_steps, STEPS.len());
         let base = minimum.stats.tokens_estimate.saturating_sub(100);
         let mut budgets: Vec<usize> = slack.iter().map(|x| base + x).collect();
         budgets.sort();
@@ -146,7 +146,8 @@ proptest! {
                 prop_assert_eq!(&r.messages, &unlimited.messages);
             }
             // A larger budget never degrades more.
-            let steps = r.stats.degraded.len();
+            let steps = r.stats.degrade_steps;
+            prop_assert!(r.stats.degraded.len() <= steps);
             if let Some(p) = previous {
                 prop_assert!(steps <= p, "budget {} degraded {} steps, less budget {}", budget, steps, p);
             }
@@ -195,10 +196,25 @@ fn steps_apply_in_the_documented_order_and_stats_name_them() {
     // Just enough for the minimum: fits, everything degraded.
     let r = with_budget(&s, min.stats.tokens_estimate);
     assert!(r.budget_error().is_none());
-    assert_eq!(r.stats.degraded.len(), STEPS.len());
-    // One step short of the full text: only the first step.
+    assert_eq!(r.stats.degrade_steps, STEPS.len());
+    // One token short of the full text: only the first step.
     let r = with_budget(&s, full.stats.tokens_estimate - 1);
     assert_eq!(r.stats.degraded, ["shorter samples"]);
+    assert_eq!(r.stats.degrade_steps, 1);
+    // Steps with nothing to cut are applied but not listed.
+    let quiet = session(&[TurnSpec {
+        defs: vec![(1, 100)],
+        prints: vec![],
+        calls: vec![],
+        fails: false,
+    }]);
+    let min = with_budget(&quiet, 0);
+    assert_eq!(min.stats.degrade_steps, STEPS.len());
+    assert!(
+        !min.stats.degraded.iter().any(|d| d.contains("println")),
+        "{:?}",
+        min.stats.degraded
+    );
 }
 
 #[test]

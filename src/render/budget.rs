@@ -25,7 +25,9 @@
 //! after step 7 the prompt is as small as it gets. If even that does not
 //! fit, the render is that minimum and [`Rendered::budget_error`] is a
 //! `limit-error` saying by how many tokens it is over. The statistics list
-//! the steps applied (`degraded`) and the budget.
+//! the steps that changed the prompt (`degraded`), how many steps were
+//! applied (`degrade_steps`, steps with nothing to cut included) and the
+//! budget.
 //!
 //! A larger budget never shows less: a step shows a part of what the step
 //! before it shows, and a larger budget stops at the same step or an
@@ -102,17 +104,23 @@ pub fn fit(
     let mut o = base.clone();
     let mut shown = Shown::default();
     let mut rendered = render(&o, shown);
-    let mut applied = Vec::new();
+    let mut degraded = Vec::new();
+    let mut steps = 0;
     for (name, step) in STEPS {
         if rendered.stats.tokens_estimate <= budget {
             break;
         }
         step(&mut o, &mut shown);
-        applied.push(name.to_string());
-        rendered = render(&o, shown);
+        steps += 1;
+        let next = render(&o, shown);
+        if next.messages != rendered.messages {
+            degraded.push(name.to_string());
+        }
+        rendered = next;
     }
     rendered.stats.budget_tokens = Some(budget);
-    rendered.stats.degraded = applied;
+    rendered.stats.degrade_steps = steps;
+    rendered.stats.degraded = degraded;
     rendered.stats.over_budget_by = rendered
         .stats
         .tokens_estimate

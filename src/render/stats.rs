@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{Message, Role};
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Numbers about one render.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
@@ -51,9 +55,14 @@ pub struct Stats {
     /// The token budget the render had to fit (`budget.rs`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_tokens: Option<usize>,
-    /// The degradation steps applied to fit the budget, in order.
+    /// The degradation steps that changed the prompt to fit the budget, in
+    /// order (`budget::STEPS` names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub degraded: Vec<String>,
+    /// How many of `budget::STEPS` were applied (those that had nothing to
+    /// cut included): a larger budget never applies more.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub degrade_steps: usize,
     /// Tokens over the budget even after every step (or, uncompressed,
     /// without any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
