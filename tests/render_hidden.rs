@@ -130,7 +130,8 @@ fn values_not_derived_from_hidden_data_stay_visible() {
         r#"(def n (count data/_token))
            (def names (mapv :name data/users))
            (def both (conj data/users data/_token))
-           (def ok (= data/_token "x"))"#,
+           (def ok (= data/_token "x"))
+           (def who (:name (assoc (first data/users) :key data/_token)))"#,
     );
     let user = s.user();
     assert!(user.contains("= integer, sample: 15"), "{user}");
@@ -139,6 +140,11 @@ fn values_not_derived_from_hidden_data_stay_visible() {
         "{user}"
     );
     assert!(user.contains("= boolean, sample: false"), "{user}");
+    // Taken out of a value that holds hidden data: not hidden itself.
+    assert!(
+        user.contains("who                              ; = string, sample: \"Alice\""),
+        "{user}"
+    );
     // Adding a hidden value to a collection hides the new collection, not
     // the values it shares.
     assert!(

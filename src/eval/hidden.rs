@@ -6,9 +6,13 @@
 //!
 //! * Reading `data/_NAME` marks its value, and every string and collection
 //!   inside it (numbers of 4 printed characters or more too).
-//! * A builtin call with a marked argument marks its result: `subs`,
-//!   `str/upper-case`, `str`, `assoc`, `conj`, `first`, `+`… (the result of
-//!   `count` is not marked: the data/ section shows sizes anyway).
+//! * A builtin call with a marked argument marks its result when the call
+//!   built it: `subs`, `str/upper-case`, `str`, `assoc`, `conj`, `+`…
+//!   A value taken out of an argument (`first`, `get`: held elsewhere too)
+//!   keeps its own mark instead, so `(:name (assoc user :key data/_key))`
+//!   does not hide the user's name everywhere. Numbers are marked when a
+//!   marked argument was a number or a string (arithmetic, parsing), and
+//!   the result of `count` never (the data/ section shows sizes anyway).
 //!   When no argument was a collection, the strings and collections built
 //!   *by that call* inside the result are marked too (reference count 1:
 //!   nothing else holds them), so `(:password (parse-json data/_config))`
@@ -232,9 +236,21 @@ impl HiddenMarks {
     /// shares no structure with one), the strings and collections inside it
     /// that nothing else shares (built by the call: `parse-json`,
     /// `str/split` of a hidden string).
-    pub fn mark_derived(&mut self, v: &Value, fresh_parts: bool) {
-        if matches!(v, Value::Bool(_) | Value::Nil) {
-            return;
+    ///
+    /// Only values the call built are marked: a string or collection that
+    /// something else holds too was taken out of an argument (`(:name
+    /// (assoc user :key data/_key))` returns the user's name, which must not
+    /// become hidden everywhere it appears) and keeps its own mark. A number
+    /// is marked when `from_scalars`: a marked argument was a number or a
+    /// string (arithmetic, parsing), not when it came out of a collection.
+    pub fn mark_derived(&mut self, v: &Value, fresh_parts: bool, from_scalars: bool) {
+        match v {
+            Value::Int(_) | Value::Float(_) if from_scalars => {
+                self.mark(v);
+                return;
+            }
+            Value::Str(_) | Value::Vector(_) | Value::Map(_) | Value::Set(_) if unshared(v) => {}
+            _ => return,
         }
         if !fresh_parts {
             self.mark(v);
@@ -399,12 +415,15 @@ mod tests {
         let fresh = Value::string("pass-word");
         let v = Value::vector_from([shared, fresh.clone()]);
         drop(fresh);
-        m.mark_derived(&v, true);
+        m.mark_derived(&v, true, false);
         assert!(m.is_marked(&v));
         assert!(!m.is_marked(&keep));
         let Value::Vector(items) = &v else { panic!() };
         assert!(m.is_marked(&items[1]));
         assert!(m.contains_marked(&Value::vector_from([items[1].clone()])));
+        // Taken out of an argument (held elsewhere too): not marked.
+        m.mark_derived(&keep, true, true);
+        assert!(!m.is_marked(&keep));
     }
 
     #[test]

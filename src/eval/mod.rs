@@ -98,6 +98,8 @@ pub struct ToolCall {
 struct HiddenCall {
     /// No argument was a collection: parts of the result are the call's own.
     fresh_parts: bool,
+    /// A marked argument was a number or a string.
+    from_scalars: bool,
     /// Prints made by the call start here.
     prints_before: usize,
     /// `print`/`pr` had started the line the call ends.
@@ -375,6 +377,10 @@ impl Interp {
             || (hidden::flattens(b.name) && args.iter().any(|a| self.hidden.contains_marked(a)));
         marked.then(|| HiddenCall {
             fresh_parts: !args.iter().any(hidden::is_collection),
+            from_scalars: args.iter().any(|a| {
+                matches!(a, Value::Int(_) | Value::Float(_) | Value::Str(_))
+                    && self.hidden.is_marked(a)
+            }),
             prints_before: self.prints.len(),
             line_started: !self.pending_line.is_empty(),
             shown: matches!(b.name, "println" | "prn").then(|| {
@@ -407,17 +413,21 @@ impl Interp {
             return r;
         };
         if b.name != "count" {
-            self.hidden.mark_derived(v, call.fresh_parts);
+            self.hidden
+                .mark_derived(v, call.fresh_parts, call.from_scalars);
         }
-        let shown = match call.shown {
-            Some(text) if !call.line_started => text,
-            _ => "[hidden]".to_string(),
-        };
-        for line in &self.prints[call.prints_before.min(self.prints.len())..] {
-            self.hidden.mark_line(line, &shown);
-        }
-        if !self.pending_line.is_empty() && hidden::prints(b.name) {
-            self.pending_line_hidden = true;
+        if hidden::prints(b.name) {
+            // Lines printed by functions this call ran mark themselves.
+            let shown = match call.shown {
+                Some(text) if !call.line_started => text,
+                _ => "[hidden]".to_string(),
+            };
+            for line in &self.prints[call.prints_before.min(self.prints.len())..] {
+                self.hidden.mark_line(line, &shown);
+            }
+            if !self.pending_line.is_empty() {
+                self.pending_line_hidden = true;
+            }
         }
         r
     }
