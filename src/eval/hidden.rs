@@ -15,8 +15,8 @@
 //!   the result of `count` never (the data/ section shows sizes anyway).
 //!   When no argument was a collection, the strings and collections built
 //!   *by that call* inside the result are marked too (reference count 1:
-//!   nothing else holds them), so `(:password (parse-json data/_config))`
-//!   and `(first (str/split data/_csv #","))` stay hidden. A result built
+//!   nothing else holds them), so `(first (str/split data/_csv #","))` and
+//!   `(second (re-find #"(.+)=(.+)" data/_pair))` stay hidden. A result built
 //!   from collections is marked as a whole only: it may share structure
 //!   with non-hidden values (`(conj data/products data/_key)` must not hide
 //!   the products); its items keep their own marks.
@@ -234,8 +234,8 @@ impl HiddenMarks {
     /// Marks a value a builtin derived from marked arguments: itself, and,
     /// when `fresh_parts` (no argument was a collection, so the result
     /// shares no structure with one), the strings and collections inside it
-    /// that nothing else shares (built by the call: `parse-json`,
-    /// `str/split` of a hidden string).
+    /// that nothing else shares (built by the call: `str/split` or
+    /// `re-find` of a hidden string).
     ///
     /// Only values the call built are marked: a string or collection that
     /// something else holds too was taken out of an argument (`(:name
