@@ -78,6 +78,12 @@ mod tests {
         assert!(!o.show_tool_results);
         let empty: RenderOptions = serde_json::from_str("{}").unwrap();
         assert_eq!(empty, RenderOptions::default());
+        assert!(empty.note_error_loops && empty.note_repeated_tool_calls);
+        assert_eq!(empty.budget_tokens, None);
+        let budget: RenderOptions = serde_json::from_str(r#"{"budget_tokens": 3000}"#).unwrap();
+        assert_eq!(budget.budget_tokens, Some(3000));
+        let back = serde_json::to_string(&budget).unwrap();
+        assert!(back.contains("\"budget_tokens\":3000"), "{back}");
     }
 
     #[test]
