@@ -62,6 +62,15 @@ impl Interp {
             .and_then(|()| self.run_forms(src))
             .and_then(|v| self.check_escaping(v, &snapshot));
         self.flush_print();
+        if self.hidden.active() {
+            if let Err(e) = &result {
+                self.hidden.keep_quoted(e.message());
+                if let Some(h) = e.hint() {
+                    self.hidden.keep_quoted(h);
+                }
+            }
+            self.hidden.prune();
+        }
         match result {
             Ok(v) => Outcome {
                 result: Ok(v),

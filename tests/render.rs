@@ -325,7 +325,7 @@ fn r23_hidden_data_never_appears_in_any_message() {
     }
     let user = s.user();
     assert!(user.contains(";   fetch({:key data/_api-key})"), "{user}");
-    assert!(user.contains("\nusing data/_api-key\n"), "{user}");
+    assert!(user.contains("\nusing [hidden]\n"), "{user}");
 }
 
 // ---- R-24 … R-27: the prelude ---------------------------------------------
@@ -412,6 +412,28 @@ fn r25_return_type_is_the_most_recent_successful_call_in_any_turn() {
 }
 
 #[test]
+fn r25_a_redefinition_forgets_the_old_return_type_until_called() {
+    let mut s = Sim::new("m", 5);
+    s.turn("(defn f [] 1) (f)");
+    assert!(s
+        .user()
+        .contains("(f [])                           ; -> integer\n"));
+    s.turn("(defn f [] \"s\")");
+    let user = s.user();
+    assert!(user.contains("\n(f [])\n"), "{user}");
+    assert!(!user.contains("-> integer"), "{user}");
+    s.turn("(f)");
+    assert!(s
+        .user()
+        .contains("(f [])                           ; -> string\n"));
+    // A redefinition in a failed turn is rolled back with its return type.
+    s.turn("(defn f [] 2) (nonexistent)");
+    assert!(s
+        .user()
+        .contains("(f [])                           ; -> string\n"));
+}
+
+#[test]
 fn r26_docstrings_are_cleaned() {
     let mut s = Sim::new("m", 5);
     s.turn("(defn f \"Sums; the\n   prices\tof   items. \" [xs] 0) (def total \"The  grand\ntotal;\" 5)");
@@ -466,9 +488,56 @@ fn r30_fifo_keeps_the_most_recent_calls_of_successful_turns() {
         "{user}"
     );
     let r = to_messages(&s.input, &o, Strategy::SingleUserCoalesced);
-    assert_eq!(r.stats.tool_calls_total, 7);
+    // total, shown and dropped describe what the view could show;
+    // the failed turn's call is counted apart.
+    assert_eq!(r.stats.tool_calls_total, 6);
     assert_eq!(r.stats.tool_calls_shown, 4);
-    assert_eq!(r.stats.tool_calls_dropped, 3);
+    assert_eq!(r.stats.tool_calls_dropped, 2);
+    assert_eq!(r.stats.tool_calls_in_failed_turns, 1);
+}
+
+#[test]
+fn r90_failed_turns_calls_and_prints_are_counted_apart() {
+    let mut s = Sim::new("m", 5).tool("ping", &[("n", "int")], "nil", None, Value::Nil);
+    s.turn("(tool/ping 1)");
+    s.turn("(tool/ping 2) (println \"hi\") (fail-here)");
+    let r = to_messages(
+        &s.input,
+        &RenderOptions::default(),
+        Strategy::SingleUserCoalesced,
+    );
+    let st = &r.stats;
+    assert_eq!(
+        (
+            st.tool_calls_total,
+            st.tool_calls_shown,
+            st.tool_calls_dropped
+        ),
+        (1, 1, 0)
+    );
+    assert_eq!(
+        (st.printlns_total, st.printlns_shown, st.printlns_dropped),
+        (0, 0, 0)
+    );
+    assert_eq!(
+        (st.tool_calls_in_failed_turns, st.printlns_in_failed_turns),
+        (1, 1)
+    );
+    // Listed when `keep_failed_turn_calls` asks for them: then they count.
+    let o = RenderOptions {
+        keep_failed_turn_calls: true,
+        ..RenderOptions::default()
+    };
+    let st = to_messages(&s.input, &o, Strategy::SingleUserCoalesced).stats;
+    assert_eq!((st.tool_calls_total, st.tool_calls_shown), (2, 2));
+    assert_eq!(st.tool_calls_in_failed_turns, 0);
+    // The uncompressed view shows every turn: nothing is apart.
+    let st = to_messages(&s.input, &RenderOptions::default(), Strategy::Uncompressed).stats;
+    assert_eq!((st.tool_calls_total, st.printlns_total), (2, 1));
+    assert_eq!(
+        (st.tool_calls_in_failed_turns, st.printlns_in_failed_turns),
+        (0, 0)
+    );
 }
 
 #[test]
@@ -525,9 +594,10 @@ fn r33_output_fifo_counts_calls_and_cuts_long_entries() {
             r.stats.printlns_total,
             r.stats.printlns_shown,
             r.stats.printlns_dropped,
-            r.stats.printlns_truncated
+            r.stats.printlns_truncated,
+            r.stats.printlns_in_failed_turns
         ),
-        (5, 3, 2, 1)
+        (4, 3, 1, 1, 1)
     );
 }
 

@@ -197,6 +197,7 @@ fn json_output_has_the_documented_shape() {
             "number",
             "prints",
             "program",
+            "raw_response",
             "result",
             "success",
             "tool_calls"
@@ -209,7 +210,9 @@ fn json_output_has_the_documented_shape() {
     assert_eq!(
         t["tool_calls"][0],
         serde_json::json!({"name": "search-reviews", "args": "[\"Electronics\"]",
-            "result": "\"Customer Review Summary for Electronics: Laptop 4.8/5, Monitor 4.6/5, Keyboard 4.1/5, Headphones 3.2/5\""})
+            "args_json": ["Electronics"],
+            "result": "\"Customer Review Summary for Electronics: Laptop 4.8/5, Monitor 4.6/5, Keyboard 4.1/5, Headphones 3.2/5\"",
+            "result_json": "Customer Review Summary for Electronics: Laptop 4.8/5, Monitor 4.6/5, Keyboard 4.1/5, Headphones 3.2/5"})
     );
     assert_eq!(json["stats"]["tool_calls_total"], 1);
     assert_eq!(json["stats"]["tool_calls_shown"], 1);
@@ -228,6 +231,7 @@ fn json_output_has_the_documented_shape() {
             "number",
             "prints",
             "program",
+            "raw_response",
             "success",
             "tool_calls"
         ]
@@ -496,4 +500,82 @@ fn run_with_a_session_replays_its_turns_first_and_refuses_an_ended_one() {
     assert!(err.contains("already ended (returned"), "{err}");
     assert!(stdout(&out).is_empty());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn json_gives_raw_responses_and_values_as_json_beside_their_text() {
+    let json = replay_json(&examples().join("renewal-emails.json"), &[]);
+    let turns = json["turns"].as_array().unwrap();
+    let file: Json = serde_json::from_str(
+        &std::fs::read_to_string(examples().join("renewal-emails.json")).unwrap(),
+    )
+    .unwrap();
+    // Each turn's raw response, exactly as the LLM wrote it.
+    for (t, raw) in turns.iter().zip(file["turns"].as_array().unwrap()) {
+        assert_eq!(&t["raw_response"], raw);
+    }
+    // nil is JSON null (present), a vector of strings an array.
+    assert_eq!(turns[0]["result"], "nil");
+    assert!(turns[0].as_object().unwrap().contains_key("result_json"));
+    assert_eq!(turns[0]["result_json"], Json::Null);
+    assert_eq!(
+        turns[2]["result_json"],
+        serde_json::json!(["ada@example.com", "grace@example.com"])
+    );
+    assert_eq!(
+        json["status"]["value_json"],
+        serde_json::json!(["ada@example.com", "grace@example.com"])
+    );
+    let call = &turns[1]["tool_calls"][0];
+    assert_eq!(call["args_json"][0]["to"], "ada@example.com");
+    assert!(call["args"]
+        .as_str()
+        .unwrap()
+        .starts_with("[{:to \"ada@example.com\""));
+    // The shape reads back with serde, nil results included.
+    let back: ptc_lisp::session::json::ReplayJson = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&back).unwrap(), json);
+}
+
+#[test]
+fn values_that_would_lose_information_have_no_json() {
+    let dir = std::env::temp_dir().join(format!("ptc-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"mission": "m", "turns": ["(def a 1) {:k #{1} \"s\" :kw}", "(identity [1 2.5 \"x\" {:a nil}])"]}"#,
+    )
+    .unwrap();
+    let json = replay_json(&file, &[]);
+    let turns = json["turns"].as_array().unwrap();
+    assert!(turns[0]["result"].as_str().unwrap().contains("#{1}"));
+    assert!(!turns[0].as_object().unwrap().contains_key("result_json"));
+    assert_eq!(
+        turns[1]["result_json"],
+        serde_json::json!([1, 2.5, "x", {"a": null}])
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn budget_tokens_degrades_the_compressed_view_or_fails_by_how_much() {
+    let file = examples().join("products-in-stock.json");
+    let path = file.to_string_lossy().into_owned();
+    let full = ptc(&["replay", &path, "--stats"]);
+    assert_eq!(full.status.code(), Some(0));
+    assert!(!stdout(&full).contains("token budget"));
+    let roomy = ptc(&["replay", &path, "--stats", "--budget-tokens", "100000"]);
+    assert!(stdout(&roomy).contains("token budget: 100000; degraded: nothing"));
+    let json = replay_json(&file, &["--budget-tokens", "100000"]);
+    assert_eq!(json["stats"]["budget_tokens"], 100000);
+    let tight = ptc(&["replay", &path, "--stats", "--budget-tokens", "10"]);
+    assert_eq!(tight.status.code(), Some(1));
+    assert!(stdout(&tight).contains("degraded: shorter samples, shortest samples"));
+    assert!(
+        stderr(&tight)
+            .contains("limit-exceeded: the prompt, even with every degradation step, needs"),
+        "{}",
+        stderr(&tight)
+    );
 }

@@ -20,6 +20,7 @@ pub mod macros;
 pub mod moves;
 pub mod names;
 pub mod special;
+pub mod suggest;
 
 use std::sync::Arc;
 
@@ -501,11 +502,7 @@ impl<'a> Analyzer<'a> {
                 // (`str/map`, `core/join`): the named one first.
                 Some(n) => match builtins::lookup_in(n, name).or_else(|| builtins::lookup(name)) {
                     Some(b) => Ok(Expr::Builtin(b)),
-                    None => Err(Error::undefined(format!(
-                        "{}/{name} is not a function ptc provides",
-                        n.name()
-                    ))
-                    .with_span(span)),
+                    None => Err(names::unknown_in_namespace(ns, n, name).with_span(span)),
                 },
                 None => match names::java_static(&format!("{ns}/{name}")) {
                     Some(names::JavaStatic::Const(v)) => Ok(Expr::Const(v)),

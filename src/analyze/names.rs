@@ -1,9 +1,11 @@
 //! Errors about names, with the hints an LLM needs to fix them: "did you
-//! mean" by edit distance over every visible name, names from other
+//! mean" over every visible name (plausible ones only: [`super::suggest`]), names from other
 //! languages (`upcase`, `len`), data referenced without `data/`, and the
 //! forms the sandbox forbids (`eval`, `atom`, `slurp` …).
 
-use crate::builtins;
+pub use super::suggest::{closest, edit_distance};
+use super::suggest::{suggest, Candidate};
+use crate::builtins::{self, Ns};
 use crate::error::{Error, Result, Span};
 use crate::eval::{Globals, Host};
 
@@ -36,6 +38,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("average", "avg-by"),
     ("mean", "avg-by"),
     ("sort-on", "sort-by"),
+    ("filter-by", "filter"),
     ("uniq", "distinct"),
     ("unique", "distinct"),
     ("head", "first"),
@@ -74,14 +77,31 @@ fn hint_for(name: &str, globals: &Globals, host: &dyn Host) -> Option<String> {
     if let Some((_, to)) = ALIASES.iter().find(|(from, _)| *from == name) {
         return Some(format!("did you mean {to}?"));
     }
-    let data = host.data_names();
-    let tools = host.tool_names();
-    let mut candidates: Vec<String> = Vec::new();
-    candidates.extend(globals.iter().map(|(n, _)| n.to_string()));
-    candidates.extend(builtins::all().iter().map(|b| b.name.to_string()));
-    candidates.extend(data.iter().map(|d| format!("data/{d}")));
-    candidates.extend(tools.iter().map(|t| format!("tool/{t}")));
-    let best = closest(name, candidates.iter().map(String::as_str))?;
+    let data: Vec<String> = host
+        .data_names()
+        .iter()
+        .map(|d| format!("data/{d}"))
+        .collect();
+    let tools: Vec<String> = host
+        .tool_names()
+        .iter()
+        .map(|t| format!("tool/{t}"))
+        .collect();
+    let user: Vec<&str> = globals.iter().map(|(n, _)| &**n).collect();
+    // A bare name is first looked for in user/ and clojure.core.
+    let candidates = user
+        .iter()
+        .map(|n| Candidate { name: n, tier: 0 })
+        .chain(builtins::all().iter().map(|b| Candidate {
+            name: b.name,
+            tier: u8::from(b.ns != Ns::Core),
+        }))
+        .chain(
+            data.iter()
+                .chain(&tools)
+                .map(|n| Candidate { name: n, tier: 1 }),
+        );
+    let best = suggest(name, candidates)?;
     if best.starts_with("data/") {
         return Some(format!(
             "did you mean {best}? data values are read as {best}"
@@ -90,40 +110,24 @@ fn hint_for(name: &str, globals: &Globals, host: &dyn Host) -> Option<String> {
     Some(format!("did you mean {best}?"))
 }
 
-/// The candidate closest to `name` by edit distance, if close enough to be
-/// a plausible typo.
-pub fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    let max = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        // Compare `data/x` candidates by their bare part too.
-        let bare = c.rsplit('/').next().unwrap_or(c);
-        let d = edit_distance(name, c).min(edit_distance(name, bare));
-        if d <= max && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-            best = Some((d, c));
+/// The error for `ns/name` where `ns` is a builtin namespace without that
+/// function, with a plausible suggestion: the namespace's own names first.
+pub fn unknown_in_namespace(written_ns: &str, ns: Ns, name: &str) -> Error {
+    let err = Error::undefined(format!(
+        "{}/{name} is not a function ptc provides",
+        ns.name()
+    ));
+    let candidates = builtins::all().iter().map(|b| Candidate {
+        name: b.name,
+        tier: u8::from(b.ns != ns),
+    });
+    match suggest(name, candidates) {
+        Some(best) if builtins::lookup_in(ns, best).is_some() => {
+            err.with_hint(format!("did you mean {written_ns}/{best}?"))
         }
+        Some(best) => err.with_hint(format!("did you mean {best}?")),
+        None => err,
     }
-    best.map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > 3 {
-        return a.len().abs_diff(b.len());
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 /// Java-style `Class/member` names LLMs write, with what to use instead.
@@ -307,13 +311,6 @@ pub enum JavaStatic {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("filter", "filtr"), 1);
-        assert_eq!(edit_distance("map", "map"), 0);
-        assert_eq!(edit_distance("abc", "xyz"), 3);
-    }
 
     #[test]
     fn closest_prefers_near_names() {

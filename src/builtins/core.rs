@@ -236,7 +236,7 @@ fn comparator(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// The arguments of a print call joined by spaces: as `println` shows them
 /// (strings raw, nil as `nil`) or, `literal`, as `prn` does. Text stops
 /// growing past `room` bytes (the caller's charge then fails).
-fn show_args(a: &[Value], literal: bool, room: usize) -> String {
+pub(crate) fn show_args(a: &[Value], literal: bool, room: usize) -> String {
     let mut out = String::new();
     for (i, v) in a.iter().enumerate() {
         if i > 0 {

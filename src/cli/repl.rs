@@ -1,4 +1,4 @@
-//! `ptc` / `ptc repl [SESSION.json] [--plain] [--max-turns N] [--mission TEXT]
+//! `ptc` / `ptc repl [SESSION.json] [--plain] [--max-turns N] [--mission TEXT] [--budget-tokens N]
 //! [LIMITS]`: the REPL (`crate::repl`). On a terminal it edits lines with
 //! rustyline; otherwise (`ptc repl < file`) it runs one entry per complete
 //! form and prints their output without prompts, and exits 1 when an
@@ -29,6 +29,10 @@ pub struct ReplArgs {
     /// The mission of a new session (without a session file).
     #[arg(long, value_name = "TEXT", conflicts_with = "file")]
     mission: Option<String>,
+    /// Fit the compressed view of the next prompt in N tokens (chars/4),
+    /// degrading in the documented order (overrides render.budget_tokens).
+    #[arg(long, value_name = "N")]
+    budget_tokens: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -42,10 +46,12 @@ pub fn repl(args: ReplArgs) -> i32 {
         plain,
         max_turns,
         mission,
+        budget_tokens,
         limits,
     } = args;
     let config = ReplConfig {
         max_turns,
+        budget_tokens,
         limits: Some(Arc::new(move |base| limits.apply(base))),
     };
     let opened = match &file {

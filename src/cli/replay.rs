@@ -1,5 +1,5 @@
 //! `ptc replay SESSION.json [--after N] [--view compressed|uncompressed|turns]
-//! [--format text|json] [--stats] [--snapshot DIR | --check DIR] [LIMITS]`:
+//! [--format text|json] [--stats] [--budget-tokens N] [--snapshot DIR | --check DIR] [LIMITS]`:
 //! runs a session file's turns (all, or the first N) and prints the messages
 //! for the next turn (`session.md` §Commands). Input problems exit 2 and
 //! name the file.
@@ -58,6 +58,11 @@ pub struct ReplayArgs {
     /// --view); print a unified diff and exit 1 when any differs.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["stats", "format"])]
     check: Option<PathBuf>,
+    /// Fit the compressed view in N tokens (chars/4), degrading in the
+    /// documented order (overrides the file's render.budget_tokens); exits
+    /// 1 with a limit-error when even the minimum does not fit.
+    #[arg(long, value_name = "N")]
+    budget_tokens: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -68,6 +73,7 @@ pub fn replay(args: ReplayArgs) -> i32 {
         Ok(opened) => opened,
         Err(code) => return code,
     };
+    session.set_budget_tokens(args.budget_tokens);
     let n = match args.after {
         Some(n) if n > file.turns.len() => {
             return input_error(format!(
@@ -123,6 +129,7 @@ pub fn replay(args: ReplayArgs) -> i32 {
     if let Some(dir) = &args.check {
         return check_snapshots(dir, &points);
     }
+    let over_budget = render(&session, view).budget_error();
     match args.format {
         FormatArg::Json => match serde_json::to_string_pretty(&ReplayJson::of(&session, view)) {
             Ok(s) => outln!("{s}"),
@@ -136,7 +143,21 @@ pub fn replay(args: ReplayArgs) -> i32 {
             }
         }
     }
-    0
+    match over_budget {
+        Some(e) => {
+            eprintln!(
+                "ptc: {}: {}: {}",
+                path.display(),
+                e.kind().name(),
+                e.message()
+            );
+            if let Some(h) = e.hint() {
+                eprintln!("hint: {h}");
+            }
+            1
+        }
+        None => 0,
+    }
 }
 
 /// What the text format prints for the session as it is now (without
@@ -350,10 +371,19 @@ fn tokens(r: &Rendered) -> String {
     }
 }
 
+/// `, N more in failed turns (not shown)` when there are any.
+fn in_failed_turns(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {n} more in failed turns (not shown)")
+    }
+}
+
 fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> String {
     let ok = session.turns().iter().filter(|t| t.success).count();
     let mut out = format!(
-        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped\nprintlns: {} total, {} shown, {} dropped ({} truncated)\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
+        "\n--- stats ---\nstatus: {}\nturns: {} ({ok} ok, {} failed)\nview: {}\ntool calls: {} total, {} shown, {} dropped{}\nprintlns: {} total, {} shown, {} dropped ({} truncated){}\nerror turns collapsed: {}\ncharacters: {}\nestimated tokens (chars/4): {}\n",
         status_line(session),
         s.turns_rendered,
         s.turns_rendered - ok,
@@ -361,14 +391,29 @@ fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> S
         s.tool_calls_total,
         s.tool_calls_shown,
         s.tool_calls_dropped,
+        in_failed_turns(s.tool_calls_in_failed_turns),
         s.printlns_total,
         s.printlns_shown,
         s.printlns_dropped,
         s.printlns_truncated,
+        in_failed_turns(s.printlns_in_failed_turns),
         s.error_turns_collapsed,
         s.chars,
         s.tokens_estimate,
     );
+    if let Some(budget) = s.budget_tokens {
+        out.push_str(&format!(
+            "token budget: {budget}; degraded: {}{}\n",
+            if s.degraded.is_empty() {
+                "nothing".to_string()
+            } else {
+                s.degraded.join(", ")
+            },
+            s.over_budget_by
+                .map(|n| format!("; still {n} tokens over"))
+                .unwrap_or_default()
+        ));
+    }
     out.push_str("\nprompt tokens for the next turn (cl100k_base; ~ = chars/4):\nafter turn  compressed  uncompressed  saved\n");
     for (i, (c, u)) in sizes.iter().enumerate() {
         let saved = if u.stats.chars > 0 {

@@ -19,6 +19,8 @@
 pub mod budget;
 pub mod globals;
 pub mod guard;
+pub mod hidden;
+mod hidden_calls;
 pub mod host;
 pub mod iter;
 
@@ -145,6 +147,10 @@ pub struct Interp {
     pub fn_returns: Vec<Option<Value>>,
     /// The user/ definitions the current program has (re)defined, in order.
     pub defined: Vec<GlobalId>,
+    /// Values derived from hidden data, for the renderer.
+    pub hidden: hidden::HiddenMarks,
+    /// The open line holds text printed from a marked value.
+    pending_line_hidden: bool,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
     /// Called with every print as it happens (`ptc run` streams them).
@@ -166,6 +172,8 @@ impl Interp {
             turn_history: Vec::new(),
             fn_returns: Vec::new(),
             defined: Vec::new(),
+            hidden: hidden::HiddenMarks::default(),
+            pending_line_hidden: false,
             pending_line: String::new(),
             on_print: None,
             stack: Vec::new(),
@@ -210,6 +218,9 @@ impl Interp {
     }
 
     fn push_print(&mut self, line: String) {
+        if std::mem::take(&mut self.pending_line_hidden) {
+            self.hidden.mark_line(&line, "[hidden]");
+        }
         if let Some(cb) = self.on_print.as_mut() {
             cb(&line);
         }
@@ -319,6 +330,11 @@ impl Interp {
                     return Err(builtin_arity_error(b, args.len()));
                 }
                 self.budget.tick(1)?;
+                if self.hidden.active() {
+                    let seen = self.hidden_args(b, args);
+                    let r = owned(self, args);
+                    return self.mark_hidden_result(b, seen, r);
+                }
                 owned(self, args)
             }
             None => self.call_builtin(b, args),
@@ -331,6 +347,11 @@ impl Interp {
             return Err(builtin_arity_error(b, args.len()));
         }
         self.budget.tick(1)?;
+        if self.hidden.active() {
+            let seen = self.hidden_args(b, args);
+            let r = (b.f)(self, args);
+            return self.mark_hidden_result(b, seen, r);
+        }
         (b.f)(self, args)
     }
 
@@ -556,6 +577,9 @@ impl Interp {
                 };
                 match fast {
                     Some(v) => {
+                        if self.hidden.active() {
+                            self.mark_hidden_arith(&[&x, &y], &v);
+                        }
                         // Numbers own nothing: skip the out-of-line drops.
                         std::mem::forget(x);
                         std::mem::forget(y);
@@ -574,6 +598,9 @@ impl Interp {
                 let x = self.eval_leaf(x, frame)?;
                 if let Value::Int(i) = x {
                     if let Some(n) = i.checked_add(*step) {
+                        if self.hidden.active() {
+                            self.mark_hidden_arith(&[&x], &Value::Int(n));
+                        }
                         std::mem::forget(x);
                         self.budget.tick(1)?;
                         return Ok(Value::Int(n));
@@ -669,7 +696,13 @@ impl Interp {
                     group: Some(group.clone()),
                 }))))
             }
-            Expr::Data(name, span) => self.data(name).map_err(|e| e.or_span(*span)),
+            Expr::Data(name, span) => {
+                let v = self.data(name).map_err(|e| e.or_span(*span))?;
+                if name.starts_with('_') {
+                    self.hidden.mark_hidden_data(&v);
+                }
+                Ok(v)
+            }
             Expr::TurnHistory(n) => {
                 let n = *n as usize;
                 let len = self.turn_history.len();
@@ -748,6 +781,11 @@ impl Interp {
             }
             Expr::Def(d) => {
                 let value = self.eval(&d.value, frame)?;
+                // A (re)definition forgets the return value of the function
+                // it replaces (R-25: a return type only once called).
+                if let Some(slot) = self.fn_returns.get_mut(d.id as usize) {
+                    *slot = None;
+                }
                 self.globals.set(
                     d.id,
                     Definition {

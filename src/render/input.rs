@@ -7,6 +7,7 @@
 
 use crate::analyze::expr::{FnProto, GlobalId};
 use crate::error::{Error, ErrorKind};
+use crate::eval::hidden::HiddenMarks;
 use crate::eval::{Globals, Interp};
 use crate::value::{Func, Value};
 
@@ -27,6 +28,9 @@ pub struct RenderInput {
     pub turns: Vec<TurnRecord>,
     /// The current user/ namespace (after the last successful turn).
     pub memory: MemoryView,
+    /// The values the session derived from hidden data:
+    /// `Interp::hidden` after the last turn. Rendered as `[hidden]`.
+    pub hidden: HiddenMarks,
 }
 
 /// One tool as declared in the session: `(query :string) -> :string`.
@@ -134,6 +138,9 @@ pub struct MemoryEntry {
     /// Set when the value is a user function (`defn`, or `def` of an `fn`):
     /// it is shown as a function line.
     pub function: Option<FnInfo>,
+    /// The value is hidden data or derived from it: shown as
+    /// `= TYPE, [hidden]` (set by the renderer's redaction).
+    pub hidden: bool,
 }
 
 /// What the prelude shows of a user function.
@@ -179,6 +186,7 @@ impl MemoryView {
                     value: def.value.clone(),
                     doc,
                     function,
+                    hidden: false,
                 }
             })
             .collect();

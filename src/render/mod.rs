@@ -12,7 +12,8 @@
 //! Files: `input.rs` (the input model, [`MemoryView::from_interp`]),
 //! `options.rs`, `layout.rs` (R-20 entry layout, R-26 docstrings,
 //! R-28 samples, R-29 labels), `sections.rs` (each USER section),
-//! `compressed.rs`, `uncompressed.rs`, `redact.rs`, `turns.rs`, `stats.rs`,
+//! `compressed.rs`, `uncompressed.rs`, `budget.rs` (the token budget), `redact.rs`, `loops.rs` (error loops,
+//! repeated tool calls), `turns.rs`, `stats.rs`,
 //! `system.rs`.
 //!
 //! # Decisions where the spec is silent
@@ -37,14 +38,21 @@
 //!   infinite sequence (type `list[infinite]`) shows its first item, which is
 //!   known without running anything.
 //! * **Hidden data** (R-23) is kept out of every USER message, also when a
-//!   program passes it to a tool, defines or prints it: see `redact.rs`.
+//!   program passes it to a tool, defines or prints it, and so are values
+//!   derived from it (shown as `[hidden]`): see `redact.rs` and
+//!   [`crate::eval::hidden`] for exactly what is covered.
 //! * The `turns` view is for people: it shows hidden data as it is.
 //! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
 //! * **Output entries** (R-33): an empty `println` shows as an empty line; the
 //!   cut is counted in characters (Unicode scalar values).
 //! * **Uncompressed** (R-80): tool calls are not listed (they are in the
 //!   ASSISTANT messages' code); the three extra options apply to the
-//!   compressed view only.
+//!   compressed view only. The two loop notes (`loops.rs`, on by default)
+//!   apply to both: the error-loop note follows `Error:`/`Hint:` (in the
+//!   error block, or in the feedback of each turn that repeats the error
+//!   before it), the repeated-tool-calls note follows the tool calls
+//!   section (compressed, for the last turn) or the turn's `Result:`/`Error:`
+//!   lines (uncompressed, for each turn).
 //! * **`show_tool_results`**: ` -> RESULT` printed with the argument limits;
 //!   a failed call shows ` -> error: MESSAGE` (message cut at
 //!   `args_printable_limit` characters).
@@ -57,13 +65,19 @@
 //!   noise), and not equal to the value of any user/ definition (the prelude
 //!   already shows it).
 //! * **Statistics** (R-90): `shown + dropped = total` for tool calls and
-//!   printlns over all turns; in the uncompressed view everything counts as
-//!   shown (it is all in the history). Exact token counts are computed on
+//!   printlns, where `total` counts what the view could show: in the
+//!   compressed view the calls and prints of successful turns (and failed
+//!   turns' calls when `keep_failed_turn_calls` lists them); what failed
+//!   turns did otherwise is counted apart (`*_in_failed_turns`), never as
+//!   dropped. In the uncompressed view everything counts as shown (it is
+//!   all in the history). Exact token counts are computed on
 //!   request ([`Rendered::count_exact_tokens`]).
 
+pub mod budget;
 mod compressed;
 pub mod input;
 pub mod layout;
+pub mod loops;
 pub mod options;
 mod redact;
 pub mod sections;
@@ -168,24 +182,41 @@ impl Rendered {
     }
 }
 
-/// The messages the LLM gets for the next turn (R-01: pure).
+/// The messages the LLM gets for the next turn (R-01: pure). With a token
+/// budget (`options.budget_tokens`), the compressed view degrades to fit
+/// (`budget.rs`); see [`Rendered::budget_error`] for a minimum that does
+/// not.
 pub fn to_messages(input: &RenderInput, options: &RenderOptions, strategy: Strategy) -> Rendered {
     let redacted = redact::redact_input(input);
-    let mut rendered = if input.max_turns == 1 {
-        uncompressed::render(&redacted, options, true)
-    } else {
-        match strategy {
-            Strategy::SingleUserCoalesced => compressed::render(&redacted, options),
-            Strategy::Uncompressed => uncompressed::render(&redacted, options, false),
-        }
-    };
-    if matches!(redacted, std::borrow::Cow::Owned(_)) {
-        for m in &mut rendered.messages {
-            if m.role == Role::User {
-                m.content = redact::redact_text(input, std::mem::take(&mut m.content));
+    let once = |o: &RenderOptions, shown: budget::Shown| {
+        let mut rendered = if input.max_turns == 1 {
+            uncompressed::render(&redacted, o, true)
+        } else {
+            match strategy {
+                Strategy::SingleUserCoalesced => compressed::render(&redacted, o, shown),
+                Strategy::Uncompressed => uncompressed::render(&redacted, o, false),
             }
+        };
+        if matches!(redacted, std::borrow::Cow::Owned(_)) {
+            for m in &mut rendered.messages {
+                if m.role == Role::User {
+                    m.content = redact::redact_text(input, std::mem::take(&mut m.content));
+                }
+            }
+            rendered.stats.measure(&rendered.messages);
         }
-        rendered.stats.measure(&rendered.messages);
+        rendered
+    };
+    let compressed = input.max_turns != 1 && strategy == Strategy::SingleUserCoalesced;
+    match options.budget_tokens {
+        Some(budget) if compressed => budget::fit(budget, options, once),
+        Some(budget) => {
+            let mut rendered = once(options, budget::Shown::default());
+            rendered.stats.budget_tokens = Some(budget);
+            rendered.stats.over_budget_by =
+                Some(rendered.stats.tokens_estimate.saturating_sub(budget)).filter(|n| *n > 0);
+            rendered
+        }
+        None => once(options, budget::Shown::default()),
     }
-    rendered
 }

@@ -1,4 +1,5 @@
-//! Render options (R-02) and the three opt-in extras.
+//! Render options (R-02), the three opt-in extras and the two loop notes
+//! (on by default).
 //!
 //! A session file's `"render": {...}` object deserializes into
 //! [`RenderOptions`]: every field is optional (missing ones take the
@@ -32,6 +33,17 @@ pub struct RenderOptions {
     /// Also list the tool calls made by failed turns (they did happen),
     /// marked `(turn N failed)`.
     pub keep_failed_turn_calls: bool,
+    /// Say so when the same error ended two or more turns in a row, and
+    /// ask for a different approach (`loops.rs`). On by default.
+    pub note_error_loops: bool,
+    /// List the last turn's tool calls that repeat a call that already
+    /// succeeded with the same arguments (`loops.rs`). On by default.
+    pub note_repeated_tool_calls: bool,
+    /// The most tokens the compressed view's messages may take; the
+    /// renderer degrades in a fixed order to fit (`budget.rs`). None: no
+    /// budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_tokens: Option<usize>,
 }
 
 impl Default for RenderOptions {
@@ -47,6 +59,9 @@ impl Default for RenderOptions {
             show_tool_results: false,
             show_last_result: false,
             keep_failed_turn_calls: false,
+            note_error_loops: true,
+            note_repeated_tool_calls: true,
+            budget_tokens: None,
         }
     }
 }
@@ -63,6 +78,12 @@ mod tests {
         assert!(!o.show_tool_results);
         let empty: RenderOptions = serde_json::from_str("{}").unwrap();
         assert_eq!(empty, RenderOptions::default());
+        assert!(empty.note_error_loops && empty.note_repeated_tool_calls);
+        assert_eq!(empty.budget_tokens, None);
+        let budget: RenderOptions = serde_json::from_str(r#"{"budget_tokens": 3000}"#).unwrap();
+        assert_eq!(budget.budget_tokens, Some(3000));
+        let back = serde_json::to_string(&budget).unwrap();
+        assert!(back.contains("\"budget_tokens\":3000"), "{back}");
     }
 
     #[test]

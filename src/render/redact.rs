@@ -1,19 +1,33 @@
-//! Hidden data: a `data/_NAME` value never appears in any message.
+//! Hidden data: a `data/_NAME` value, and any value derived from one,
+//! never appears in any USER message.
 //!
-//! The data/ section only names it, but a program can pass it on — to a
-//! tool (`(tool/fetch {:key data/_api-key})`), into a definition, into a
-//! print. So before rendering, every nested value equal to a hidden value
-//! (in tool-call arguments and results, turn results, user/ values and
-//! function return values) is replaced by the symbol `data/_NAME`, which also
-//! covers prints cut by limits; after rendering, the USER messages' text has
-//! every remaining occurrence (in `println` output or error messages)
-//! replaced by `data/_NAME` too. Hidden values whose printed text is
-//! shorter than 4 characters (`5`, `nil`, `"ab"`) are only replaced as whole
-//! values: replacing them in text would mangle unrelated output.
+//! The data/ section only names hidden data, but a program can pass it on —
+//! to a tool (`(tool/fetch {:key data/_api-key})`), into a definition, into a
+//! print — or derive new values from it (`(subs data/_token 0 6)`). Before
+//! rendering, every nested value that is
+//!
+//! * equal to a hidden data value is replaced by the symbol `data/_NAME`
+//!   (the program can use that name), and
+//! * marked as derived from hidden data (`RenderInput::hidden`, filled by
+//!   the interpreter: see [`crate::eval::hidden`] for exactly which values
+//!   carry the mark) is replaced by `[hidden]`,
+//!
+//! in tool-call arguments and results, turn results and user/ values; a
+//! user/ value that is itself hidden shows `= TYPE, [hidden]` (its type, not
+//! that of the replacement), and a function's return type stays (only the
+//! type is shown). A `println` entry made from marked values shows the
+//! line with those arguments as `[hidden]`; error messages and hints get
+//! the text of marked strings of 6 characters or more replaced by
+//! `[hidden]`. After rendering, the USER messages' text has every remaining
+//! occurrence of a hidden data value's text replaced by `data/_NAME` too.
+//! Hidden data values whose printed text is shorter than 4 characters
+//! (`5`, `nil`, `"ab"`) are only replaced as whole values: replacing them
+//! in text would mangle unrelated output.
 
 use std::borrow::Cow;
 
-use super::input::RenderInput;
+use super::input::{ErrorInfo, MemoryView, RenderInput};
+use crate::eval::hidden::HiddenMarks;
 use crate::format::to_clojure;
 use crate::value::Value;
 
@@ -27,54 +41,111 @@ fn hidden(input: &RenderInput) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// What counts as hidden in one render.
+struct Hider<'a> {
+    data: Vec<(String, Value)>,
+    marks: &'a HiddenMarks,
+    /// Texts of marked strings long enough to replace in error messages.
+    texts: Vec<&'a str>,
+}
+
+impl Hider<'_> {
+    /// The replacement of `v` when `v` itself is hidden.
+    fn replacement(&self, v: &Value) -> Option<Value> {
+        if let Some((sym, _)) = self.data.iter().find(|(_, h)| h == v) {
+            return Some(Value::symbol(sym.as_str()));
+        }
+        self.marks.is_marked(v).then(|| Value::symbol(HIDDEN))
+    }
+
+    fn replace(&self, v: &Value) -> Value {
+        if let Some(r) = self.replacement(v) {
+            return r;
+        }
+        match v {
+            Value::Vector(items) => Value::vector_from(items.iter().map(|x| self.replace(x))),
+            Value::Map(m) => {
+                Value::map_from(m.iter().map(|(k, x)| (self.replace(k), self.replace(x))))
+            }
+            Value::Set(s) => Value::set_from(s.iter().map(|x| self.replace(x))),
+            _ => v.clone(),
+        }
+    }
+
+    fn redact_text(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for t in &self.texts {
+            if out.contains(t) {
+                out = out.replace(t, HIDDEN);
+            }
+        }
+        out
+    }
+
+    fn redact_error(&self, e: &mut ErrorInfo) {
+        e.message = self.redact_text(&e.message);
+        e.hint = e.hint.as_deref().map(|h| self.redact_text(h));
+    }
+
+    fn redact_memory(&self, m: &mut MemoryView) {
+        for e in &mut m.entries {
+            if e.function.is_some() {
+                continue;
+            }
+            if self.replacement(&e.value).is_some() {
+                e.hidden = true;
+            } else {
+                e.value = self.replace(&e.value);
+            }
+        }
+    }
+}
+
+/// How values derived from hidden data are shown.
+pub const HIDDEN: &str = "[hidden]";
+
 /// `input` with every hidden value replaced inside the values it renders.
 pub fn redact_input(input: &RenderInput) -> Cow<'_, RenderInput> {
-    let hidden = hidden(input);
-    if hidden.is_empty() {
+    let data = hidden(input);
+    if data.is_empty() && input.hidden.is_empty() {
         return Cow::Borrowed(input);
     }
-    let r = |v: &Value| replace(v, &hidden);
+    let mut texts: Vec<&str> = input
+        .hidden
+        .marked_texts()
+        .filter(|t| t.chars().count() >= 6)
+        .collect();
+    // Longest first: a text inside another is replaced after it.
+    texts.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    let h = Hider {
+        data,
+        marks: &input.hidden,
+        texts,
+    };
     let mut out = input.clone();
     for turn in &mut out.turns {
-        if let Ok(v) = &mut turn.result {
-            *v = r(v);
+        match &mut turn.result {
+            Ok(v) => *v = h.replace(v),
+            Err(e) => h.redact_error(e),
         }
         for call in &mut turn.tool_calls {
-            call.args = call.args.iter().map(r).collect();
-            if let Ok(v) = &mut call.result {
-                *v = r(v);
+            call.args = call.args.iter().map(|a| h.replace(a)).collect();
+            match &mut call.result {
+                Ok(v) => *v = h.replace(v),
+                Err(msg) => *msg = h.redact_text(msg),
+            }
+        }
+        for p in &mut turn.prints {
+            if let Some(shown) = input.hidden.shown_line(p) {
+                *p = shown.to_string();
             }
         }
         if let Some(m) = &mut turn.memory {
-            redact_memory(m, &r);
+            h.redact_memory(m);
         }
     }
-    redact_memory(&mut out.memory, &r);
+    h.redact_memory(&mut out.memory);
     Cow::Owned(out)
-}
-
-fn redact_memory(m: &mut super::input::MemoryView, r: &impl Fn(&Value) -> Value) {
-    for e in &mut m.entries {
-        e.value = r(&e.value);
-        if let Some(f) = &mut e.function {
-            f.last_return = f.last_return.as_ref().map(r);
-        }
-    }
-}
-
-fn replace(v: &Value, hidden: &[(String, Value)]) -> Value {
-    if let Some((sym, _)) = hidden.iter().find(|(_, h)| h == v) {
-        return Value::symbol(sym.as_str());
-    }
-    match v {
-        Value::Vector(items) => Value::vector_from(items.iter().map(|x| replace(x, hidden))),
-        Value::Map(m) => Value::map_from(
-            m.iter()
-                .map(|(k, x)| (replace(k, hidden), replace(x, hidden))),
-        ),
-        Value::Set(s) => Value::set_from(s.iter().map(|x| replace(x, hidden))),
-        _ => v.clone(),
-    }
 }
 
 /// `text` with every occurrence of a hidden value's text replaced.
@@ -103,12 +174,35 @@ mod tests {
 
     #[test]
     fn nested_hidden_values_become_their_name() {
-        let hidden = vec![("data/_key".to_string(), Value::string("s3cr3t-token"))];
+        let marks = HiddenMarks::default();
+        let h = Hider {
+            data: vec![("data/_key".to_string(), Value::string("s3cr3t-token"))],
+            marks: &marks,
+            texts: Vec::new(),
+        };
         let v = Value::vector_from([Value::map_from([(
             Value::keyword("key"),
             Value::string("s3cr3t-token"),
         )])]);
-        let out = replace(&v, &hidden);
+        let out = h.replace(&v);
         assert_eq!(to_clojure(&out, None, None).0, "[{:key data/_key}]");
+    }
+
+    #[test]
+    fn marked_values_become_hidden() {
+        let mut marks = HiddenMarks::default();
+        let derived = Value::string("S3CR3T");
+        marks.mark(&derived);
+        let h = Hider {
+            data: Vec::new(),
+            marks: &marks,
+            texts: vec!["S3CR3T"],
+        };
+        let v = Value::vector_from([derived.clone(), Value::string("S3CR3T")]);
+        assert_eq!(
+            to_clojure(&h.replace(&v), None, None).0,
+            "[[hidden] \"S3CR3T\"]"
+        );
+        assert_eq!(h.redact_text("bad value S3CR3T!"), "bad value [hidden]!");
     }
 }

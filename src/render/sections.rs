@@ -59,8 +59,9 @@ fn tool_line(t: &ToolInfo) -> String {
 }
 
 /// `;; === data/ ===` with one entry per value, sorted by name; names
-/// starting with `_` are hidden (R-22, R-23).
-pub fn data(data: &[(String, Value)], o: &RenderOptions) -> Option<String> {
+/// starting with `_` are hidden (R-22, R-23); without `samples` (the token
+/// budget's last step) just the types.
+pub fn data(data: &[(String, Value)], o: &RenderOptions, samples: bool) -> Option<String> {
     if data.is_empty() {
         return None;
     }
@@ -72,7 +73,10 @@ pub fn data(data: &[(String, Value)], o: &RenderOptions) -> Option<String> {
         let comment = if name.starts_with('_') {
             format!("{label}, [hidden]")
         } else {
-            match sample(v, o.sample_limit, o.sample_printable_limit) {
+            match samples
+                .then(|| sample(v, o.sample_limit, o.sample_printable_limit))
+                .flatten()
+            {
                 Some(s) => format!("{label}, sample: {s}"),
                 None => label,
             }
@@ -129,7 +133,9 @@ fn function_line(e: &MemoryEntry) -> String {
 /// `NAME ; = TYPE[, sample: S][, "DOC"]` (R-27).
 fn value_line(e: &MemoryEntry, o: &RenderOptions, samples: bool) -> String {
     let mut comment = format!("= {}", type_label(&e.value));
-    if samples {
+    if e.hidden {
+        comment.push_str(", [hidden]");
+    } else if samples {
         if let Some(s) = sample(&e.value, o.sample_limit, o.sample_printable_limit) {
             comment.push_str(", sample: ");
             comment.push_str(&s);
@@ -288,14 +294,22 @@ pub fn error_lines(e: &super::input::ErrorInfo) -> String {
     out
 }
 
-/// The error block of R-50, when the last turn failed.
-pub fn error_block(turns: &[TurnRecord]) -> Option<String> {
+/// The error block of R-50, when the last turn failed; with the note of
+/// an error loop (`loops.rs`) when `note_loops` is set.
+pub fn error_block(turns: &[TurnRecord], note_loops: bool) -> Option<String> {
     let last = turns.last()?;
     let err = last.result.as_ref().err()?;
     let program = last.program_or_response().trim_end_matches('\n');
+    let mut lines = error_lines(err);
+    if let Some(note) = note_loops
+        .then(|| super::loops::error_loop_note(super::loops::error_streak(turns)))
+        .flatten()
+    {
+        lines.push('\n');
+        lines.push_str(&note);
+    }
     Some(format!(
-        "---\nYour previous attempt:\n```clojure\n{program}\n```\n\n{}\n---",
-        error_lines(err)
+        "---\nYour previous attempt:\n```clojure\n{program}\n```\n\n{lines}\n---"
     ))
 }
 

@@ -12,23 +12,37 @@ use serde::{Deserialize, Serialize};
 
 use super::{Message, Role};
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Numbers about one render.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// `single-user-coalesced` or `uncompressed`.
     pub strategy: String,
     pub turns_rendered: usize,
-    /// Tool calls made in all turns (failed ones included).
+    /// Tool calls the view could show: those of successful turns (and of
+    /// failed ones when the view lists them: `keep_failed_turn_calls`, or
+    /// the uncompressed history).
     pub tool_calls_total: usize,
     /// Tool calls visible to the LLM (listed, or in the history's code).
     pub tool_calls_shown: usize,
-    /// `total - shown`: cut by the FIFO limit or made by failed turns.
+    /// `total - shown`: cut by the FIFO limit.
     pub tool_calls_dropped: usize,
-    /// `println` entries of all turns.
+    /// Tool calls of failed turns the view never lists (not in `total`).
+    #[serde(default)]
+    pub tool_calls_in_failed_turns: usize,
+    /// `println` entries the view could show (those of successful turns in
+    /// the compressed view, of every turn in the uncompressed one).
     pub printlns_total: usize,
     pub printlns_shown: usize,
-    /// `total - shown`: cut by the FIFO limit or printed by failed turns.
+    /// `total - shown`: cut by the FIFO limit.
     pub printlns_dropped: usize,
+    /// `println` entries of failed turns the view never shows (not in
+    /// `total`).
+    #[serde(default)]
+    pub printlns_in_failed_turns: usize,
     /// Shown entries cut at `print_char_limit`.
     pub printlns_truncated: usize,
     /// Failed turns whose error is not shown (all but a failing last turn).
@@ -38,6 +52,21 @@ pub struct Stats {
     /// `ceil(chars / 4)` summed over the messages.
     pub tokens_estimate: usize,
     pub messages: Vec<MessageStats>,
+    /// The token budget the render had to fit (`budget.rs`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_tokens: Option<usize>,
+    /// The degradation steps that changed the prompt to fit the budget, in
+    /// order (`budget::STEPS` names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub degraded: Vec<String>,
+    /// How many of `budget::STEPS` were applied (those that had nothing to
+    /// cut included): a larger budget never applies more.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub degrade_steps: usize,
+    /// Tokens over the budget even after every step (or, uncompressed,
+    /// without any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_budget_by: Option<usize>,
 }
 
 /// Size of one message.

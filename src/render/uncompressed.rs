@@ -3,6 +3,7 @@
 //! sessions (`max_turns == 1`, R-03) get, without a turn indicator.
 
 use super::input::{RenderInput, TurnRecord};
+use super::loops;
 use super::options::RenderOptions;
 use super::sections;
 use super::stats::Stats;
@@ -18,7 +19,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
     let mut first: Vec<String> = [
         sections::mission(&input.mission),
         sections::tools(&input.tools),
-        sections::data(&input.data, o),
+        sections::data(&input.data, o, true),
     ]
     .into_iter()
     .flatten()
@@ -32,7 +33,7 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
     ];
     for (i, turn) in input.turns.iter().enumerate() {
         messages.push(Message::assistant(turn.raw_response.clone()));
-        let mut fb = feedback(turn);
+        let mut fb = feedback(&input.turns, i, o);
         if i + 1 == input.turns.len() {
             if let Some(ind) = &indicator {
                 fb.push_str("\n\n");
@@ -57,12 +58,26 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
     Rendered { messages, stats }
 }
 
-/// `Result: VALUE` or `Error: MESSAGE`, then a blank line and all prints.
-fn feedback(turn: &TurnRecord) -> String {
+/// `Result: VALUE` or `Error: MESSAGE` (with the error-loop note), the
+/// repeated-tool-calls note, then a blank line and all prints.
+fn feedback(turns: &[TurnRecord], i: usize, o: &RenderOptions) -> String {
+    let turn = &turns[i];
     let mut out = match &turn.result {
         Ok(v) => format!("Result: {}", sections::result_text(v)),
         Err(e) => sections::error_lines(e),
     };
+    if o.note_error_loops {
+        if let Some(note) = loops::error_loop_note(loops::error_streak(&turns[..=i])) {
+            out.push('\n');
+            out.push_str(&note);
+        }
+    }
+    if o.note_repeated_tool_calls {
+        if let Some(note) = loops::repeated_calls_note(turns, i, o) {
+            out.push_str("\n\n");
+            out.push_str(&note);
+        }
+    }
     if !turn.prints.is_empty() {
         out.push_str("\n\n;; Output:");
         for p in &turn.prints {

@@ -358,6 +358,19 @@ fn stats(repl: &Repl) -> Output {
         st.printlns_total,
         st.error_turns_collapsed
     ));
+    if let Some(budget) = st.budget_tokens {
+        lines.push(format!(
+            "token budget: {budget} (chars/4); degraded: {}{}",
+            if st.degraded.is_empty() {
+                "nothing".to_string()
+            } else {
+                st.degraded.join(", ")
+            },
+            st.over_budget_by
+                .map(|n| format!("; still {n} tokens over"))
+                .unwrap_or_default()
+        ));
+    }
     let l = s.limits();
     let show = |v: Option<String>| v.unwrap_or_else(|| "none".into());
     lines.push(format!(

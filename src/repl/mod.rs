@@ -77,6 +77,9 @@ pub struct ReplConfig {
     /// End the session after this many turns, as an LLM's session would
     /// (it also replaces the file's `max_turns`). `None`: never run out.
     pub max_turns: Option<usize>,
+    /// The compressed view's token budget for every session opened
+    /// (`--budget-tokens`; `None` keeps the session file's).
+    pub budget_tokens: Option<usize>,
     /// Applied to the limits of every session opened (also by `:load`).
     pub limits: Option<LimitsOverride>,
 }
@@ -149,6 +152,8 @@ impl Repl {
             .max_turns(config.max_turns.unwrap_or(DEFAULT_MAX_TURNS))
             .limits(config.limits(Limits::default()))
             .build()?;
+        let mut session = session;
+        session.set_budget_tokens(config.budget_tokens);
         Ok(Repl::new(session, config))
     }
 
@@ -431,6 +436,7 @@ pub fn open_session(
     let limits = config.limits(file.limits.clone().unwrap_or_default());
     let mut session = file.session(path, Some(&text), Some(limits))?;
     session.set_stop_at_max_turns(config.max_turns.is_some());
+    session.set_budget_tokens(config.budget_tokens);
     session.replay(&file.turns);
     Ok((session, file.limits))
 }

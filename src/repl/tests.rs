@@ -336,3 +336,20 @@ fn completion_knows_the_short_qualifiers() {
         assert!(names.iter().any(|x| x == n), "{n}");
     }
 }
+
+#[test]
+fn budget_tokens_applies_to_the_session_and_stats_say_what_was_degraded() {
+    let config = ReplConfig {
+        budget_tokens: Some(1),
+        ..ReplConfig::default()
+    };
+    let mut r = Repl::empty("m", config).unwrap();
+    assert_eq!(r.session().render_options().budget_tokens, Some(1));
+    plain(&mut r, "(def xs (range 50))");
+    let stats = plain(&mut r, ":stats");
+    assert!(
+        stats.contains("token budget: 1 (chars/4); degraded: "),
+        "{stats}"
+    );
+    assert!(stats.contains("tokens over"), "{stats}");
+}

@@ -25,7 +25,7 @@ use super::{bad_name, Session, SessionBuilder, SessionError, DEFAULT_MAX_TURNS};
 use crate::eval::Limits;
 use crate::format::to_clojure;
 use crate::reader::read_value;
-use crate::value::json::{from_json, to_json};
+use crate::value::json::{from_json, to_json_lossless};
 use crate::value::Value;
 
 fn default_max_turns() -> usize {
@@ -339,11 +339,13 @@ pub(super) fn from_session(
     let mut data = BTreeMap::new();
     let mut data_lisp = BTreeMap::new();
     for (name, v) in session.data() {
-        let json = to_json(v);
-        if from_json(&json) == *v {
-            data.insert(name.clone(), json);
-        } else {
-            data_lisp.insert(name.clone(), to_clojure(v, None, None).0);
+        match to_json_lossless(v) {
+            Some(json) => {
+                data.insert(name.clone(), json);
+            }
+            None => {
+                data_lisp.insert(name.clone(), to_clojure(v, None, None).0);
+            }
         }
     }
     SessionFile {

@@ -90,6 +90,7 @@ pub fn render_input(session: &Session) -> RenderInput {
             })
             .collect(),
         memory: MemoryView::from_interp(interp),
+        hidden: interp.hidden.clone(),
     }
 }
 

@@ -593,6 +593,13 @@ impl Session {
     pub fn result_shape(&self) -> Option<&str> {
         self.returns.as_ref().map(|(text, _)| text.as_str())
     }
+    /// The token budget of the compressed view (`--budget-tokens`); `None`
+    /// keeps the session file's.
+    pub fn set_budget_tokens(&mut self, budget: Option<usize>) {
+        if budget.is_some() {
+            self.render.budget_tokens = budget;
+        }
+    }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {
         self.compression

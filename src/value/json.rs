@@ -54,6 +54,15 @@ pub fn to_json(value: &Value) -> Json {
     }
 }
 
+/// The JSON of `value` when it converts losslessly: reading it back with
+/// [`from_json`] gives an equal value (so maps need keyword keys, and
+/// strings, numbers, booleans, nil, vectors and such maps nest freely);
+/// `None` for keywords, symbols, sets, string-keyed maps, functions…
+pub fn to_json_lossless(value: &Value) -> Option<Json> {
+    let json = to_json(value);
+    (from_json(&json) == *value).then_some(json)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +87,18 @@ mod tests {
             ])
         );
         assert_eq!(to_json(&v), json);
+        assert_eq!(to_json_lossless(&v), Some(json));
+    }
+
+    #[test]
+    fn only_values_that_read_back_equal_are_lossless() {
+        assert_eq!(to_json_lossless(&Value::Int(3)), Some(Json::from(3)));
+        assert_eq!(to_json_lossless(&Value::Float(3.0)), Some(Json::from(3.0)));
+        assert_eq!(to_json_lossless(&Value::keyword("a")), None);
+        assert_eq!(to_json_lossless(&Value::set_from([Value::Int(1)])), None);
+        let string_keys = Value::map_from([(Value::string("a"), Value::Int(1))]);
+        assert_eq!(to_json_lossless(&string_keys), None);
+        let nested = Value::vector_from([Value::Nil, Value::keyword("k")]);
+        assert_eq!(to_json_lossless(&nested), None);
     }
 }

@@ -103,6 +103,7 @@ fn hundred_turns() -> RenderInput {
         max_turns: 200,
         turns,
         memory: MemoryView::from_interp(&interp),
+        hidden: interp.hidden.clone(),
     }
 }
 

@@ -79,6 +79,7 @@ impl Sim {
         let program = extract(raw);
         let outcome = self.interp.run_program(&program);
         self.input.memory = MemoryView::from_interp(&self.interp);
+        self.input.hidden = self.interp.hidden.clone();
         let number = self.input.turns.len() + 1;
         self.input.turns.push(TurnRecord::after_run(
             number,

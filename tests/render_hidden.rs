@@ -1,0 +1,196 @@
+//! R-23 carried through derived values: values a program derives from hidden
+//! data (`data/_NAME`) are shown as `[hidden]` in every USER message —
+//! samples, outputs, tool-call lines and results — while tools still get the
+//! real values (`ptc_lisp::eval::hidden` says exactly what is covered).
+
+mod render_common;
+
+use ptc_lisp::render::{to_messages, RenderOptions, Role, Strategy};
+use ptc_lisp::Value;
+use render_common::{lisp, Sim};
+
+const SECRET: &str = "s3cr3t-token-42";
+
+fn session() -> Sim {
+    Sim::new("m", 6)
+        .data("_token", Value::string(SECRET))
+        .data("_pin", Value::Int(4821))
+        .data("_csv", Value::string("alpha-key,bravo-key"))
+        .data("users", lisp(r#"[{:name "Alice"}]"#))
+        .tool(
+            "fetch",
+            &[("key", "string")],
+            "map",
+            None,
+            lisp("{:ok true}"),
+        )
+}
+
+/// Every USER message of both views, with every option that shows more.
+fn all_user_text(s: &Sim) -> String {
+    let o = RenderOptions {
+        show_tool_results: true,
+        show_last_result: true,
+        keep_failed_turn_calls: true,
+        ..RenderOptions::default()
+    };
+    let mut out = String::new();
+    for strategy in [Strategy::SingleUserCoalesced, Strategy::Uncompressed] {
+        for m in to_messages(&s.input, &o, strategy).messages {
+            if m.role == Role::User {
+                out.push_str(&m.content);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn assert_no_leak(s: &Sim, needles: &[&str]) {
+    let text = all_user_text(s);
+    for n in needles {
+        assert!(!text.contains(n), "{n:?} leaked:\n{text}");
+    }
+}
+
+#[test]
+fn a_substring_of_hidden_data_is_hidden_and_labelled_by_its_type() {
+    let mut s = session();
+    s.turn("(def head (subs data/_token 0 6)) (def k data/_token)");
+    let user = s.user();
+    assert!(
+        user.contains("\nhead                             ; = string, [hidden]\n"),
+        "{user}"
+    );
+    // Bound to the hidden string itself: a string, not `symbol`.
+    assert!(
+        user.contains("\nk                                ; = string, [hidden]"),
+        "{user}"
+    );
+    assert_no_leak(&s, &["s3cr3t"]);
+}
+
+#[test]
+fn printing_a_derived_value_shows_hidden_in_the_output() {
+    let mut s = session();
+    s.turn(r#"(println (str/upper-case data/_token)) (println "head:" (subs data/_token 0 6) 7)"#);
+    let user = s.user();
+    assert!(
+        user.contains(";; Output:\n[hidden]\nhead: [hidden] 7\n"),
+        "{user}"
+    );
+    assert_no_leak(&s, &["S3CR3T", "s3cr3t"]);
+    // A line started by `print` with a hidden part is hidden as a whole.
+    s.turn(r#"(print "key" (str "x" data/_token)) (println " done")"#);
+    assert!(s.user().contains("\n[hidden]\n"), "{}", s.user());
+    assert_no_leak(&s, &["xs3cr3t", "s3cr3t"]);
+}
+
+#[test]
+fn tool_calls_get_the_real_value_but_show_hidden() {
+    let mut s = session();
+    let turn = s.turn("(tool/fetch (str/upper-case data/_token))");
+    // The tool received the real, derived value.
+    assert_eq!(
+        turn.tool_calls[0].args,
+        vec![Value::string(SECRET.to_uppercase())]
+    );
+    let user = s.user();
+    assert!(user.contains(";   fetch([hidden])"), "{user}");
+    assert_no_leak(&s, &["S3CR3T"]);
+}
+
+#[test]
+fn arithmetic_strings_and_collections_carry_the_mark() {
+    let mut s = session();
+    s.turn(
+        r#"(def p (+ data/_pin 1))
+           (def q (* 2 (inc data/_pin)))
+           (def parts (str/split data/_csv #","))
+           (def one (first parts))
+           (def joined (str/join "+" [(str/upper-case one) "x"]))
+           (def m {:k (str/reverse data/_token)})"#,
+    );
+    let user = s.user();
+    for name in ["p", "q", "parts", "one", "joined"] {
+        let line = user
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        assert!(line.ends_with(", [hidden]"), "{line}");
+    }
+    assert!(user.contains("sample: {:k [hidden]}"), "{user}");
+    assert_no_leak(&s, &["4822", "9644", "alpha", "bravo", "ALPHA", "24-nekot"]);
+}
+
+#[test]
+fn values_not_derived_from_hidden_data_stay_visible() {
+    let mut s = session();
+    s.turn(
+        r#"(def n (count data/_token))
+           (def names (mapv :name data/users))
+           (def both (conj data/users data/_token))
+           (def ok (= data/_token "x"))
+           (def who (:name (assoc (first data/users) :key data/_token)))"#,
+    );
+    let user = s.user();
+    assert!(user.contains("= integer, sample: 15"), "{user}");
+    assert!(
+        user.contains("names                            ; = list[1], sample: \"Alice\""),
+        "{user}"
+    );
+    assert!(user.contains("= boolean, sample: false"), "{user}");
+    // Taken out of a value that holds hidden data: not hidden itself.
+    assert!(
+        user.contains("who                              ; = string, sample: \"Alice\""),
+        "{user}"
+    );
+    // Adding a hidden value to a collection hides the new collection, not
+    // the values it shares.
+    assert!(
+        user.contains("both                             ; = list[2], [hidden]"),
+        "{user}"
+    );
+    assert!(
+        user.contains("data/users                       ; list[1], sample: {:name \"Alice\"}"),
+        "{user}"
+    );
+    assert_no_leak(&s, &["s3cr3t"]);
+}
+
+#[test]
+fn hidden_values_in_error_messages_are_replaced() {
+    let mut s = session();
+    s.turn("(inc (str \"n-\" data/_token))");
+    assert!(
+        s.user()
+            .contains("Error: inc expects numbers, got string \"[hidden]\""),
+        "{}",
+        s.user()
+    );
+    assert_no_leak(&s, &["n-s3cr3t", "s3cr3t"]);
+}
+
+#[test]
+fn sessions_without_hidden_data_mark_nothing() {
+    let mut s = Sim::new("m", 5).data("users", lisp("[1 2]"));
+    s.turn("(def x (str (first data/users) \"abc\")) (println x)");
+    assert!(!s.interp.hidden.active());
+    assert!(s.user().contains(";; Output:\n1abc"), "{}", s.user());
+}
+
+#[test]
+fn hidden_values_stay_hidden_in_later_turns() {
+    let mut s = session();
+    s.turn("(def head (subs data/_token 0 6))");
+    s.turn("(def again (str/upper-case head)) (loop [i 0 acc \"\"] (if (< i 50) (recur (inc i) (str acc head)) (def long-one acc)))");
+    let user = s.user();
+    for name in ["head", "again", "long-one"] {
+        assert!(
+            user.lines()
+                .any(|l| l.starts_with(&format!("{name} ")) && l.ends_with(", [hidden]")),
+            "{name}: {user}"
+        );
+    }
+    assert_no_leak(&s, &["s3cr3t", "S3CR3T"]);
+}
