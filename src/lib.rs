@@ -34,6 +34,8 @@ pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod format;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod reader;
 pub mod render;
 pub mod repl;
