@@ -132,14 +132,7 @@ pub fn from_python(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     let mut path = Vec::new();
     convert(obj, &mut path).map_err(|e| match e {
         Problem::Python(e) => e,
-        Problem::Unsupported(msg) => {
-            let place = if path.is_empty() {
-                String::new()
-            } else {
-                format!(" at {}", path.concat())
-            };
-            conversion_error(format!("{what}{place}: {msg}"))
-        }
+        Problem::Unsupported(msg) => conversion_error(format!("{what}{}: {msg}", path.concat())),
     })
 }
 
