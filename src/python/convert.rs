@@ -127,13 +127,41 @@ impl ToPython {
 }
 
 /// Converts a Python value; `what` names it in errors (`data/products`,
-/// `the result of tool/search`).
+/// `its result`).
 pub fn from_python(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     let mut path = Vec::new();
     convert(obj, &mut path).map_err(|e| match e {
         Problem::Python(e) => e,
-        Problem::Unsupported(msg) => conversion_error(format!("{what}{}: {msg}", path.concat())),
+        Problem::Unsupported(msg) => {
+            let place = path
+                .iter()
+                .map(Step::text)
+                .collect::<PyResult<String>>()
+                .unwrap_or_default();
+            conversion_error(format!("{what}{place}: {msg}"))
+        }
     })
+}
+
+/// One step down from a container, written out only for an error message.
+enum Step<'py> {
+    Index(usize),
+    /// The value under this key.
+    Value(Bound<'py, PyAny>),
+    /// The key itself.
+    Key(Bound<'py, PyAny>),
+    Member(Bound<'py, PyAny>),
+}
+
+impl Step<'_> {
+    fn text(&self) -> PyResult<String> {
+        Ok(match self {
+            Step::Index(i) => format!("[{i}]"),
+            Step::Value(k) => format!("[{}]", k.repr()?),
+            Step::Key(k) => format!("[key {}]", k.repr()?),
+            Step::Member(m) => format!("[member {}]", m.repr()?),
+        })
+    }
 }
 
 /// Why a conversion stopped.
@@ -148,9 +176,9 @@ impl From<PyErr> for Problem {
     }
 }
 
-/// Converts `obj`; `path` holds the subscripts down to it (left as they
-/// were at a problem, to name the place).
-fn convert(obj: &Bound<'_, PyAny>, path: &mut Vec<String>) -> Result<Value, Problem> {
+/// Converts `obj`; `path` holds the steps down to it (left as they were at
+/// a problem, to name the place).
+fn convert<'py>(obj: &Bound<'py, PyAny>, path: &mut Vec<Step<'py>>) -> Result<Value, Problem> {
     if path.len() > depth::MAX_DEPTH {
         return Err(Problem::Unsupported(format!(
             "nests more than {} levels deep (a container that holds itself?)",
@@ -159,6 +187,9 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut Vec<String>) -> Result<Value, Prob
     }
     if obj.is_none() {
         return Ok(Value::Nil);
+    }
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Ok(Value::string(s.to_cow()?.as_ref()));
     }
     if let Ok(b) = obj.downcast::<PyBool>() {
         return Ok(Value::Bool(b.is_true()));
@@ -175,16 +206,13 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut Vec<String>) -> Result<Value, Prob
     if let Ok(f) = obj.downcast::<PyFloat>() {
         return Ok(Value::Float(f.value()));
     }
-    if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(Value::string(s.to_cow()?.as_ref()));
-    }
     if let Ok(k) = obj.downcast::<Keyword>() {
         return Ok(Value::keyword(k.get().name.as_str()));
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(obj.len().unwrap_or(0));
         for (i, item) in obj.try_iter()?.enumerate() {
-            path.push(format!("[{i}]"));
+            path.push(Step::Index(i));
             items.push(convert(&item?, path)?);
             path.pop();
         }
@@ -193,16 +221,17 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut Vec<String>) -> Result<Value, Prob
     if let Ok(d) = obj.downcast::<PyDict>() {
         let mut m = Map::new();
         for (k, v) in d.iter() {
+            // Keys of data are interned, as JSON object keys are.
             let key = match k.downcast::<PyString>() {
-                Ok(s) => Value::keyword(s.to_cow()?.as_ref()),
+                Ok(s) => Value::keyword_interned(s.to_cow()?.as_ref()),
                 Err(_) => {
-                    path.push(format!("[key {}]", k.repr()?));
+                    path.push(Step::Key(k.clone()));
                     let key = convert(&k, path)?;
                     path.pop();
                     key
                 }
             };
-            path.push(format!("[{}]", k.repr()?));
+            path.push(Step::Value(k));
             m.insert(key, convert(&v, path)?);
             path.pop();
         }
@@ -212,7 +241,7 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut Vec<String>) -> Result<Value, Prob
         let mut s = Set::new();
         for item in obj.try_iter()? {
             let item = item?;
-            path.push(format!("[member {}]", item.repr()?));
+            path.push(Step::Member(item.clone()));
             s.insert(convert(&item, path)?);
             path.pop();
         }
