@@ -24,6 +24,10 @@ use super::turn::{memory_of, PyTurn};
 use crate::session::messages::{render_messages, turns_text};
 use crate::session::{Message, Role, Session, Status, View, DEFAULT_MAX_TURNS};
 
+// `max_turns=5` in `Session(...)`'s signature (written out so that Python
+// shows it) is the library's default.
+const _: () = assert!(DEFAULT_MAX_TURNS == 5);
+
 /// A mission and its turns.
 #[pyclass(module = "ptc_lisp", name = "Session", frozen)]
 pub struct PySession {
@@ -61,7 +65,7 @@ fn messages_py(py: Python<'_>, messages: &[Message]) -> PyResult<Vec<PyObject>> 
 #[pymethods]
 impl PySession {
     #[new]
-    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=DEFAULT_MAX_TURNS, limits=None, compression=false, render=None, keep_keywords=false))]
+    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -11,7 +11,8 @@ with the GIL held. See the README's "Python" section for the API table and
 the conversions.
 """
 
-from typing import Any, Callable, Optional, TypeVar, Union, overload
+import os
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, TypeVar, Union, overload
 
 from ._ptc_lisp import (
     ArityError,
@@ -41,6 +42,67 @@ from ._ptc_lisp import (
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# Types for annotations (the stubs, __init__.pyi, describe them too).
+
+Value = Any
+"""A converted PTC-Lisp value: None, bool, int, float, str, list, dict, set
+(tuple/frozenset inside map keys and sets), or Keyword."""
+
+
+class Message(TypedDict):
+    """One chat message, as `Session.next_prompt` gives them."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class AnthropicPrompt(TypedDict):
+    """`Session.next_prompt_anthropic()`: the system text apart from the messages."""
+
+    system: str
+    messages: "list[Message]"
+
+
+class ToolCall(TypedDict):
+    """One tool call of a turn: `result` is None when it failed, `error` the tool's message."""
+
+    name: str
+    args: "list[Value]"
+    result: Value
+    error: Optional[str]
+
+
+class LimitsDict(TypedDict, total=False):
+    """`limits=`: the keys of a session file's "limits"; None turns a limit off."""
+
+    timeout_ms: Optional[int]
+    max_steps: Optional[int]
+    max_depth: Optional[int]
+    max_heap_bytes: Optional[int]
+    max_print_bytes: Optional[int]
+    max_tool_calls: Optional[int]
+    max_source_bytes: Optional[int]
+
+
+class RenderDict(TypedDict, total=False):
+    """`render=`: the keys of a session file's "render" (rendering.md R-02)."""
+
+    println_limit: int
+    tool_call_limit: int
+    sample_limit: int
+    sample_printable_limit: int
+    args_limit: int
+    args_printable_limit: int
+    print_char_limit: int
+    show_tool_results: bool
+    show_last_result: bool
+    keep_failed_turn_calls: bool
+
+
+Limits = Union[LimitsDict, Literal["none"], None]
+Tools = Union[Mapping[str, Union[Callable[..., Any], Tool]], Sequence[Union[Tool, Callable[..., Any]]], None]
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 @overload
@@ -78,6 +140,15 @@ def tool(
 
 
 __all__ = [
+    "AnthropicPrompt",
+    "Limits",
+    "LimitsDict",
+    "Message",
+    "PathLike",
+    "RenderDict",
+    "ToolCall",
+    "Tools",
+    "Value",
     "ArityError",
     "ConversionError",
     "ExecutionError",

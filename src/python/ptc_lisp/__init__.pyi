@@ -1,12 +1,11 @@
 """Type stubs of ptc_lisp (the native module's classes and functions)."""
 
 import os
-from typing import Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, TypeVar, Union, overload
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, TypeVar, Union, final, overload
 
 __version__: str
 
 Value = Any
-"""A converted PTC-Lisp value: None, bool, int, float, str, list, dict, set (tuple/frozenset inside keys and sets), or Keyword."""
 
 class Message(TypedDict):
     role: Literal["system", "user", "assistant"]
@@ -20,9 +19,7 @@ class ToolCall(TypedDict):
     name: str
     args: list[Value]
     result: Value
-    """The tool's result; None when the call failed."""
     error: Optional[str]
-    """The tool's error message; None when the call succeeded."""
 
 class LimitsDict(TypedDict, total=False):
     timeout_ms: Optional[int]
@@ -46,7 +43,45 @@ class RenderDict(TypedDict, total=False):
     keep_failed_turn_calls: bool
 
 Limits = Union[LimitsDict, Literal["none"], None]
-Tools = Union[Mapping[str, Union[Callable[..., Any], "Tool"]], Sequence[Union["Tool", Callable[..., Any]]], None]
+Tools = Union[Mapping[str, Union[Callable[..., Any], Tool]], Sequence[Union[Tool, Callable[..., Any]]], None]
+PathLike = Union[str, os.PathLike[str]]
+
+__all__ = [
+    "AnthropicPrompt",
+    "Limits",
+    "LimitsDict",
+    "Message",
+    "PathLike",
+    "RenderDict",
+    "ToolCall",
+    "Tools",
+    "Value",
+    "ArityError",
+    "ConversionError",
+    "ExecutionError",
+    "FailError",
+    "InternalError",
+    "Keyword",
+    "LimitExceededError",
+    "MemoryExceededError",
+    "ParseError",
+    "PtcArithmeticError",
+    "PtcError",
+    "PtcTimeoutError",
+    "PtcTypeError",
+    "RunResult",
+    "Session",
+    "SessionError",
+    "Tool",
+    "ToolError",
+    "Turn",
+    "UndefinedError",
+    "ValidationError",
+    "__version__",
+    "run",
+    "system_prompt",
+    "tool",
+]
 
 class PtcError(Exception):
     """An error of ptc. A failing program is not raised: turns and results carry these as `.error`."""
@@ -79,30 +114,41 @@ class ConversionError(PtcError):
 class SessionError(PtcError):
     """Raised for bad session definitions or files, a turn after the end, or a session busy in another thread."""
 
+@final
 class Keyword:
     """A PTC-Lisp keyword (only with keep_keywords=True; keywords are str by default)."""
 
-    name: str
-    def __init__(self, name: str) -> None: ...
-    def __eq__(self, other: object) -> bool: ...
+    @property
+    def name(self) -> str:
+        """The name without the colon."""
+    def __new__(cls, name: str) -> "Keyword": ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __lt__(self, other: "Keyword") -> bool: ...
+    def __lt__(self, other: "Keyword", /) -> bool: ...
+    def __le__(self, other: "Keyword", /) -> bool: ...
+    def __gt__(self, other: "Keyword", /) -> bool: ...
+    def __ge__(self, other: "Keyword", /) -> bool: ...
 
+@final
 class Tool:
     """A function with the name, signature and description the prompt shows; callable like the function."""
 
-    function: Callable[..., Any]
-    name: Optional[str]
-    signature: Optional[str]
-    description: Optional[str]
-    def __init__(
-        self,
+    @property
+    def function(self) -> Callable[..., Any]: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def signature(self) -> Optional[str]: ...
+    @property
+    def description(self) -> Optional[str]: ...
+    def __new__(
+        cls,
         function: Callable[..., Any],
         *,
         name: Optional[str] = None,
         signature: Optional[str] = None,
         description: Optional[str] = None,
-    ) -> None: ...
+    ) -> "Tool": ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -118,6 +164,7 @@ def tool(
     description: Optional[str] = None,
 ) -> Callable[[F], Tool]: ...
 
+@final
 class RunResult:
     """What ptc_lisp.run did."""
 
@@ -137,6 +184,7 @@ class RunResult:
     def unwrap(self) -> Value:
         """The value, or raise the error."""
 
+@final
 class Turn:
     """One turn of a session (immutable)."""
 
@@ -165,11 +213,12 @@ class Turn:
     def memory(self) -> dict[str, Value]:
         """user/ after the turn (unchanged by a failed turn)."""
 
+@final
 class Session:
     """A mission and its turns; memory changes only on successful turns."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         mission: str,
         *,
         data: Optional[Mapping[str, Any]] = None,
@@ -179,9 +228,9 @@ class Session:
         compression: bool = False,
         render: Optional[RenderDict] = None,
         keep_keywords: bool = False,
-    ) -> None: ...
+    ) -> "Session": ...
     @staticmethod
-    def from_file(path: Union[str, "os.PathLike[str]"], *, keep_keywords: bool = False) -> "Session": ...
+    def from_file(path: PathLike, *, keep_keywords: bool = False) -> "Session": ...
     def run_turn(self, raw_response: str) -> Turn:
         """Run one LLM response as the next turn (without the GIL). Raises SessionError once the session has ended."""
     def next_prompt(self) -> list[Message]:
@@ -193,7 +242,7 @@ class Session:
     def render(self, view: Literal["turns"]) -> str: ...
     @overload
     def render(self, view: None = None) -> list[Message]: ...
-    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def save(self, path: PathLike) -> None: ...
     @property
     def status(self) -> Literal["running", "returned", "failed", "exhausted"]: ...
     @property
