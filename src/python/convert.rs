@@ -189,7 +189,7 @@ fn convert<'py>(obj: &Bound<'py, PyAny>, path: &mut Vec<Step<'py>>) -> Result<Va
         return Ok(Value::Nil);
     }
     if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(Value::string(s.to_cow()?.as_ref()));
+        return Ok(Value::string(s.to_str()?));
     }
     if let Ok(b) = obj.downcast::<PyBool>() {
         return Ok(Value::Bool(b.is_true()));
@@ -223,7 +223,7 @@ fn convert<'py>(obj: &Bound<'py, PyAny>, path: &mut Vec<Step<'py>>) -> Result<Va
         for (k, v) in d.iter() {
             // Keys of data are interned, as JSON object keys are.
             let key = match k.downcast::<PyString>() {
-                Ok(s) => Value::keyword_interned(s.to_cow()?.as_ref()),
+                Ok(s) => Value::keyword_interned(s.to_str()?),
                 Err(_) => {
                     path.push(Step::Key(k.clone()));
                     let key = convert(&k, path)?;
