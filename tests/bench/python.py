@@ -5,7 +5,8 @@
     target/python-venv/bin/python tests/bench/python.py
 
 Two workloads, each timed per call (median and mean over many calls, after
-a warm-up), as an agent host pays them:
+a warm-up; the implementations alternate in batches of 10 calls, so that
+the machine's load weighs on all alike), as an agent host pays them:
 
 * a trivial turn: `(+ 1 2)` / `1 + 2`;
 * a typical 20-line data program: filter 200 orders, group by region,
@@ -100,21 +101,34 @@ def get_rate(currency):
     return 1.08
 
 
-def timed(f, runs):
-    """Microseconds per call: median and mean, after a warm-up. `f` is a
-    function to call, or (with a `measure` name) one returning its samples."""
+def sampler(f):
+    """`f` as a function of n returning n samples in µs (`f` itself when it
+    is already one: a function named `measure`)."""
     if f.__name__ == "measure":
-        f(min(20, runs))
-        samples = f(runs)
-    else:
-        for _ in range(min(20, runs)):
-            f()
+        return f
+
+    def measure(n):
         samples = []
-        for _ in range(runs):
+        for _ in range(n):
             start = time.perf_counter()
             f()
             samples.append((time.perf_counter() - start) * 1e6)
-    return statistics.median(samples), statistics.fmean(samples)
+        return samples
+
+    return measure
+
+
+def timed_together(cases, runs, batch=10):
+    """Median and mean µs per call of each (label, f), measured in
+    interleaved batches so that the machine's load weighs on all alike."""
+    measures = [sampler(f) for _, f in cases]
+    for m in measures:
+        m(min(20, runs))  # warm-up
+    samples = [[] for _ in cases]
+    for _ in range(0, runs, batch):
+        for i, m in enumerate(measures):
+            samples[i].extend(m(batch))
+    return [(label, statistics.median(s), statistics.fmean(s)) for (label, _), s in zip(cases, samples)]
 
 
 def ptc_cases(data):
@@ -148,18 +162,13 @@ def ptc_cases(data):
 
 def main():
     data = orders()
-    rows = []
     ptc_value = ptc_lisp.run(PTC_PROGRAM, data={"orders": data}, tools={"get-rate": get_rate})
     assert ptc_value.ok, ptc_value.error
     cases = ptc_cases(data)
-    for label, f in cases["trivial"]:
-        rows.append(("trivial turn", label, *timed(f, TRIVIAL_RUNS)))
-    for label, f in cases["data"]:
-        rows.append(("20-line data program", label, *timed(f, DATA_RUNS)))
-
-    note = ""
     if pydantic_monty is None:
         note = "pydantic-monty is not installed: pip install pydantic-monty"
+        rows = [("trivial turn", *r) for r in timed_together(cases["trivial"], TRIVIAL_RUNS)]
+        rows += [("20-line data program", *r) for r in timed_together(cases["data"], DATA_RUNS)]
     else:
         from pydantic_monty import CollectString, Monty
 
@@ -173,13 +182,14 @@ def main():
                 monty_value = session.feed_run(PY_PROGRAM, inputs={"orders": data},
                                                external_lookup=lookup, print_callback=out)
                 same = monty_value == ptc_value.value and out.output.strip() == ptc_value.prints[0]
-                rows.append(("trivial turn", "monty feed_run",
-                             *timed(lambda: session.feed_run("1 + 2"), TRIVIAL_RUNS)))
-                rows.append(("20-line data program", "monty feed_run (inputs each call)",
-                             *timed(lambda: session.feed_run(PY_PROGRAM, inputs={"orders": data},
-                                                             external_lookup=lookup,
-                                                             print_callback=CollectString()),
-                                    DATA_RUNS)))
+                trivial = cases["trivial"] + [("monty feed_run", lambda: session.feed_run("1 + 2"))]
+                data_cases = cases["data"] + [(
+                    "monty feed_run (inputs each call)",
+                    lambda: session.feed_run(PY_PROGRAM, inputs={"orders": data}, external_lookup=lookup,
+                                             print_callback=CollectString()),
+                )]
+                rows = [("trivial turn", *r) for r in timed_together(trivial, TRIVIAL_RUNS)]
+                rows += [("20-line data program", *r) for r in timed_together(data_cases, DATA_RUNS)]
         note = (f"monty {getattr(pydantic_monty, '__version__', '')}: pool start "
                 f"{(started - start) * 1e3:.1f} ms, checkout {(checked_out - started) * 1e3:.1f} ms; "
                 f"same result as ptc: {same}")
