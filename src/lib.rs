@@ -35,6 +35,8 @@ pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod format;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod reader;
 pub mod render;
 #[cfg(feature = "cli")]

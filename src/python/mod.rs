@@ -1,0 +1,92 @@
+//! The `ptc_lisp` Python extension module (the `python` cargo feature;
+//! built by maturin from the top-level `pyproject.toml`).
+//!
+//! A thin binding over the library: [`crate::session::Session`] for the
+//! multi-turn flow, [`crate::Interp`] for one program, the renderer for
+//! prompts; it adds only what Python needs.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `mod.rs` | the module: `run`, `system_prompt`, registration |
+//! | [`convert`] | values between Python and PTC-Lisp; `Keyword` |
+//! | [`errors`] | the exception hierarchy (`PtcError` and one class per kind) |
+//! | [`tools`] | Python callables as [`crate::session::Tool`]s; `Tool`; interrupts |
+//! | [`config`] | `data=`, `limits=`, `render=` |
+//! | [`session`] | `Session` |
+//! | [`turn`] | `Turn`, `RunResult` |
+//! | `ptc_lisp/` | the Python package around the native module: re-exports, the `@tool` decorator, type stubs, `py.typed` |
+//!
+//! Threads: evaluation runs with the GIL released, on the library's own
+//! evaluation thread; tool callbacks take the GIL for the call only.
+
+pub mod config;
+pub mod convert;
+pub mod errors;
+pub mod session;
+pub mod tools;
+pub mod turn;
+
+use pyo3::prelude::*;
+
+use crate::eval::Interp;
+use crate::session::{SessionHost, Tool};
+use config::{data_from, limits_from};
+use convert::ToPython;
+use tools::{tools_from, Interrupt};
+use turn::RunResult;
+
+/// Runs one program (one turn, no session) and returns what it did. A
+/// failing program is a result with `error` set, not an exception.
+#[pyfunction]
+#[pyo3(signature = (program, *, data=None, tools=None, limits=None, keep_keywords=false))]
+fn run(
+    py: Python<'_>,
+    program: String,
+    data: Option<&Bound<'_, PyAny>>,
+    tools: Option<&Bound<'_, PyAny>>,
+    limits: Option<&Bound<'_, PyAny>>,
+    keep_keywords: bool,
+) -> PyResult<RunResult> {
+    let tp = ToPython { keep_keywords };
+    let interrupt = Interrupt::default();
+    let tools: Vec<Box<dyn Tool>> = tools_from(tools, tp, &interrupt)?
+        .into_iter()
+        .map(|t| Box::new(t) as Box<dyn Tool>)
+        .collect();
+    let host = SessionHost::new(data_from(data)?, tools);
+    let mut interp = Interp::new(Box::new(host), limits_from(py, limits)?);
+    let outcome = py.allow_threads(|| interp.run_program(&program));
+    if let Some(e) = interrupt.take() {
+        return Err(e);
+    }
+    py.check_signals()?;
+    Ok(RunResult {
+        result: outcome.result,
+        returned: outcome.returned,
+        prints: std::mem::take(&mut interp.prints),
+        tool_calls: std::mem::take(&mut interp.tool_calls),
+        tp,
+    })
+}
+
+/// The static SYSTEM prompt (the language reference the LLM gets).
+#[pyfunction]
+fn system_prompt() -> String {
+    crate::render::system_prompt()
+}
+
+/// The native module, `ptc_lisp._ptc_lisp` (re-exported by `ptc_lisp`).
+#[pymodule]
+#[pyo3(name = "_ptc_lisp")]
+fn ptc_lisp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(system_prompt, m)?)?;
+    m.add_class::<session::PySession>()?;
+    m.add_class::<turn::PyTurn>()?;
+    m.add_class::<turn::RunResult>()?;
+    m.add_class::<tools::ToolSpec>()?;
+    m.add_class::<convert::Keyword>()?;
+    errors::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

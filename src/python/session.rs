@@ -1,0 +1,255 @@
+//! `ptc_lisp.Session`: a [`Session`] driven from Python.
+//!
+//! The session sits behind a mutex: a turn runs with the GIL released
+//! (other Python threads go on; tool callbacks take the GIL back), and a
+//! second thread touching the same session meanwhile gets a
+//! `SessionError` instead of waiting (one session per thread at a time;
+//! separate sessions run in parallel). A `KeyboardInterrupt` — raised in a
+//! tool, or Ctrl-C arriving while the turn ran — drops the turn
+//! ([`Session::truncate_turns`]: memory, status and prompts as before it)
+//! and propagates.
+
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::config::{data_from, limits_from, render_from};
+use super::convert::ToPython;
+use super::errors::{session_error, session_error_msg};
+use super::tools::{tools_from, Interrupt};
+use super::turn::{memory_of, PyTurn};
+use crate::session::messages::{render_messages, turns_text};
+use crate::session::{Message, Role, Session, Status, View, DEFAULT_MAX_TURNS};
+
+// `max_turns=5` in `Session(...)`'s signature (written out so that Python
+// shows it) is the library's default.
+const _: () = assert!(DEFAULT_MAX_TURNS == 5);
+
+/// A mission and its turns.
+#[pyclass(module = "ptc_lisp", name = "Session", frozen)]
+pub struct PySession {
+    inner: Mutex<Session>,
+    interrupt: Interrupt,
+    tp: ToPython,
+}
+
+impl PySession {
+    fn lock(&self) -> PyResult<MutexGuard<'_, Session>> {
+        match self.inner.try_lock() {
+            Ok(g) => Ok(g),
+            Err(TryLockError::WouldBlock) => Err(session_error_msg(
+                "the session is busy in another thread (use one session per thread at a time)"
+                    .into(),
+            )),
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        }
+    }
+}
+
+/// `[{"role": ..., "content": ...}]`.
+fn messages_py(py: Python<'_>, messages: &[Message]) -> PyResult<Vec<PyObject>> {
+    messages
+        .iter()
+        .map(|m| {
+            let d = PyDict::new(py);
+            d.set_item("role", m.role.name())?;
+            d.set_item("content", &m.content)?;
+            Ok(d.into_any().unbind())
+        })
+        .collect()
+}
+
+#[pymethods]
+impl PySession {
+    #[new]
+    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        mission: String,
+        data: Option<&Bound<'_, PyAny>>,
+        tools: Option<&Bound<'_, PyAny>>,
+        max_turns: usize,
+        limits: Option<&Bound<'_, PyAny>>,
+        compression: bool,
+        render: Option<&Bound<'_, PyAny>>,
+        keep_keywords: bool,
+    ) -> PyResult<PySession> {
+        let tp = ToPython { keep_keywords };
+        let interrupt = Interrupt::default();
+        let mut b = Session::builder(mission)
+            .max_turns(max_turns)
+            .compression(compression)
+            .limits(limits_from(py, limits)?)
+            .render(render_from(py, render)?);
+        for (name, value) in data_from(data)? {
+            b = b.data(name, value);
+        }
+        for t in tools_from(tools, tp, &interrupt)? {
+            b = b.tool(t);
+        }
+        let session = b.build().map_err(|e| session_error(&e))?;
+        Ok(PySession {
+            inner: Mutex::new(session),
+            interrupt,
+            tp,
+        })
+    }
+
+    /// Loads a session file and replays its turns (its tools are the
+    /// file's: canned responses and commands).
+    #[staticmethod]
+    #[pyo3(signature = (path, *, keep_keywords=false))]
+    fn from_file(py: Python<'_>, path: PathBuf, keep_keywords: bool) -> PyResult<PySession> {
+        let session = py
+            .allow_threads(|| Session::load(&path))
+            .map_err(|e| session_error(&e))?;
+        Ok(PySession {
+            inner: Mutex::new(session),
+            interrupt: Interrupt::default(),
+            tp: ToPython { keep_keywords },
+        })
+    }
+
+    /// Runs one LLM response as the next turn (the GIL is released while
+    /// it evaluates). A failing program is a failed turn, not an exception.
+    fn run_turn(&self, py: Python<'_>, raw_response: String) -> PyResult<PyTurn> {
+        let interrupt = &self.interrupt;
+        let ran = py.allow_threads(|| -> PyResult<_> {
+            let mut s = self.lock()?;
+            let before = s.turns().len();
+            let turn = s.run_turn(&raw_response).cloned();
+            if interrupt.is_set() {
+                s.truncate_turns(before);
+            }
+            Ok((before, turn))
+        })?;
+        let (before, turn) = ran;
+        if let Some(e) = self.interrupt.take() {
+            return Err(e);
+        }
+        if let Err(e) = py.check_signals() {
+            self.lock()?.truncate_turns(before);
+            return Err(e);
+        }
+        let turn = turn.map_err(|e| session_error(&e))?;
+        Ok(PyTurn::new(turn, self.tp))
+    }
+
+    /// The messages for the next turn, `[{"role", "content"}]`, ready for
+    /// OpenAI-style chat APIs (exactly what `ptc replay` prints).
+    fn next_prompt(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        messages_py(py, self.lock()?.next_prompt())
+    }
+
+    /// The next prompt in Anthropic's shape: `{"system": str, "messages":
+    /// [...]}` (system messages joined by a blank line), to pass as
+    /// `client.messages.create(**session.next_prompt_anthropic(), ...)`.
+    fn next_prompt_anthropic(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let s = self.lock()?;
+        let (system, rest): (Vec<&Message>, Vec<&Message>) =
+            s.next_prompt().iter().partition(|m| m.role == Role::System);
+        let system = system
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let rest: Vec<Message> = rest.into_iter().cloned().collect();
+        let d = PyDict::new(py);
+        d.set_item("system", system)?;
+        d.set_item("messages", messages_py(py, &rest)?)?;
+        Ok(d.into_any().unbind())
+    }
+
+    /// `view="compressed"` or `"uncompressed"`: the messages for the next
+    /// turn in that view; `view="turns"`: the turns as text, for people.
+    /// Without a view, the session's own.
+    #[pyo3(signature = (view=None))]
+    fn render(&self, py: Python<'_>, view: Option<&str>) -> PyResult<PyObject> {
+        let s = self.lock()?;
+        let view = match view {
+            None => View::of(&s),
+            Some(v) => View::parse(v).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "render: view must be \"compressed\", \"uncompressed\" or \"turns\", got {v:?}"
+                ))
+            })?,
+        };
+        if view == View::Turns {
+            return Ok(turns_text(&s).into_pyobject(py)?.into_any().unbind());
+        }
+        let messages = messages_py(py, &render_messages(&s, view))?;
+        Ok(PyList::new(py, messages)?.into_any().unbind())
+    }
+
+    /// Writes the session as a session file (its definitions and every
+    /// turn's raw response; Python tools as their signature and description).
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let json = self.lock()?.to_file().to_json();
+        std::fs::write(&path, json + "\n")
+            .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// `"running"`, `"returned"`, `"failed"` or `"exhausted"`.
+    #[getter]
+    fn status(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.status().state())
+    }
+
+    /// The value of `(return v)` once returned, the reason of `(fail why)`
+    /// once failed, else `None`.
+    #[getter]
+    fn result(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match self.lock()?.status() {
+            Status::Returned(v) | Status::Failed(v) => self.tp.convert(py, v),
+            _ => Ok(py.None()),
+        }
+    }
+
+    /// The turns so far, oldest first.
+    #[getter]
+    fn turns(&self) -> PyResult<Vec<PyTurn>> {
+        Ok(self
+            .lock()?
+            .turns()
+            .iter()
+            .map(|t| PyTurn::new(t.clone(), self.tp))
+            .collect())
+    }
+
+    /// user/ now: name → value, in order of first definition.
+    #[getter]
+    fn memory(&self, py: Python<'_>) -> PyResult<PyObject> {
+        memory_of(py, self.tp, self.lock()?.memory())
+    }
+
+    #[getter]
+    fn mission(&self) -> PyResult<String> {
+        Ok(self.lock()?.mission().to_string())
+    }
+
+    #[getter]
+    fn max_turns(&self) -> PyResult<usize> {
+        Ok(self.lock()?.max_turns())
+    }
+
+    /// `max_turns` minus the turns run.
+    #[getter]
+    fn turns_left(&self) -> PyResult<usize> {
+        Ok(self.lock()?.turns_left())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let s = self.lock()?;
+        Ok(format!(
+            "Session(mission={:?}, status={}, turns={}/{})",
+            s.mission(),
+            s.status().state(),
+            s.turns().len(),
+            s.max_turns()
+        ))
+    }
+}

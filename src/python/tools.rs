@@ -1,0 +1,291 @@
+//! Python callables as ptc tools.
+//!
+//! A [`PyTool`] implements the session layer's [`Tool`] trait: the
+//! evaluation thread (running without the GIL) takes the GIL for each call,
+//! converts the arguments to Python ([`ToPython`]), calls the function and
+//! converts its result back ([`from_python`]). A Python `Exception` in the
+//! tool becomes the tool's error message, `"TypeName: message"` (the
+//! evaluator makes it a `tool-error` naming the tool). A `BaseException`
+//! that is not an `Exception` — `KeyboardInterrupt`, `SystemExit` — stops
+//! the turn: the call fails, every later tool call of the turn fails
+//! without running, and the binding drops the turn and re-raises the
+//! exception once evaluation returns ([`Interrupt`]).
+//!
+//! [`ToolSpec`] (`ptc_lisp.Tool`, what the `@ptc_lisp.tool` decorator
+//! makes) adds a name, a signature and a description to a callable. Without
+//! a signature, one is derived from the function's parameters (each
+//! `:any`, `_` written `-`), without a description, the first paragraph of
+//! its docstring is used.
+
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use super::convert::{from_python, type_error, ToPython};
+use crate::session::{Tool, ToolInfo};
+use crate::value::Value;
+
+/// A Python exception that must stop the turn, kept until evaluation
+/// returns. Shared by the tools of one session or `run`.
+#[derive(Clone, Default)]
+pub struct Interrupt(Arc<Mutex<Option<PyErr>>>);
+
+impl Interrupt {
+    pub fn is_set(&self) -> bool {
+        self.0.lock().map(|g| g.is_some()).unwrap_or(true)
+    }
+    fn set(&self, e: PyErr) {
+        if let Ok(mut g) = self.0.lock() {
+            g.get_or_insert(e);
+        }
+    }
+    /// The stored exception, cleared.
+    pub fn take(&self) -> Option<PyErr> {
+        self.0.lock().ok().and_then(|mut g| g.take())
+    }
+}
+
+/// A tool backed by a Python callable.
+pub struct PyTool {
+    info: ToolInfo,
+    function: Py<PyAny>,
+    to_python: ToPython,
+    interrupt: Interrupt,
+}
+
+impl Tool for PyTool {
+    fn info(&self) -> &ToolInfo {
+        &self.info
+    }
+
+    fn call(&mut self, args: &[Value]) -> Result<Value, String> {
+        if self.interrupt.is_set() {
+            return Err("not run: the turn was interrupted".into());
+        }
+        Python::with_gil(|py| {
+            let args = args
+                .iter()
+                .map(|a| self.to_python.convert(py, a))
+                .collect::<PyResult<Vec<_>>>()
+                .and_then(|a| PyTuple::new(py, a))
+                .map_err(|e| format!("its arguments cannot reach Python: {}", describe(py, &e)))?;
+            match self.function.bind(py).call1(args) {
+                Ok(result) => from_python(&result, "its result").map_err(|e| describe(py, &e)),
+                Err(e) if !e.is_instance_of::<PyException>(py) => {
+                    let text = describe(py, &e);
+                    self.interrupt.set(e);
+                    Err(format!("interrupted by {text}"))
+                }
+                Err(e) => Err(describe(py, &e)),
+            }
+        })
+    }
+}
+
+/// `TypeName: message` (or just the type name when the message is empty).
+fn describe(py: Python<'_>, e: &PyErr) -> String {
+    let name = e
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "Exception".into());
+    let message = e.value(py).str().map(|s| s.to_string()).unwrap_or_default();
+    if message.is_empty() {
+        name
+    } else {
+        format!("{name}: {message}")
+    }
+}
+
+/// `ptc_lisp.Tool`: a callable with the name, signature and description
+/// the prompt shows. Calling it calls the function.
+#[pyclass(module = "ptc_lisp", name = "Tool", frozen)]
+pub struct ToolSpec {
+    #[pyo3(get)]
+    function: Py<PyAny>,
+    /// The name after `tool/`; `None`: the function's `__name__` with `_`
+    /// written `-`.
+    #[pyo3(get)]
+    name: Option<String>,
+    #[pyo3(get)]
+    signature: Option<String>,
+    #[pyo3(get)]
+    description: Option<String>,
+}
+
+#[pymethods]
+impl ToolSpec {
+    #[new]
+    #[pyo3(signature = (function, *, name=None, signature=None, description=None))]
+    fn new(
+        function: Py<PyAny>,
+        name: Option<String>,
+        signature: Option<String>,
+        description: Option<String>,
+    ) -> ToolSpec {
+        ToolSpec {
+            function,
+            name,
+            signature,
+            description,
+        }
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.function.bind(py).call(args, kwargs).map(Bound::unbind)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Tool({}, signature={:?})",
+            self.function.bind(py).repr()?,
+            self.signature.as_deref().unwrap_or("(derived)")
+        ))
+    }
+}
+
+/// The tools of `tools=`: a dict of name → callable or `Tool`, or a list
+/// of `Tool`s (decorated functions) and plain functions.
+pub fn tools_from(
+    tools: Option<&Bound<'_, PyAny>>,
+    to_python: ToPython,
+    interrupt: &Interrupt,
+) -> PyResult<Vec<PyTool>> {
+    let Some(tools) = tools else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    if let Ok(dict) = tools.downcast::<PyDict>() {
+        for (name, f) in dict.iter() {
+            let name: String = name.extract().map_err(|_| {
+                type_error("tools: the keys of the dict must be str (tool names)".into())
+            })?;
+            out.push(tool_from(&f, Some(name), to_python, interrupt)?);
+        }
+    } else if tools.is_instance_of::<PyList>() || tools.is_instance_of::<PyTuple>() {
+        for f in tools.try_iter()? {
+            out.push(tool_from(&f?, None, to_python, interrupt)?);
+        }
+    } else {
+        return Err(type_error(format!(
+            "tools: expected a dict of name -> function or a list of ptc_lisp.Tool, got {}",
+            tools.get_type().name()?
+        )));
+    }
+    Ok(out)
+}
+
+fn tool_from(
+    f: &Bound<'_, PyAny>,
+    name: Option<String>,
+    to_python: ToPython,
+    interrupt: &Interrupt,
+) -> PyResult<PyTool> {
+    let (function, spec_name, signature, description) = match f.downcast::<ToolSpec>() {
+        Ok(spec) => {
+            let s = spec.get();
+            (
+                s.function.bind(f.py()).clone(),
+                s.name.clone(),
+                s.signature.clone(),
+                s.description.clone(),
+            )
+        }
+        Err(_) => (f.clone(), None, None, None),
+    };
+    if !function.is_callable() {
+        return Err(type_error(format!(
+            "tools: {} is not callable",
+            function.repr()?
+        )));
+    }
+    let name = match name.or(spec_name) {
+        Some(n) => n,
+        None => function
+            .getattr("__name__")
+            .and_then(|n| n.extract::<String>())
+            .map(|n| n.replace('_', "-"))
+            .map_err(|_| {
+                type_error(format!(
+                    "tools: {} has no __name__; give it a name (a dict key or Tool(name=...))",
+                    function.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?,
+    };
+    let signature = match signature {
+        Some(s) => s,
+        None => derived_signature(&function),
+    };
+    let description = match description {
+        Some(d) => Some(d),
+        None => docstring(&function),
+    };
+    let info = ToolInfo::new(name.clone(), &signature, description.as_deref()).map_err(|e| {
+        super::errors::session_error_msg(format!("tool/{name}: bad signature {signature:?}: {e}"))
+    })?;
+    Ok(PyTool {
+        info,
+        function: function.unbind(),
+        to_python,
+        interrupt: interrupt.clone(),
+    })
+}
+
+/// `(a :any, b :any) -> :any` from the positional parameters of `f`;
+/// `-> :any` when they cannot be read.
+fn derived_signature(f: &Bound<'_, PyAny>) -> String {
+    let names = (|| -> PyResult<Vec<String>> {
+        let inspect = f.py().import("inspect")?;
+        let params = inspect
+            .call_method1("signature", (f,))?
+            .getattr("parameters")?
+            .call_method0("values")?;
+        let mut names = Vec::new();
+        for p in params.try_iter()? {
+            let p = p?;
+            let kind: String = p.getattr("kind")?.getattr("name")?.extract()?;
+            if kind == "POSITIONAL_ONLY" || kind == "POSITIONAL_OR_KEYWORD" {
+                names.push(p.getattr("name")?.extract::<String>()?.replace('_', "-"));
+            }
+        }
+        Ok(names)
+    })();
+    match names {
+        Ok(names) if !names.is_empty() => format!(
+            "({}) -> :any",
+            names
+                .iter()
+                .map(|n| format!("{n} :any"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => "-> :any".into(),
+    }
+}
+
+/// The first paragraph of `f`'s docstring, on one line.
+fn docstring(f: &Bound<'_, PyAny>) -> Option<String> {
+    let doc: String = f
+        .py()
+        .import("inspect")
+        .ok()?
+        .call_method1("getdoc", (f,))
+        .ok()?
+        .extract()
+        .ok()?;
+    let first = doc
+        .split("\n\n")
+        .next()?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!first.is_empty()).then_some(first)
+}

@@ -1,0 +1,216 @@
+//! `ptc_lisp.Turn` and `ptc_lisp.RunResult`: what one program did, as
+//! Python sees it. Both keep the Rust values and convert on access, so a
+//! turn nobody inspects costs no conversion.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::convert::ToPython;
+use super::errors::exception;
+use crate::error::Error;
+use crate::eval::ToolCall;
+use crate::session::Turn;
+use crate::value::Value;
+
+/// The parts common to a turn and a run.
+fn value_of(py: Python<'_>, tp: ToPython, result: &Result<Value, Error>) -> PyResult<PyObject> {
+    match result {
+        Ok(v) => tp.convert(py, v),
+        Err(_) => Ok(py.None()),
+    }
+}
+
+fn error_of(py: Python<'_>, result: &Result<Value, Error>) -> PyResult<PyObject> {
+    match result {
+        Ok(_) => Ok(py.None()),
+        Err(e) => exception(py, e),
+    }
+}
+
+/// `[{"name", "args", "result", "error"}, …]`: `result` is `None` for a
+/// failed call, `error` the tool's message (else `None`).
+fn tool_calls_of(py: Python<'_>, tp: ToPython, calls: &[ToolCall]) -> PyResult<Vec<PyObject>> {
+    calls
+        .iter()
+        .map(|c| {
+            let d = PyDict::new(py);
+            d.set_item("name", &c.name)?;
+            let args = c
+                .args
+                .iter()
+                .map(|a| tp.convert(py, a))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("args", args)?;
+            match &c.result {
+                Ok(v) => {
+                    d.set_item("result", tp.convert(py, v)?)?;
+                    d.set_item("error", py.None())?;
+                }
+                Err(e) => {
+                    d.set_item("result", py.None())?;
+                    d.set_item("error", e)?;
+                }
+            }
+            Ok(d.into_any().unbind())
+        })
+        .collect()
+}
+
+/// One turn of a session (immutable).
+#[pyclass(module = "ptc_lisp", name = "Turn", frozen)]
+pub struct PyTurn {
+    turn: Turn,
+    tp: ToPython,
+}
+
+impl PyTurn {
+    pub fn new(turn: Turn, tp: ToPython) -> PyTurn {
+        PyTurn { turn, tp }
+    }
+}
+
+#[pymethods]
+impl PyTurn {
+    /// 1-based.
+    #[getter]
+    fn number(&self) -> usize {
+        self.turn.number
+    }
+    /// The full LLM response, prose included.
+    #[getter]
+    fn raw_response(&self) -> &str {
+        &self.turn.raw_response
+    }
+    /// The program extracted from the response; `None` when it held no code.
+    #[getter]
+    fn program(&self) -> Option<&str> {
+        self.turn.program.as_deref()
+    }
+    /// False when extraction, parsing or evaluation failed.
+    #[getter]
+    fn success(&self) -> bool {
+        self.turn.success
+    }
+    /// The turn ended with `(return v)`.
+    #[getter]
+    fn returned(&self) -> bool {
+        self.turn.returned
+    }
+    /// The value of the last form (or of `return`); `None` when the turn failed.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> PyResult<PyObject> {
+        value_of(py, self.tp, &self.turn.result)
+    }
+    /// The error (a `PtcError` instance, not raised) when the turn failed.
+    #[getter]
+    fn error(&self, py: Python<'_>) -> PyResult<PyObject> {
+        error_of(py, &self.turn.result)
+    }
+    /// One entry per `println` call.
+    #[getter]
+    fn prints(&self) -> Vec<String> {
+        self.turn.prints.clone()
+    }
+    /// The tool calls, in call order (failed ones too).
+    #[getter]
+    fn tool_calls(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        tool_calls_of(py, self.tp, &self.turn.tool_calls)
+    }
+    /// Names this turn defined or redefined.
+    #[getter]
+    fn defined(&self) -> Vec<String> {
+        self.turn.defined.clone()
+    }
+    /// user/ after the turn (unchanged by a failed turn): name → value.
+    #[getter]
+    fn memory(&self, py: Python<'_>) -> PyResult<PyObject> {
+        memory_of(py, self.tp, &self.turn.memory)
+    }
+    fn __repr__(&self) -> String {
+        let outcome = match &self.turn.result {
+            Ok(v) => format!(
+                "value={}",
+                crate::format::to_clojure(v, Some(5), Some(60)).0
+            ),
+            Err(e) => format!("error={}: {}", e.kind().name(), e.message()),
+        };
+        format!(
+            "Turn(number={}, success={}, {outcome})",
+            self.turn.number,
+            if self.turn.success { "True" } else { "False" }
+        )
+    }
+}
+
+/// user/ as a dict, in order of first definition.
+pub fn memory_of(
+    py: Python<'_>,
+    tp: ToPython,
+    memory: &crate::eval::Globals,
+) -> PyResult<PyObject> {
+    let d = PyDict::new(py);
+    for (name, def) in memory.iter() {
+        d.set_item(name.as_ref(), tp.convert(py, &def.value)?)?;
+    }
+    Ok(d.into_any().unbind())
+}
+
+/// What `ptc_lisp.run` returns.
+#[pyclass(module = "ptc_lisp", name = "RunResult", frozen)]
+pub struct RunResult {
+    pub result: Result<Value, Error>,
+    pub returned: bool,
+    pub prints: Vec<String>,
+    pub tool_calls: Vec<ToolCall>,
+    pub tp: ToPython,
+}
+
+#[pymethods]
+impl RunResult {
+    /// True when the program succeeded.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.result.is_ok()
+    }
+    /// The program's value (of its last form, or of `return`); `None` on error.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> PyResult<PyObject> {
+        value_of(py, self.tp, &self.result)
+    }
+    /// The error (a `PtcError` instance, not raised), or `None`.
+    #[getter]
+    fn error(&self, py: Python<'_>) -> PyResult<PyObject> {
+        error_of(py, &self.result)
+    }
+    /// The program ended with `(return v)`.
+    #[getter]
+    fn returned(&self) -> bool {
+        self.returned
+    }
+    /// One entry per `println` call.
+    #[getter]
+    fn prints(&self) -> Vec<String> {
+        self.prints.clone()
+    }
+    /// The tool calls, in call order.
+    #[getter]
+    fn tool_calls(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        tool_calls_of(py, self.tp, &self.tool_calls)
+    }
+    /// The value, or raises the error.
+    fn unwrap(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match &self.result {
+            Ok(v) => self.tp.convert(py, v),
+            Err(e) => Err(PyErr::from_value(exception(py, e)?.into_bound(py))),
+        }
+    }
+    fn __repr__(&self) -> String {
+        match &self.result {
+            Ok(v) => format!(
+                "RunResult(value={})",
+                crate::format::to_clojure(v, Some(5), Some(60)).0
+            ),
+            Err(e) => format!("RunResult(error={}: {})", e.kind().name(), e.message()),
+        }
+    }
+}
