@@ -99,6 +99,17 @@ struct Reader<'s> {
 
 /// Reads every top-level form of `src`.
 pub(super) fn read(src: &str) -> Result<Vec<Form>> {
+    Ok(read_with(src, false)?.0)
+}
+
+/// Reads every top-level form of a program, tolerating surplus closing
+/// brackets after the last complete top-level form (see
+/// [`super::SurplusClosers`]).
+pub(super) fn read_program(src: &str) -> Result<(Vec<Form>, Option<super::SurplusClosers>)> {
+    read_with(src, true)
+}
+
+fn read_with(src: &str, allow_surplus: bool) -> Result<(Vec<Form>, Option<super::SurplusClosers>)> {
     let mut reader = Reader {
         src,
         stack: Vec::new(),
@@ -106,14 +117,42 @@ pub(super) fn read(src: &str) -> Result<Vec<Form>> {
         fn_args: None,
     };
     let mut input = In::new(src);
+    let mut surplus = None;
     loop {
         input = lex::skip_ws(input);
         let Some(c) = input.fragment().chars().next() else {
             break;
         };
+        if allow_surplus && reader.stack.is_empty() && c == ')' {
+            if let Some(found) = surplus_closers(input) {
+                surplus = Some(found);
+                break;
+            }
+        }
         input = reader.step(input, c)?;
     }
-    reader.finish()
+    Ok((reader.finish()?, surplus))
+}
+
+/// The `)`s `input` (which starts at one, with no form open) holds, when
+/// nothing but `)`s, whitespace and comments follow. Surplus `]` and `}`
+/// stay parse errors: models over-close lists (a final `nil)`), and the
+/// conformance cases keep `[1 2 3]]]` and `(+ 1 2))]}` errors as in Clojure.
+fn surplus_closers(mut input: In<'_>) -> Option<super::SurplusClosers> {
+    let start = input.location_offset();
+    let mut brackets = String::new();
+    loop {
+        input = lex::skip_ws(input);
+        let Some(c) = input.fragment().chars().next() else {
+            break;
+        };
+        if c != ')' {
+            return None;
+        }
+        brackets.push(c);
+        input = lex::split(input, 1).0;
+    }
+    Some(super::SurplusClosers { start, brackets })
 }
 
 fn perr(msg: impl Into<String>, start: usize, end: usize) -> Error {
