@@ -95,3 +95,15 @@ fn surplus_paren_fixture_programs_all_run() {
     );
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// Issue 18.2: a bare response (no fence) that starts with `;;` comment lines
+/// is code, as `ptc run` would take it.
+#[test]
+fn bare_response_with_leading_comment_lines_runs() {
+    let mut s = Session::builder("m").build().unwrap();
+    let turn = s
+        .run_turn(";; Step 1: add things up\n;; then return\n(def total (+ 1 2))\ntotal\n")
+        .unwrap();
+    assert!(turn.success, "{:?}", turn.result);
+    assert_eq!(turn.result.as_ref().unwrap(), &ptc_lisp::Value::Int(3));
+}
