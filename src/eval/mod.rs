@@ -17,15 +17,15 @@
 //! [`budget::HARD_MAX_DEPTH`] whatever the limits say.
 
 pub mod budget;
+mod comprehension;
 pub mod globals;
 pub mod host;
 pub mod iter;
+mod print;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{
-    ArithOp, Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot,
-};
+use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
@@ -175,44 +175,6 @@ impl Interp {
     /// An interpreter with no data, no tools and default limits.
     pub fn standalone() -> Interp {
         Interp::new(Box::new(StaticHost::default()), Limits::default())
-    }
-
-    /// Ends the current output line with `text` (`println`, `prn`): one
-    /// entry of the turn's prints, including what `print`/`pr` wrote before
-    /// it on the same line. Charged to the print budget.
-    pub fn emit_print(&mut self, text: String) -> Result<()> {
-        self.budget.print(text.len() + 1)?;
-        let line = if self.pending_line.is_empty() {
-            text
-        } else {
-            let mut line = std::mem::take(&mut self.pending_line);
-            line.push_str(&text);
-            line
-        };
-        self.push_print(line);
-        Ok(())
-    }
-
-    /// Writes `text` without ending the line (`print`, `pr`).
-    pub fn emit_partial(&mut self, text: &str) -> Result<()> {
-        self.budget.print(text.len())?;
-        self.pending_line.push_str(text);
-        Ok(())
-    }
-
-    /// Ends a line that `print`/`pr` left open (at the end of a program).
-    pub fn flush_print(&mut self) {
-        if !self.pending_line.is_empty() {
-            let line = std::mem::take(&mut self.pending_line);
-            self.push_print(line);
-        }
-    }
-
-    fn push_print(&mut self, line: String) {
-        if let Some(cb) = self.on_print.as_mut() {
-            cb(&line);
-        }
-        self.prints.push(line);
     }
 
     /// Charges `n` steps of work.
@@ -948,74 +910,6 @@ impl Interp {
             ))
             .with_hint("add a default expression as the last argument of case")
             .with_span(c.span)),
-        }
-    }
-
-    fn eval_for(&mut self, f: &For, frame: Frame) -> Result<Value> {
-        let mut out = Vector::new();
-        self.for_clauses(&f.clauses, f, frame, &mut out)
-            .map_err(|e| e.or_span(f.span))?;
-        Ok(if f.collect {
-            Value::vector(out)
-        } else {
-            Value::Nil
-        })
-    }
-
-    /// Runs the clauses from the first; returns false when a `:while` ended
-    /// the enclosing binding's iteration.
-    fn for_clauses(
-        &mut self,
-        clauses: &[ForClause],
-        f: &For,
-        frame: Frame,
-        out: &mut Vector,
-    ) -> Result<bool> {
-        let Some((first, rest)) = clauses.split_first() else {
-            let v = self.eval(&f.body, frame)?;
-            if f.collect {
-                self.budget.alloc(16)?;
-                out.push_back(v);
-            }
-            return Ok(true);
-        };
-        match first {
-            ForClause::Each {
-                slot,
-                coll,
-                prologue,
-            } => {
-                let coll = self.eval(coll, frame)?;
-                let fname = if f.collect { "for" } else { "doseq" };
-                let mut it = iter::SeqIter::new(fname, &coll)?;
-                while let Some(item) = it.next(self)? {
-                    self.budget.tick(1)?;
-                    self.stack[frame.bp + *slot as usize] = item;
-                    self.run_binds(prologue, frame)?;
-                    if !self.for_clauses(rest, f, frame, out)? {
-                        break;
-                    }
-                }
-                Ok(true)
-            }
-            ForClause::Let(binds) => {
-                self.run_binds(binds, frame)?;
-                self.for_clauses(rest, f, frame, out)
-            }
-            ForClause::When(cond) => {
-                if self.eval(cond, frame)?.truthy() {
-                    self.for_clauses(rest, f, frame, out)
-                } else {
-                    Ok(true)
-                }
-            }
-            ForClause::While(cond) => {
-                if self.eval(cond, frame)?.truthy() {
-                    self.for_clauses(rest, f, frame, out)
-                } else {
-                    Ok(false)
-                }
-            }
         }
     }
 }
