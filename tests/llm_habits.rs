@@ -107,3 +107,20 @@ fn bare_response_with_leading_comment_lines_runs() {
     assert!(turn.success, "{:?}", turn.result);
     assert_eq!(turn.result.as_ref().unwrap(), &ptc_lisp::Value::Int(3));
 }
+
+/// Issue 18.3: `memoize` caches within a turn; the next turn starts afresh
+/// (a memoized function kept in user/ may call tools whose answers change).
+#[test]
+fn memoize_caches_within_a_turn_only() {
+    let mut s = Session::builder("m").build().unwrap();
+    let t1 = s
+        .run_turn(&fenced(
+            "(defn slow [x] (println \"computing\" x) (* x x))\n(def f (memoize slow))\n[(f 2) (f 2) (f 3)]",
+        ))
+        .unwrap();
+    assert!(t1.success, "{:?}", t1.result);
+    assert_eq!(t1.prints, vec!["computing 2", "computing 3"]);
+    let t2 = s.run_turn(&fenced("[(f 2) (f 2)]")).unwrap();
+    assert!(t2.success, "{:?}", t2.result);
+    assert_eq!(t2.prints, vec!["computing 2"]);
+}

@@ -173,6 +173,7 @@ pub fn analyze(
         }
         "case" => a.case(args, span, tail)?,
         "for" | "doseq" => a.comprehension(args, span, name == "for")?,
+        "with-out-str" => a.with_out_str(args, span)?,
         "return" | "fail" => {
             if args.len() != 1 {
                 let example = if name == "return" {

@@ -20,6 +20,7 @@ pub mod args;
 pub mod coll;
 pub mod core;
 pub mod interop;
+mod memo;
 pub mod numbers;
 pub mod predicates;
 pub mod query;

@@ -75,7 +75,12 @@ pub struct Budget {
     heap: u64,
     pub print_bytes: usize,
     pub tool_calls: usize,
+    /// Unique per budget, so per turn ([`Budget::serial`]).
+    serial: u64,
 }
+
+/// The serial number of the next [`Budget`].
+static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Budget {
     pub fn new(limits: Limits) -> Budget {
@@ -93,7 +98,14 @@ impl Budget {
             heap: 0,
             print_bytes: 0,
             tool_calls: 0,
+            serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// A number no other budget (so no other turn) of this process has:
+    /// what turn-scoped caches (`memoize`) key on.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// Starts a new turn: counters back to zero, clock restarted.

@@ -45,6 +45,29 @@ pub enum SeqIter {
         inner: Box<SeqIter>,
         n: u64,
     },
+    Repeatedly(Value),
+    Reductions {
+        f: Value,
+        /// The next item to give; `None` once ended.
+        next: Option<Value>,
+        inner: Box<SeqIter>,
+    },
+    TakeNth {
+        n: u64,
+        inner: Box<SeqIter>,
+    },
+    Concat {
+        f: Value,
+        inner: Box<SeqIter>,
+        chunk: Vector,
+        pos: usize,
+        /// The last chunk was `reduced`: end once it is given.
+        last: bool,
+    },
+    Interleave {
+        its: Vec<SeqIter>,
+        pos: usize,
+    },
 }
 
 impl SeqIter {
@@ -77,6 +100,30 @@ impl SeqIter {
                 LazySeq::Skip { source, n } => SeqIter::Skip {
                     inner: Box::new(SeqIter::new(fname, source)?),
                     n: *n,
+                },
+                LazySeq::Repeatedly(f) => SeqIter::Repeatedly(f.clone()),
+                LazySeq::Reductions { f, init, source } => SeqIter::Reductions {
+                    f: f.clone(),
+                    next: Some(init.clone()),
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::TakeNth { n, source } => SeqIter::TakeNth {
+                    n: *n,
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::Concat { f, source } => SeqIter::Concat {
+                    f: f.clone(),
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                    chunk: Vector::new(),
+                    pos: 0,
+                    last: false,
+                },
+                LazySeq::Interleave(seqs) => SeqIter::Interleave {
+                    its: seqs
+                        .iter()
+                        .map(|s| SeqIter::new(fname, s))
+                        .collect::<Result<_>>()?,
+                    pos: 0,
                 },
             },
             other => SeqIter::Finite {
@@ -163,6 +210,79 @@ impl SeqIter {
                 }
                 inner.next(interp)
             }
+            SeqIter::Repeatedly(f) => {
+                interp.tick(1)?;
+                let f = f.clone();
+                Ok(Some(interp.call(&f, &[])?))
+            }
+            SeqIter::Reductions { f, next, inner } => {
+                let Some(acc) = next.take() else {
+                    return Ok(None);
+                };
+                if let Value::Reduced(v) = acc {
+                    return Ok(Some((*v).clone()));
+                }
+                if let Some(x) = inner.next(interp)? {
+                    let f = f.clone();
+                    *next = Some(interp.call(&f, &[acc.clone(), x])?);
+                }
+                Ok(Some(acc))
+            }
+            SeqIter::TakeNth { n, inner } => {
+                let item = inner.next(interp)?;
+                if item.is_some() {
+                    for _ in 1..*n {
+                        if inner.next(interp)?.is_none() {
+                            break;
+                        }
+                    }
+                }
+                Ok(item)
+            }
+            SeqIter::Concat {
+                f,
+                inner,
+                chunk,
+                pos,
+                last,
+            } => loop {
+                if let Some(x) = chunk.get(*pos) {
+                    *pos += 1;
+                    return Ok(Some(x.clone()));
+                }
+                if *last {
+                    return Ok(None);
+                }
+                let Some(x) = inner.next(interp)? else {
+                    return Ok(None);
+                };
+                interp.tick(1)?;
+                let f = f.clone();
+                let coll = match interp.call(&f, &[x])? {
+                    Value::Reduced(v) => {
+                        *last = true;
+                        (*v).clone()
+                    }
+                    v => v,
+                };
+                *chunk = args::items("mapcat", &coll)?;
+                *pos = 0;
+            },
+            SeqIter::Interleave { its, pos } => {
+                if its.is_empty() {
+                    return Ok(None);
+                }
+                let i = *pos % its.len();
+                *pos += 1;
+                match its[i].next(interp)? {
+                    Some(x) => Ok(Some(x)),
+                    None => {
+                        // The shortest ended: so does the interleaving.
+                        its.clear();
+                        Ok(None)
+                    }
+                }
+            }
         }
     }
 }
@@ -200,7 +320,12 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 LazySeq::Iterate { .. }
                 | LazySeq::Map { .. }
                 | LazySeq::Filter { .. }
-                | LazySeq::Skip { .. } => return Err(args::infinite(fname)),
+                | LazySeq::Skip { .. }
+                | LazySeq::Repeatedly(_)
+                | LazySeq::Reductions { .. }
+                | LazySeq::TakeNth { .. }
+                | LazySeq::Concat { .. }
+                | LazySeq::Interleave(_) => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

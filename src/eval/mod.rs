@@ -146,6 +146,8 @@ pub struct Interp {
     pub defined: Vec<GlobalId>,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
+    /// Output captured by the open `with-out-str` forms, innermost last.
+    captures: Vec<String>,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
@@ -166,6 +168,7 @@ impl Interp {
             fn_returns: Vec::new(),
             defined: Vec::new(),
             pending_line: String::new(),
+            captures: Vec::new(),
             on_print: None,
             stack: Vec::new(),
             pending_recur: false,

@@ -41,6 +41,7 @@
 //! charge a constant.
 
 mod access;
+mod build;
 mod gen;
 mod group;
 mod hof;

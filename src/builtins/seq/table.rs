@@ -1,7 +1,7 @@
 //! The registry entries of the sequence builtins (name, arity, doc,
 //! example, implementation); the behaviour is documented in [`super`].
 
-use super::{access, gen, group, hof, xf};
+use super::{access, build, gen, group, hof, xf};
 use crate::builtins::{Arity, Builtin};
 
 pub const BUILTINS: &[Builtin] = &[
@@ -217,6 +217,41 @@ pub const BUILTINS: &[Builtin] = &[
         hof::map_indexed,
     )
     .example("(map-indexed vector [:a :b]) ;=> [[0 :a] [1 :b]]"),
+    Builtin::new(
+        "reductions",
+        Arity::range(2, 3),
+        "The intermediate values of (reduce f init coll), init first; works on infinite sequences.",
+        build::reductions,
+    )
+    .example("(reductions + [1 2 3]) ;=> [1 3 6]"),
+    Builtin::new(
+        "take-nth",
+        Arity::exact(2),
+        "Every nth item, starting with the first.",
+        build::take_nth,
+    )
+    .example("(take-nth 2 [1 2 3 4 5]) ;=> [1 3 5]"),
+    Builtin::new(
+        "repeatedly",
+        Arity::range(1, 2),
+        "(repeatedly n f): n calls of f with no arguments; (repeatedly f) is infinite.",
+        build::repeatedly,
+    )
+    .example("(repeatedly 2 (fn [] :x)) ;=> [:x :x]"),
+    Builtin::new(
+        "sequence",
+        Arity::range(1, 2),
+        "The items of coll as a sequence; with a transducer, (into [] xform coll).",
+        build::sequence,
+    )
+    .example("(sequence (map inc) [1 2]) ;=> [2 3]"),
+    Builtin::new(
+        "run!",
+        Arity::exact(2),
+        "Calls f on each item for its effects; returns nil.",
+        build::run,
+    )
+    .example("(run! println [1 2]) ;=> nil"),
     Builtin::new(
         "mapcat",
         Arity::at_least(1),
