@@ -155,6 +155,34 @@ fn surplus_closers(mut input: In<'_>) -> Option<super::SurplusClosers> {
     Some(super::SurplusClosers { start, brackets })
 }
 
+/// A map literal may not repeat a key (Clojure's reader rejects
+/// `{"k" 1 "k" 2}`): keys are compared as the data they read as, so `1`
+/// and `1.0`, or `:a` and `"a"`, are different keys.
+fn check_duplicate_keys(items: &[Form]) -> Result<()> {
+    if items.len() < 4 {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len() / 2);
+    for key in items.iter().step_by(2) {
+        let Ok(k) = super::data::to_value(key, false) else {
+            continue;
+        };
+        if seen.contains(&k) {
+            let shown = crate::format::to_clojure(&k, Some(5), Some(60)).0;
+            return Err(perr(
+                format!("duplicate key {shown} in map literal"),
+                key.span.start as usize,
+                key.span.end as usize,
+            )
+            .with_hint(
+                "each key may appear once in a map literal; remove or rename the repeated one",
+            ));
+        }
+        seen.insert(k);
+    }
+    Ok(())
+}
+
 fn perr(msg: impl Into<String>, start: usize, end: usize) -> Error {
     Error::parse(msg).with_span(Span::new(start, end))
 }
@@ -371,7 +399,10 @@ impl Reader<'_> {
                 .with_span(span)
                 .with_hint("every key needs a value: {:a 1 :b 2}"));
             }
-            Open::Map => FormKind::Map(frame.items),
+            Open::Map => {
+                check_duplicate_keys(&frame.items)?;
+                FormKind::Map(frame.items)
+            }
             Open::FnLit => self.expand_fn(frame.items, span),
             _ => return Err(Error::internal("reader: closed a prefix frame")),
         };
