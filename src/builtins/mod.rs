@@ -20,6 +20,7 @@ pub mod args;
 pub mod coll;
 pub mod core;
 pub mod interop;
+pub mod java;
 mod memo;
 pub mod numbers;
 pub mod predicates;
@@ -174,7 +175,7 @@ impl std::fmt::Debug for Builtin {
 }
 
 /// Every area's table.
-fn tables() -> [&'static [Builtin]; 10] {
+fn tables() -> [&'static [Builtin]; 11] {
     [
         core::BUILTINS,
         numbers::BUILTINS,
@@ -186,6 +187,7 @@ fn tables() -> [&'static [Builtin]; 10] {
         walk::BUILTINS,
         query::BUILTINS,
         interop::BUILTINS,
+        java::BUILTINS,
     ]
 }
 

@@ -1041,7 +1041,21 @@ pub fn error_value(e: &Error) -> Value {
     if let Some(d) = e.data() {
         m.insert(Value::keyword("data"), d.clone());
     }
+    if let Some(class) = e.class() {
+        m.insert(Value::keyword("class"), Value::string(class));
+    }
     Value::Map(m)
+}
+
+/// The Java exception class an error value names (`(Exception. "m")`).
+fn java_class(m: &Map) -> Option<&'static str> {
+    match m.get(&Value::keyword("class")) {
+        Some(Value::Str(c)) => crate::builtins::java::EXCEPTION_CLASSES
+            .iter()
+            .find(|k| **k == &**c)
+            .copied(),
+        _ => None,
+    }
 }
 
 /// The error `(throw v)` raises: an `ex-info` value keeps its message and
@@ -1052,6 +1066,9 @@ pub fn thrown_error(v: Value) -> Error {
             let mut e = Error::execution(msg.to_string());
             if let Some(d) = m.get(&Value::keyword("data")) {
                 e = e.with_data(d.clone());
+            }
+            if let Some(class) = java_class(m) {
+                e = e.with_class(class);
             }
             return e;
         }
