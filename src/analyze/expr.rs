@@ -64,7 +64,7 @@ pub enum Expr {
     CallTool(Arc<str>, Vec<Expr>, Span),
     Try(Box<Try>),
     Throw(Box<Expr>, Span),
-    For(Box<For>),
+    For(Arc<For>),
     Case(Box<Case>),
 
     // Destructuring steps (only inside `Bind::value`).

@@ -713,7 +713,7 @@ impl Analyzer<'_> {
                 }
             }
             let body = self.with_recur(None, |a| a.body(&args[1..], false))?;
-            Ok(Expr::For(Box::new(For {
+            Ok(Expr::For(Arc::new(For {
                 clauses,
                 body,
                 collect,

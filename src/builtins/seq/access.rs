@@ -396,6 +396,13 @@ pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             let items = args::items("interleave", one)?;
             built(interp, items)
         }
+        colls if colls.iter().all(|c| matches!(c, Value::Lazy(_))) => {
+            // All infinite: so is the interleaving, taken item by item.
+            interp.alloc(16 * colls.len() as u64 + 32)?;
+            Ok(Value::Lazy(std::sync::Arc::new(
+                crate::value::LazySeq::Interleave(colls.to_vec()),
+            )))
+        }
         colls => {
             let mut its = side_by_side("interleave", colls)?;
             let mut out = Vector::new();

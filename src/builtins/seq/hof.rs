@@ -83,6 +83,13 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if a.len() == 1 {
         return Ok(xf::mapcat(f.clone()));
     }
+    if let [_, source @ Value::Lazy(_)] = a {
+        // Infinite in, infinite out: f runs as items are taken.
+        return Ok(Value::Lazy(Arc::new(LazySeq::Concat {
+            f: f.clone(),
+            source: source.clone(),
+        })));
+    }
     let mapped = map_colls(interp, "mapcat", f, &a[1..])?;
     let mut out = Vector::new();
     if let Value::Vector(results) = &mapped {

@@ -19,7 +19,11 @@
 //! take-while some every? not-any? not-every? reduce transduce` (these run
 //! until `reduced`, or into the step limit), `map mapv mapcat pmap
 //! interleave` over several sequences when one of them is finite (they stop
-//! at the shortest). Dropping from an infinite sequence gives another one:
+//! at the shortest). Infinite in, infinite out (items computed as they are
+//! taken): `map filter remove mapcat reductions take-nth` of one infinite
+//! sequence, `interleave` of only infinite ones, `(repeatedly f)`, and `for`
+//! over an infinite first binding (`eval/comprehension.rs`). Dropping from
+//! an infinite sequence gives another one:
 //! `drop rest next nthrest nthnext drop-while split-at split-with` and
 //! `cycle` of an infinite sequence. Everything else that would realize one
 //! completely (`count`-like work: `last sort reverse filter map` of a single
