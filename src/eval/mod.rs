@@ -1062,6 +1062,14 @@ fn java_class(m: &Map) -> Option<&'static str> {
 /// data; anything else becomes the message.
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
+        if let Some(class) = java_class(m) {
+            // `(Exception.)` has no message: the class name stands in.
+            let msg = match m.get(&Value::keyword("message")) {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => class.to_string(),
+            };
+            return Error::execution(msg).with_class(class);
+        }
         if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
             let mut e = Error::execution(msg.to_string());
             if let Some(d) = m.get(&Value::keyword("data")) {

@@ -139,6 +139,12 @@ pub(super) fn sequence(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         },
         [xform, coll, ..] => {
             args::callable("sequence", xform)?;
+            if let Value::Lazy(_) = coll {
+                // A transducer may keep state: no item-by-item form here.
+                return Err(args::infinite("sequence").with_hint(
+                    "bound it in the transducer: (into [] (comp xform (take n)) coll)",
+                ));
+            }
             let conj = crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
                 .ok_or_else(|| Error::internal("builtin conj is missing"))?;
             xf::transduce_with(
