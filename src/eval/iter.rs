@@ -68,6 +68,14 @@ pub enum SeqIter {
         its: Vec<SeqIter>,
         pos: usize,
     },
+    Zip {
+        f: Value,
+        its: Vec<SeqIter>,
+    },
+    Chain {
+        its: Vec<SeqIter>,
+        pos: usize,
+    },
 }
 
 impl SeqIter {
@@ -119,10 +127,15 @@ impl SeqIter {
                     last: false,
                 },
                 LazySeq::Interleave(seqs) => SeqIter::Interleave {
-                    its: seqs
-                        .iter()
-                        .map(|s| SeqIter::new(fname, s))
-                        .collect::<Result<_>>()?,
+                    its: iters(fname, seqs)?,
+                    pos: 0,
+                },
+                LazySeq::Zip { f, sources } => SeqIter::Zip {
+                    f: f.clone(),
+                    its: iters(fname, sources)?,
+                },
+                LazySeq::Chain(parts) => SeqIter::Chain {
+                    its: iters(fname, parts)?,
                     pos: 0,
                 },
             },
@@ -268,6 +281,26 @@ impl SeqIter {
                 *chunk = args::items("mapcat", &coll)?;
                 *pos = 0;
             },
+            SeqIter::Zip { f, its } => {
+                let mut row = Vec::with_capacity(its.len());
+                for it in its.iter_mut() {
+                    match it.next(interp)? {
+                        Some(x) => row.push(x),
+                        None => return Ok(None),
+                    }
+                }
+                let f = f.clone();
+                Ok(Some(interp.call(&f, &row)?))
+            }
+            SeqIter::Chain { its, pos } => {
+                while let Some(it) = its.get_mut(*pos) {
+                    if let Some(x) = it.next(interp)? {
+                        return Ok(Some(x));
+                    }
+                    *pos += 1;
+                }
+                Ok(None)
+            }
             SeqIter::Interleave { its, pos } => {
                 if its.is_empty() {
                     return Ok(None);
@@ -285,6 +318,10 @@ impl SeqIter {
             }
         }
     }
+}
+
+fn iters(fname: &str, seqs: &[Value]) -> Result<Vec<SeqIter>> {
+    seqs.iter().map(|s| SeqIter::new(fname, s)).collect()
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -325,7 +362,9 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 | LazySeq::Reductions { .. }
                 | LazySeq::TakeNth { .. }
                 | LazySeq::Concat { .. }
-                | LazySeq::Interleave(_) => return Err(args::infinite(fname)),
+                | LazySeq::Interleave(_)
+                | LazySeq::Zip { .. }
+                | LazySeq::Chain(_) => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

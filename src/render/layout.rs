@@ -73,7 +73,9 @@ fn sample_value(v: &Value) -> Option<&Value> {
             | LazySeq::Repeatedly(_)
             | LazySeq::TakeNth { .. }
             | LazySeq::Concat { .. }
-            | LazySeq::Interleave(_) => None,
+            | LazySeq::Interleave(_)
+            | LazySeq::Zip { .. }
+            | LazySeq::Chain(_) => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

@@ -48,4 +48,10 @@ pub enum LazySeq {
     /// `(interleave s1 s2 …)`: the first item of each, then the second …;
     /// ends with the shortest.
     Interleave(Vec<Value>),
+    /// `(map f s1 s2 …)` of infinite sequences (and `map-indexed`): `f` of
+    /// the first items, of the second …; ends with the shortest.
+    Zip { f: Value, sources: Vec<Value> },
+    /// `(concat a b …)`, `(cons x s)`: the items of each in turn (the last
+    /// one infinite).
+    Chain(Vec<Value>),
 }

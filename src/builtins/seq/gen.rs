@@ -219,7 +219,9 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
         | LazySeq::Reductions { .. }
         | LazySeq::TakeNth { .. }
         | LazySeq::Concat { .. }
-        | LazySeq::Interleave(_) => Ok(lazy(LazySeq::Skip {
+        | LazySeq::Interleave(_)
+        | LazySeq::Zip { .. }
+        | LazySeq::Chain(_) => Ok(lazy(LazySeq::Skip {
             source: Value::Lazy(l.clone()),
             n,
         })),
@@ -251,7 +253,9 @@ pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
         | LazySeq::Reductions { .. }
         | LazySeq::TakeNth { .. }
         | LazySeq::Concat { .. }
-        | LazySeq::Interleave(_) => {
+        | LazySeq::Interleave(_)
+        | LazySeq::Zip { .. }
+        | LazySeq::Chain(_) => {
             let _ = item;
             lazy(LazySeq::Skip {
                 source: Value::Lazy(l.clone()),

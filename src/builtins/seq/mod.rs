@@ -20,8 +20,9 @@
 //! until `reduced`, or into the step limit), `map mapv mapcat pmap
 //! interleave` over several sequences when one of them is finite (they stop
 //! at the shortest). Infinite in, infinite out (items computed as they are
-//! taken): `map filter remove mapcat reductions take-nth` of one infinite
-//! sequence, `interleave` of only infinite ones, `(repeatedly f)`, and `for`
+//! taken): `map map-indexed filter remove keep mapcat reductions take-nth
+//! cons` of one infinite sequence, `map` and `interleave` of only infinite
+//! ones, `concat` up to its first infinite part, `(repeatedly f)`, and `for`
 //! over an infinite first binding (`eval/comprehension.rs`). Dropping from
 //! an infinite sequence gives another one:
 //! `drop rest next nthrest nthnext drop-while split-at split-with` and
