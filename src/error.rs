@@ -139,6 +139,10 @@ struct ErrorInner {
     /// Parse errors only: the input ended inside an open form or string
     /// (the REPL keeps reading instead of reporting).
     incomplete: bool,
+    /// The Java exception class a thrown error was built as (`(throw
+    /// (IllegalArgumentException. "msg"))`, `Integer/parseInt` failing):
+    /// what `catch` matches on besides the kind.
+    class: Option<&'static str>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -153,6 +157,7 @@ impl Error {
             source: None,
             data: None,
             incomplete: false,
+            class: None,
         }))
     }
 
@@ -239,6 +244,15 @@ impl Error {
     }
     pub fn data(&self) -> Option<&Value> {
         self.0.data.as_ref()
+    }
+    /// Marks the error as an instance of the Java exception `class`.
+    pub fn with_class(mut self, class: &'static str) -> Error {
+        self.0.class = Some(class);
+        self
+    }
+    /// The Java exception class the error was built as, if any.
+    pub fn class(&self) -> Option<&'static str> {
+        self.0.class
     }
     pub fn is_incomplete(&self) -> bool {
         self.0.incomplete

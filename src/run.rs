@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::analyze::{Analyzer, Context};
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::{run_on_big_stack, Frame, Globals, Interp};
-use crate::reader::{read_all, Form, FormKind};
+use crate::reader::{read_program, Form, FormKind};
 use crate::value::{depth, Func, Value};
 
 /// How a program ended.
@@ -22,6 +22,9 @@ pub struct Outcome {
     pub result: Result<Value>,
     /// Whether the program ended with `(return v)`.
     pub returned: bool,
+    /// Remarks on how the program was read, shown with the turn (e.g.
+    /// surplus closing brackets at the end were ignored).
+    pub notes: Vec<String>,
 }
 
 impl Outcome {
@@ -43,6 +46,7 @@ impl Interp {
                 Outcome {
                     result: Err(crash),
                     returned: false,
+                    notes: Vec::new(),
                 }
             }
         }
@@ -57,9 +61,14 @@ impl Interp {
         self.budget.reset();
         let snapshot = self.globals.clone();
         let returns_snapshot = self.fn_returns.clone();
+        let mut notes = Vec::new();
         let result = self
             .check_source_size(src)
-            .and_then(|()| self.run_forms(src))
+            .and_then(|()| read_program(src))
+            .and_then(|(forms, surplus)| {
+                notes.extend(surplus.map(|s| s.note(src)));
+                self.run_forms(&forms, src)
+            })
             .and_then(|v| self.check_escaping(v, &snapshot));
         self.flush_print();
         if self.hidden.active() {
@@ -75,10 +84,12 @@ impl Interp {
             Ok(v) => Outcome {
                 result: Ok(v),
                 returned: false,
+                notes,
             },
             Err(e) if e.kind() == ErrorKind::Return => Outcome {
                 result: Ok(e.data().cloned().unwrap_or(Value::Nil)),
                 returned: true,
+                notes,
             },
             Err(e) => {
                 self.globals = snapshot;
@@ -86,6 +97,7 @@ impl Interp {
                 Outcome {
                     result: Err(e.or_source(src)),
                     returned: false,
+                    notes,
                 }
             }
         }
@@ -141,10 +153,9 @@ impl Interp {
         Ok(result)
     }
 
-    fn run_forms(&mut self, src: &Arc<str>) -> Result<Value> {
-        let forms = read_all(src)?;
+    fn run_forms(&mut self, forms: &[Form], src: &Arc<str>) -> Result<Value> {
         let mut last = Value::Nil;
-        for form in &forms {
+        for form in forms {
             last = self.run_top_level(form, src)?;
         }
         Ok(last)

@@ -3,6 +3,10 @@
 //! failures (`tests/conformance/known-failures.txt`, one `id  reason` per
 //! line). The list may only shrink: a test fails when an unlisted case fails
 //! *or* a listed case passes (then delete its line).
+//!
+//! Project-local cases in the same format live in `tests/conformance/local/`
+//! (every `.jsonl` there is run by `local_files`): behaviour this project
+//! decided that the shared public files don't cover yet.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,9 +35,32 @@ fn known_failures() -> BTreeMap<String, String> {
         .collect()
 }
 
+fn local_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/local")
+}
+
 fn check_file(name: &str) {
-    let path = shared_dir().join(name);
-    let text = std::fs::read_to_string(&path)
+    check_path(name, &shared_dir().join(name));
+}
+
+#[test]
+fn local_files() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(local_dir())
+        .expect("tests/conformance/local exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no local conformance files");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        check_path(&name, &path);
+    }
+}
+
+fn check_path(name: &str, path: &std::path::Path) {
+    let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let ids: Vec<String> = text
         .lines()

@@ -676,6 +676,7 @@ fn r50_raw_response_stands_in_when_no_program_was_extracted() {
         prints: vec![],
         tool_calls: vec![],
         memory: None,
+        notes: vec![],
     });
     let r = to_messages(
         &input,

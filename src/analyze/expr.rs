@@ -64,7 +64,7 @@ pub enum Expr {
     CallTool(Arc<str>, Vec<Expr>, Span),
     Try(Box<Try>),
     Throw(Box<Expr>, Span),
-    For(Box<For>),
+    For(Arc<For>),
     Case(Box<Case>),
 
     // Destructuring steps (only inside `Bind::value`).
@@ -240,7 +240,11 @@ pub struct Catch {
 /// → errors thrown with `ex-info`, `ClassCastException` /
 /// `NullPointerException` → type errors, `IllegalArgumentException` → type
 /// and arity errors; `Exception`, `Throwable` and any other name catch every
-/// catchable error.
+/// catchable error. An error built as a Java exception (`(throw
+/// (IllegalArgumentException. "m"))`, a failed `Integer/parseInt`) is
+/// matched by its class and the classes above it instead:
+/// `NumberFormatException` < `IllegalArgumentException` <
+/// `RuntimeException` < `Exception` < `Throwable`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CatchClass {
     Any,
@@ -249,6 +253,8 @@ pub enum CatchClass {
     Type,
     IllegalArgument,
     Arity,
+    NumberFormat,
+    Runtime,
 }
 
 impl CatchClass {
@@ -260,13 +266,29 @@ impl CatchClass {
             "ClassCastException" | "NullPointerException" => CatchClass::Type,
             "IllegalArgumentException" => CatchClass::IllegalArgument,
             "ArityException" => CatchClass::Arity,
+            "NumberFormatException" => CatchClass::NumberFormat,
+            "RuntimeException" => CatchClass::Runtime,
             _ => CatchClass::Any,
         }
     }
 
     pub fn matches(self, e: &crate::error::Error) -> bool {
         use crate::error::ErrorKind as K;
+        if let Some(class) = e.class() {
+            return match self {
+                CatchClass::Any => true,
+                CatchClass::Runtime => class != "Exception",
+                CatchClass::IllegalArgument => {
+                    matches!(class, "IllegalArgumentException" | "NumberFormatException")
+                }
+                CatchClass::NumberFormat => class == "NumberFormatException",
+                CatchClass::Arithmetic => class == "ArithmeticException",
+                CatchClass::Type | CatchClass::ExInfo | CatchClass::Arity => false,
+            };
+        }
         match self {
+            CatchClass::Runtime => true,
+            CatchClass::NumberFormat => false,
             CatchClass::Any => true,
             CatchClass::Arithmetic => e.kind() == K::Arithmetic,
             CatchClass::ExInfo => e.kind() == K::Execution && e.data().is_some(),

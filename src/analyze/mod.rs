@@ -14,6 +14,7 @@
 //! interns its name as soon as it is analyzed, so the rest of the same form
 //! can refer to it.
 
+mod capture;
 pub mod destructure;
 pub mod expr;
 pub mod macros;
@@ -57,6 +58,7 @@ pub const SPECIAL_NAMES: &[&str] = &[
     "case",
     "for",
     "doseq",
+    "with-out-str",
     "var",
     "return",
     "fail",

@@ -259,14 +259,35 @@ pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
     if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
         return Err(Error::undefined(format!("{name} is not supported: Java interop is limited"))
-            .with_hint("supported interop: (java.util.Date.), (java.util.Date. ms), (.getTime date), (System/currentTimeMillis), (java.time.LocalDate/parse s); otherwise use the builtin functions")
+            .with_hint("supported interop: dates ((java.util.Date.), (.getTime date), (System/currentTimeMillis), (LocalDate/parse s)), string methods (.contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace), (Exception. msg) and .getMessage; otherwise use the builtin functions")
             .with_span(span));
     }
     Ok(())
 }
 
-/// The Java interop PTC-Lisp supports (date helpers).
-pub const SUPPORTED_INTEROP: &[&str] = &[".getTime", "java.util.Date."];
+/// The Java interop PTC-Lisp supports: date helpers, and the string
+/// methods and exception constructors of `builtins/java.rs`.
+pub const SUPPORTED_INTEROP: &[&str] = &[
+    ".getTime",
+    "java.util.Date.",
+    ".contains",
+    ".startsWith",
+    ".endsWith",
+    ".toUpperCase",
+    ".toLowerCase",
+    ".trim",
+    ".length",
+    ".indexOf",
+    ".substring",
+    ".split",
+    ".replace",
+    ".getMessage",
+    "Exception.",
+    "RuntimeException.",
+    "IllegalArgumentException.",
+    "IllegalStateException.",
+    "ArithmeticException.",
+];
 
 /// Java static members that mean a builtin or a constant.
 pub fn java_static(full: &str) -> Option<JavaStatic> {
@@ -286,13 +307,19 @@ pub fn java_static(full: &str) -> Option<JavaStatic> {
         "Math/abs" => Builtin("abs"),
         "Math/max" => Builtin("max"),
         "Math/min" => Builtin("min"),
-        "Math/floor" => Builtin("floor"),
-        "Math/ceil" => Builtin("ceil"),
-        "Math/round" => Builtin("round"),
+        "Math/floor" => Builtin("Math/floor"),
+        "Math/ceil" => Builtin("Math/ceil"),
+        "Math/round" => Builtin("Math/round"),
         "Math/pow" => Builtin("pow"),
         "Math/sqrt" => Builtin("sqrt"),
-        "Integer/parseInt" | "Long/parseLong" => Builtin("parse-long"),
-        "Double/parseDouble" => Builtin("parse-double"),
+        "Integer/parseInt" => Builtin("Integer/parseInt"),
+        "Long/parseLong" => Builtin("Long/parseLong"),
+        "Double/parseDouble" => Builtin("Double/parseDouble"),
+        "Character/isLetter" => Builtin("Character/isLetter"),
+        "Character/isDigit" => Builtin("Character/isDigit"),
+        "Character/isWhitespace" => Builtin("Character/isWhitespace"),
+        "Character/isUpperCase" => Builtin("Character/isUpperCase"),
+        "Character/isLowerCase" => Builtin("Character/isLowerCase"),
         "Boolean/parseBoolean" => Builtin("parse-boolean"),
         "String/valueOf" => Builtin("str"),
         "System/currentTimeMillis" => Builtin("current-time-millis"),

@@ -173,6 +173,7 @@ pub fn analyze(
         }
         "case" => a.case(args, span, tail)?,
         "for" | "doseq" => a.comprehension(args, span, name == "for")?,
+        "with-out-str" => a.with_out_str(args, span)?,
         "return" | "fail" => {
             if args.len() != 1 {
                 let example = if name == "return" {
@@ -712,7 +713,7 @@ impl Analyzer<'_> {
                 }
             }
             let body = self.with_recur(None, |a| a.body(&args[1..], false))?;
-            Ok(Expr::For(Box::new(For {
+            Ok(Expr::For(Arc::new(For {
                 clauses,
                 body,
                 collect,

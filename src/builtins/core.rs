@@ -34,6 +34,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("((partial + 1) 2) ;=> 3"),
     Builtin::new("complement", Arity::exact(1), "A function returning the logical opposite of f.", complement)
         .example("((complement even?) 3) ;=> true"),
+    Builtin::new("memoize", Arity::exact(1), "A function like f that computes each distinct argument list once per turn, then returns the remembered result.", super::memo::memoize)
+        .example("((memoize +) 1 2) ;=> 3"),
     Builtin::new("juxt", Arity::at_least(0), "A function returning the vector of each function's result: ((juxt f g) x) is [(f x) (g x)].", juxt)
         .example("((juxt :a :b) {:a 1 :b 2}) ;=> [1 2]"),
     Builtin::new("fnil", Arity::range(2, 4), "f with nil first (second, third) arguments replaced by defaults.", fnil)
@@ -272,6 +274,19 @@ fn emit_partial(interp: &mut Interp, a: &[Value], literal: bool) -> Result<Value
     let text = show_args(a, literal, interp.budget.print_room());
     interp.emit_partial(&text)?;
     Ok(Value::Nil)
+}
+
+/// What `(with-out-str body…)` calls, with the body as a function of no
+/// arguments (`analyze/capture.rs`); not in the registry.
+pub static WITH_OUT_STR: Builtin = Builtin::new(
+    "with-out-str",
+    Arity::exact(1),
+    "Evaluates the body and returns what it printed as a string.",
+    with_out_str,
+);
+
+fn with_out_str(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::string(interp.capture_output(&a[0])?))
 }
 
 fn print(interp: &mut Interp, a: &[Value]) -> Result<Value> {

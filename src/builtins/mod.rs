@@ -20,6 +20,8 @@ pub mod args;
 pub mod coll;
 pub mod core;
 pub mod interop;
+pub mod java;
+mod memo;
 pub mod numbers;
 pub mod predicates;
 pub mod query;
@@ -173,7 +175,7 @@ impl std::fmt::Debug for Builtin {
 }
 
 /// Every area's table.
-fn tables() -> [&'static [Builtin]; 10] {
+fn tables() -> [&'static [Builtin]; 11] {
     [
         core::BUILTINS,
         numbers::BUILTINS,
@@ -185,6 +187,7 @@ fn tables() -> [&'static [Builtin]; 10] {
         walk::BUILTINS,
         query::BUILTINS,
         interop::BUILTINS,
+        java::BUILTINS,
     ]
 }
 

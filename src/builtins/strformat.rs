@@ -1,6 +1,8 @@
 //! Builtin `format`: Java's `String.format` directives (`%s %d %f %e %g %x
 //! %o %b %c %% %n`, flags `- + 0 , ( # space`, width, precision, `1$` and
-//! `<` argument references), with Java's rounding.
+//! `<` argument references), with Java's rounding and Java's strictness:
+//! `%d` takes only integers and `%f %e %g` only floats (`(format "%d" 3.0)`
+//! and `(format "%.2f" 3)` are `type-error`s, as in Clojure).
 
 use std::fmt::Write as _;
 
@@ -215,7 +217,7 @@ fn format_one(
         'd' => {
             let n = match arg {
                 Value::Int(n) => *n,
-                Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => *f as i64,
+                // As Java: %d of any float (even 3.0) is an error.
                 Value::Float(_) => {
                     return Err(wrong("an integer").with_hint(
                         "use %.0f or %.2f for a float, or (long x) to drop the fraction",
@@ -247,9 +249,13 @@ fn format_one(
         }
         'f' | 'e' | 'E' | 'g' | 'G' => {
             let f = match arg {
-                Value::Int(n) => *n as f64,
+                // As Java: %f of an integer is an error.
                 Value::Float(f) => *f,
-                _ => return Err(wrong("a number")),
+                Value::Int(_) => {
+                    return Err(wrong("a float")
+                        .with_hint("use %d for an integer, or (double x) to format it as a float"))
+                }
+                _ => return Err(wrong("a float")),
             };
             if !f.is_finite() {
                 let body = if f.is_nan() {

@@ -1487,7 +1487,7 @@ mod tests {
         assert_eq!(f(&[s("%d items"), Value::Int(3)]), "\"3 items\"");
         assert_eq!(f(&[s("%.2f"), Value::Float(1.23456)]), "\"1.23\"");
         assert_eq!(f(&[s("%.2f"), Value::Float(2.675)]), "\"2.68\"");
-        assert_eq!(f(&[s("%.2f"), Value::Int(3)]), "\"3.00\"");
+        assert_eq!(f(&[s("%.2f"), Value::Float(3.0)]), "\"3.00\"");
         assert_eq!(f(&[s("%f"), Value::Float(1.5)]), "\"1.500000\"");
         assert_eq!(f(&[s("%.0f"), Value::Float(2.5)]), "\"3\"");
         assert_eq!(f(&[s("%.1f"), Value::Float(0.05)]), "\"0.1\"");
@@ -1528,7 +1528,12 @@ mod tests {
             "\"{:a 1}\""
         );
         assert_eq!(f(&[s("%.3s"), s("abcdef")]), "\"abc\"");
-        assert_eq!(f(&[s("%d"), Value::Float(5.0)]), "\"5\"");
+        // Java: %d of a float, even an integral one, is an error.
+        assert_eq!(
+            err(format_fn, &[s("%d"), Value::Float(5.0)]),
+            ErrorKind::Type
+        );
+        assert_eq!(err(format_fn, &[s("%.2f"), Value::Int(3)]), ErrorKind::Type);
         assert_eq!(f(&[s("%.2f"), Value::Float(0.0)]), "\"0.00\"");
         assert_eq!(
             f(&[s("%.1f"), Value::Float(1e20)]),

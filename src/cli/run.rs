@@ -73,6 +73,9 @@ pub fn run(args: RunArgs) -> i32 {
         let _ = writeln!(out, "{line}");
     }));
     let outcome = interp.run_program(&source);
+    for note in &outcome.notes {
+        eprintln!("note: {note}");
+    }
     let code = match outcome.result {
         Ok(v) => {
             outln!("{}", to_clojure(&v, None, None).0);

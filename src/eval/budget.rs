@@ -162,7 +162,12 @@ pub struct Budget {
     /// Set from outside (the REPL's Ctrl-C) to stop the evaluation: checked
     /// with the clock. Kept across turns.
     interrupt: Option<Arc<AtomicBool>>,
+    /// Unique per budget, so per turn ([`Budget::serial`]).
+    serial: u64,
 }
+
+/// The serial number of the next [`Budget`].
+static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Budget {
     pub fn new(limits: Limits) -> Budget {
@@ -183,7 +188,14 @@ impl Budget {
             print_bytes: 0,
             tool_calls: 0,
             interrupt: None,
+            serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// A number no other budget (so no other turn) of this process has:
+    /// what turn-scoped caches (`memoize`) key on.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// Starts a new turn: counters back to zero, clock restarted, and this

@@ -45,6 +45,37 @@ pub enum SeqIter {
         inner: Box<SeqIter>,
         n: u64,
     },
+    Repeatedly(Value),
+    Reductions {
+        f: Value,
+        /// The next item to give; `None` once ended.
+        next: Option<Value>,
+        inner: Box<SeqIter>,
+    },
+    TakeNth {
+        n: u64,
+        inner: Box<SeqIter>,
+    },
+    Concat {
+        f: Value,
+        inner: Box<SeqIter>,
+        chunk: Vector,
+        pos: usize,
+        /// The last chunk was `reduced`: end once it is given.
+        last: bool,
+    },
+    Interleave {
+        its: Vec<SeqIter>,
+        pos: usize,
+    },
+    Zip {
+        f: Value,
+        its: Vec<SeqIter>,
+    },
+    Chain {
+        its: Vec<SeqIter>,
+        pos: usize,
+    },
 }
 
 impl SeqIter {
@@ -77,6 +108,35 @@ impl SeqIter {
                 LazySeq::Skip { source, n } => SeqIter::Skip {
                     inner: Box::new(SeqIter::new(fname, source)?),
                     n: *n,
+                },
+                LazySeq::Repeatedly(f) => SeqIter::Repeatedly(f.clone()),
+                LazySeq::Reductions { f, init, source } => SeqIter::Reductions {
+                    f: f.clone(),
+                    next: Some(init.clone()),
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::TakeNth { n, source } => SeqIter::TakeNth {
+                    n: *n,
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                },
+                LazySeq::Concat { f, source } => SeqIter::Concat {
+                    f: f.clone(),
+                    inner: Box::new(SeqIter::new(fname, source)?),
+                    chunk: Vector::new(),
+                    pos: 0,
+                    last: false,
+                },
+                LazySeq::Interleave(seqs) => SeqIter::Interleave {
+                    its: iters(fname, seqs)?,
+                    pos: 0,
+                },
+                LazySeq::Zip { f, sources } => SeqIter::Zip {
+                    f: f.clone(),
+                    its: iters(fname, sources)?,
+                },
+                LazySeq::Chain(parts) => SeqIter::Chain {
+                    its: iters(fname, parts)?,
+                    pos: 0,
                 },
             },
             other => SeqIter::Finite {
@@ -163,8 +223,105 @@ impl SeqIter {
                 }
                 inner.next(interp)
             }
+            SeqIter::Repeatedly(f) => {
+                interp.tick(1)?;
+                let f = f.clone();
+                Ok(Some(interp.call(&f, &[])?))
+            }
+            SeqIter::Reductions { f, next, inner } => {
+                let Some(acc) = next.take() else {
+                    return Ok(None);
+                };
+                if let Value::Reduced(v) = acc {
+                    return Ok(Some((*v).clone()));
+                }
+                if let Some(x) = inner.next(interp)? {
+                    let f = f.clone();
+                    *next = Some(interp.call(&f, &[acc.clone(), x])?);
+                }
+                Ok(Some(acc))
+            }
+            SeqIter::TakeNth { n, inner } => {
+                let item = inner.next(interp)?;
+                if item.is_some() {
+                    for _ in 1..*n {
+                        if inner.next(interp)?.is_none() {
+                            break;
+                        }
+                    }
+                }
+                Ok(item)
+            }
+            SeqIter::Concat {
+                f,
+                inner,
+                chunk,
+                pos,
+                last,
+            } => loop {
+                if let Some(x) = chunk.get(*pos) {
+                    *pos += 1;
+                    return Ok(Some(x.clone()));
+                }
+                if *last {
+                    return Ok(None);
+                }
+                let Some(x) = inner.next(interp)? else {
+                    return Ok(None);
+                };
+                interp.tick(1)?;
+                let f = f.clone();
+                let coll = match interp.call(&f, &[x])? {
+                    Value::Reduced(v) => {
+                        *last = true;
+                        (*v).clone()
+                    }
+                    v => v,
+                };
+                *chunk = args::items("mapcat", &coll)?;
+                *pos = 0;
+            },
+            SeqIter::Zip { f, its } => {
+                let mut row = Vec::with_capacity(its.len());
+                for it in its.iter_mut() {
+                    match it.next(interp)? {
+                        Some(x) => row.push(x),
+                        None => return Ok(None),
+                    }
+                }
+                let f = f.clone();
+                Ok(Some(interp.call(&f, &row)?))
+            }
+            SeqIter::Chain { its, pos } => {
+                while let Some(it) = its.get_mut(*pos) {
+                    if let Some(x) = it.next(interp)? {
+                        return Ok(Some(x));
+                    }
+                    *pos += 1;
+                }
+                Ok(None)
+            }
+            SeqIter::Interleave { its, pos } => {
+                if its.is_empty() {
+                    return Ok(None);
+                }
+                let i = *pos % its.len();
+                *pos += 1;
+                match its[i].next(interp)? {
+                    Some(x) => Ok(Some(x)),
+                    None => {
+                        // The shortest ended: so does the interleaving.
+                        its.clear();
+                        Ok(None)
+                    }
+                }
+            }
         }
     }
+}
+
+fn iters(fname: &str, seqs: &[Value]) -> Result<Vec<SeqIter>> {
+    seqs.iter().map(|s| SeqIter::new(fname, s)).collect()
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -200,7 +357,14 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 LazySeq::Iterate { .. }
                 | LazySeq::Map { .. }
                 | LazySeq::Filter { .. }
-                | LazySeq::Skip { .. } => return Err(args::infinite(fname)),
+                | LazySeq::Skip { .. }
+                | LazySeq::Repeatedly(_)
+                | LazySeq::Reductions { .. }
+                | LazySeq::TakeNth { .. }
+                | LazySeq::Concat { .. }
+                | LazySeq::Interleave(_)
+                | LazySeq::Zip { .. }
+                | LazySeq::Chain(_) => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

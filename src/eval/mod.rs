@@ -17,18 +17,18 @@
 //! [`budget::HARD_MAX_DEPTH`] whatever the limits say.
 
 pub mod budget;
+mod comprehension;
 pub mod globals;
 pub mod guard;
 pub mod hidden;
 mod hidden_calls;
 pub mod host;
 pub mod iter;
+mod print;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{
-    ArithOp, Bind, Case, Expr, FnArity, FnProto, For, ForClause, GlobalId, Slot,
-};
+use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Func, Map, Value, Vector};
@@ -153,6 +153,8 @@ pub struct Interp {
     pending_line_hidden: bool,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
+    /// Output captured by the open `with-out-str` forms, innermost last.
+    captures: Vec<String>,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
@@ -175,6 +177,7 @@ impl Interp {
             hidden: hidden::HiddenMarks::default(),
             pending_line_hidden: false,
             pending_line: String::new(),
+            captures: Vec::new(),
             on_print: None,
             stack: Vec::new(),
             pending_recur: false,
@@ -184,47 +187,6 @@ impl Interp {
     /// An interpreter with no data, no tools and default limits.
     pub fn standalone() -> Interp {
         Interp::new(Box::new(StaticHost::default()), Limits::default())
-    }
-
-    /// Ends the current output line with `text` (`println`, `prn`): one
-    /// entry of the turn's prints, including what `print`/`pr` wrote before
-    /// it on the same line. Charged to the print budget.
-    pub fn emit_print(&mut self, text: String) -> Result<()> {
-        self.budget.print(text.len() + 1)?;
-        let line = if self.pending_line.is_empty() {
-            text
-        } else {
-            let mut line = std::mem::take(&mut self.pending_line);
-            line.push_str(&text);
-            line
-        };
-        self.push_print(line);
-        Ok(())
-    }
-
-    /// Writes `text` without ending the line (`print`, `pr`).
-    pub fn emit_partial(&mut self, text: &str) -> Result<()> {
-        self.budget.print(text.len())?;
-        self.pending_line.push_str(text);
-        Ok(())
-    }
-
-    /// Ends a line that `print`/`pr` left open (at the end of a program).
-    pub fn flush_print(&mut self) {
-        if !self.pending_line.is_empty() {
-            let line = std::mem::take(&mut self.pending_line);
-            self.push_print(line);
-        }
-    }
-
-    fn push_print(&mut self, line: String) {
-        if std::mem::take(&mut self.pending_line_hidden) {
-            self.hidden.mark_line(&line, "[hidden]");
-        }
-        if let Some(cb) = self.on_print.as_mut() {
-            cb(&line);
-        }
-        self.prints.push(line);
     }
 
     /// Charges `n` steps of work.
@@ -1031,74 +993,6 @@ impl Interp {
             .with_span(c.span)),
         }
     }
-
-    fn eval_for(&mut self, f: &For, frame: Frame) -> Result<Value> {
-        let mut out = Vector::new();
-        self.for_clauses(&f.clauses, f, frame, &mut out)
-            .map_err(|e| e.or_span(f.span))?;
-        Ok(if f.collect {
-            Value::vector(out)
-        } else {
-            Value::Nil
-        })
-    }
-
-    /// Runs the clauses from the first; returns false when a `:while` ended
-    /// the enclosing binding's iteration.
-    fn for_clauses(
-        &mut self,
-        clauses: &[ForClause],
-        f: &For,
-        frame: Frame,
-        out: &mut Vector,
-    ) -> Result<bool> {
-        let Some((first, rest)) = clauses.split_first() else {
-            let v = self.eval(&f.body, frame)?;
-            if f.collect {
-                self.budget.alloc(16)?;
-                out.push_back(v);
-            }
-            return Ok(true);
-        };
-        match first {
-            ForClause::Each {
-                slot,
-                coll,
-                prologue,
-            } => {
-                let coll = self.eval(coll, frame)?;
-                let fname = if f.collect { "for" } else { "doseq" };
-                let mut it = iter::SeqIter::new(fname, &coll)?;
-                while let Some(item) = it.next(self)? {
-                    self.budget.tick(1)?;
-                    self.stack[frame.bp + *slot as usize] = item;
-                    self.run_binds(prologue, frame)?;
-                    if !self.for_clauses(rest, f, frame, out)? {
-                        break;
-                    }
-                }
-                Ok(true)
-            }
-            ForClause::Let(binds) => {
-                self.run_binds(binds, frame)?;
-                self.for_clauses(rest, f, frame, out)
-            }
-            ForClause::When(cond) => {
-                if self.eval(cond, frame)?.truthy() {
-                    self.for_clauses(rest, f, frame, out)
-                } else {
-                    Ok(true)
-                }
-            }
-            ForClause::While(cond) => {
-                if self.eval(cond, frame)?.truthy() {
-                    self.for_clauses(rest, f, frame, out)
-                } else {
-                    Ok(false)
-                }
-            }
-        }
-    }
 }
 
 /// Two strings, or two keywords: `=` is plain equality of their text.
@@ -1225,17 +1119,42 @@ pub fn error_value(e: &Error) -> Value {
     if let Some(d) = e.data() {
         m.insert(Value::keyword("data"), d.clone());
     }
+    if let Some(class) = e.class() {
+        m.insert(Value::keyword("class"), Value::string(class));
+    }
     Value::Map(m)
+}
+
+/// The Java exception class an error value names (`(Exception. "m")`).
+fn java_class(m: &Map) -> Option<&'static str> {
+    match m.get(&Value::keyword("class")) {
+        Some(Value::Str(c)) => crate::builtins::java::EXCEPTION_CLASSES
+            .iter()
+            .find(|k| **k == &**c)
+            .copied(),
+        _ => None,
+    }
 }
 
 /// The error `(throw v)` raises: an `ex-info` value keeps its message and
 /// data; anything else becomes the message.
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
+        if let Some(class) = java_class(m) {
+            // `(Exception.)` has no message: the class name stands in.
+            let msg = match m.get(&Value::keyword("message")) {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => class.to_string(),
+            };
+            return Error::execution(msg).with_class(class);
+        }
         if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
             let mut e = Error::execution(msg.to_string());
             if let Some(d) = m.get(&Value::keyword("data")) {
                 e = e.with_data(d.clone());
+            }
+            if let Some(class) = java_class(m) {
+                e = e.with_class(class);
             }
             return e;
         }

@@ -167,8 +167,9 @@ pub fn push_int(out: &mut String, i: i64) {
 }
 
 /// Prints a float per format.md F-1: `0` and `1e-4 <= |f| < 1e15` rounded to
-/// 10 decimals with trailing zeros removed (one digit kept after the point:
-/// `3.0`, `0.3`, `3.3333333333`); other magnitudes as the shortest
+/// 10 decimals, as the shortest decimal that reads back as that rounded
+/// value (one digit kept after the point: `3.0`, `0.3`, `3.3333333333`,
+/// `1234567.89`); other magnitudes as the shortest
 /// round-trip digits in Clojure's exponent style (`1.0E20`, `1.5E-7`);
 /// `##Inf`, `##-Inf`, `##NaN`.
 pub fn format_float(f: f64) -> String {
@@ -188,20 +189,19 @@ fn write_float(out: &mut String, f: f64) {
     }
     let a = f.abs();
     if a == 0.0 || (1e-4..1e15).contains(&a) {
+        // Rounded to 10 decimals, then the shortest decimal that reads back
+        // as that rounded double: `{:.10}` of 1234567.89 is
+        // 1234567.8899999999, which reads back as the double nearest
+        // 1234567.89, printed shortest as 1234567.89 (Clojure's text); 1/3
+        // stays 0.3333333333. The shortest digits never need more than the
+        // 10 decimals they came from. Rust's `{}` of a float in this range
+        // has no exponent.
+        let rounded: f64 = format!("{f:.10}").parse().unwrap_or(f);
         let start = out.len();
-        let _ = write!(out, "{f:.10}");
-        // Trailing zeros go, but one digit stays after the point.
-        let text = &out[start..];
-        let keep = match text.find('.') {
-            Some(dot) => {
-                let trimmed = text.trim_end_matches('0').len();
-                trimmed.max(dot + 2)
-            }
-            None => text.len(),
-        };
-        out.truncate(start + keep);
-        // `{:.10}` of e.g. 0.00000000001 is 0.0000000000: rounding to 10
-        // decimals cannot reach zero in this range except for 0 itself.
+        let _ = write!(out, "{rounded}");
+        if !out[start..].contains('.') {
+            out.push_str(".0");
+        }
     } else {
         // Shortest round-trip digits: `1e20`, `1.5e-7`, `-1.2345e20`.
         let s = format!("{f:e}");
@@ -553,6 +553,12 @@ mod tests {
             (2.75, "2.75"),
             (1e-4, "0.0001"),
             (123456.789, "123456.789"),
+            // Issue 18.8: no noise above 1e5 (`{:.10}` gives 1234567.8899999999).
+            (1234567.89, "1234567.89"),
+            (-98765432.1, "-98765432.1"),
+            (123456789012.34, "123456789012.34"),
+            (1.0 / 3.0, "0.3333333333"),
+            (2.0 / 3.0 * 1e6, "666666.6666666666"),
             (1e14, "100000000000000.0"),
             (1e15, "1.0E15"),
             (1e20, "1.0E20"),

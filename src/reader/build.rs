@@ -99,6 +99,17 @@ struct Reader<'s> {
 
 /// Reads every top-level form of `src`.
 pub(super) fn read(src: &str) -> Result<Vec<Form>> {
+    Ok(read_with(src, false)?.0)
+}
+
+/// Reads every top-level form of a program, tolerating surplus closing
+/// brackets after the last complete top-level form (see
+/// [`super::SurplusClosers`]).
+pub(super) fn read_program(src: &str) -> Result<(Vec<Form>, Option<super::SurplusClosers>)> {
+    read_with(src, true)
+}
+
+fn read_with(src: &str, allow_surplus: bool) -> Result<(Vec<Form>, Option<super::SurplusClosers>)> {
     let mut reader = Reader {
         src,
         stack: Vec::new(),
@@ -106,14 +117,73 @@ pub(super) fn read(src: &str) -> Result<Vec<Form>> {
         fn_args: None,
     };
     let mut input = In::new(src);
+    let mut surplus = None;
     loop {
         input = lex::skip_ws(input);
         let Some(c) = input.fragment().chars().next() else {
             break;
         };
+        if allow_surplus && reader.stack.is_empty() && c == ')' {
+            if let Some(found) = surplus_closers(input) {
+                surplus = Some(found);
+                break;
+            }
+        }
         input = reader.step(input, c)?;
     }
-    reader.finish()
+    Ok((reader.finish()?, surplus))
+}
+
+/// The `)`s `input` (which starts at one, with no form open) holds, when
+/// nothing but `)`s, whitespace and comments follow. Surplus `]` and `}`
+/// stay parse errors: models over-close lists (a final `nil)`), and the
+/// conformance cases keep `[1 2 3]]]` and `(+ 1 2))]}` errors as in Clojure.
+fn surplus_closers(mut input: In<'_>) -> Option<super::SurplusClosers> {
+    let start = input.location_offset();
+    let mut brackets = String::new();
+    loop {
+        input = lex::skip_ws(input);
+        let Some(c) = input.fragment().chars().next() else {
+            break;
+        };
+        if c != ')' {
+            return None;
+        }
+        brackets.push(c);
+        input = lex::split(input, 1).0;
+    }
+    Some(super::SurplusClosers { start, brackets })
+}
+
+/// A map literal may not repeat a key (Clojure's reader rejects
+/// `{"k" 1 "k" 2}`): keys are compared as the data they read as, so `1`
+/// and `1.0`, or `:a` and `"a"`, are different keys.
+// Regex values hash by their source; the lazily built matcher inside them
+// never changes a key.
+#[allow(clippy::mutable_key_type)]
+fn check_duplicate_keys(items: &[Form]) -> Result<()> {
+    if items.len() < 4 {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len() / 2);
+    for key in items.iter().step_by(2) {
+        let Ok(k) = super::data::to_value(key, false) else {
+            continue;
+        };
+        if seen.contains(&k) {
+            let shown = crate::format::to_clojure(&k, Some(5), Some(60)).0;
+            return Err(perr(
+                format!("duplicate key {shown} in map literal"),
+                key.span.start as usize,
+                key.span.end as usize,
+            )
+            .with_hint(
+                "each key may appear once in a map literal; remove or rename the repeated one",
+            ));
+        }
+        seen.insert(k);
+    }
+    Ok(())
 }
 
 fn perr(msg: impl Into<String>, start: usize, end: usize) -> Error {
@@ -332,7 +402,10 @@ impl Reader<'_> {
                 .with_span(span)
                 .with_hint("every key needs a value: {:a 1 :b 2}"));
             }
-            Open::Map => FormKind::Map(frame.items),
+            Open::Map => {
+                check_duplicate_keys(&frame.items)?;
+                FormKind::Map(frame.items)
+            }
             Open::FnLit => self.expand_fn(frame.items, span),
             _ => return Err(Error::internal("reader: closed a prefix frame")),
         };

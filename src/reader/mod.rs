@@ -32,6 +32,8 @@ mod lex;
 mod tests;
 #[cfg(test)]
 mod tests_errors;
+#[cfg(test)]
+mod tests_surplus;
 
 use crate::error::{Result, Span};
 use crate::value::Value;
@@ -70,6 +72,40 @@ pub enum FormKind {
 /// Reads every top-level form of `src`.
 pub fn read_all(src: &str) -> Result<Vec<Form>> {
     build::read(src)
+}
+
+/// Surplus `)`s found after the last complete top-level form of a program,
+/// with nothing but whitespace and comments around them. LLMs often close
+/// one list too many at the very end (language.md, principle 1); the
+/// program reads as if they were absent and the turn records a note
+/// ([`SurplusClosers::note`]). A stray `)` anywhere else, and any surplus
+/// `]` or `}`, stays a parse error (as in Clojure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SurplusClosers {
+    /// Byte offset of the first surplus bracket.
+    pub start: usize,
+    /// The brackets (`")"`, `"))"` …).
+    pub brackets: String,
+}
+
+impl SurplusClosers {
+    /// The note shown on the turn, e.g. `ignored 1 surplus closing bracket
+    /// ")" at the end of the program (line 3, column 4)`.
+    pub fn note(&self, src: &str) -> String {
+        let (line, col) = crate::error::line_col(src, self.start);
+        let n = self.brackets.chars().count();
+        let plural = if n == 1 { "" } else { "s" };
+        format!(
+            "ignored {n} surplus closing bracket{plural} \"{}\" at the end of the program (line {line}, column {col})",
+            self.brackets
+        )
+    }
+}
+
+/// Reads a whole program: [`read_all`], except that surplus closing
+/// brackets after the last complete top-level form are dropped and reported.
+pub fn read_program(src: &str) -> Result<(Vec<Form>, Option<SurplusClosers>)> {
+    build::read_program(src)
 }
 
 /// Converts a form to the value it denotes as data (what `quote` gives).

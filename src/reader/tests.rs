@@ -350,7 +350,11 @@ fn forms_as_data() {
     );
     assert!(matches!(data("x"), Value::Symbol(s) if &*s == "x"));
     assert_eq!(data("#{1 1 2 2 3}"), val("#{1 2 3}"));
-    assert_eq!(data("{:a 1 :a 2}"), val("{:a 2}"));
+    // Issue 18.6: a repeated key in a map literal is a parse error.
+    let e = read_all("{:a 1 :a 2}").unwrap_err();
+    assert_eq!(e.kind(), crate::error::ErrorKind::Parse);
+    assert_eq!(e.message(), "duplicate key :a in map literal");
+    assert_eq!(e.span(), Some(crate::error::Span::new(6, 8)));
     assert_eq!(data("'x"), val("[quote x]"));
     // A quoted (var x) is a list; only read_value reads #'x as a var.
     assert_eq!(data("#'x"), val("[var x]"));

@@ -63,6 +63,9 @@ pub struct TurnRecord {
     /// The user/ namespace after this turn, when the session kept it (the
     /// `turns` view diffs consecutive snapshots). Unchanged by a failed turn.
     pub memory: Option<MemoryView>,
+    /// Remarks on how the program was read (e.g. surplus closing brackets
+    /// ignored); shown by the `turns` view, not by prompts.
+    pub notes: Vec<String>,
 }
 
 impl TurnRecord {
@@ -83,6 +86,7 @@ impl TurnRecord {
             prints: interp.prints.clone(),
             tool_calls: interp.tool_calls.clone(),
             memory: Some(MemoryView::from_interp(interp)),
+            notes: Vec::new(),
         }
     }
 

@@ -66,7 +66,16 @@ fn sample_value(v: &Value) -> Option<&Value> {
             LazySeq::Iterate { seed, .. } => Some(seed),
             LazySeq::Repeat(x) => Some(x),
             LazySeq::Cycle(items) => items.front(),
-            LazySeq::Map { .. } | LazySeq::Filter { .. } | LazySeq::Skip { .. } => None,
+            LazySeq::Reductions { init, .. } => Some(init),
+            LazySeq::Map { .. }
+            | LazySeq::Filter { .. }
+            | LazySeq::Skip { .. }
+            | LazySeq::Repeatedly(_)
+            | LazySeq::TakeNth { .. }
+            | LazySeq::Concat { .. }
+            | LazySeq::Interleave(_)
+            | LazySeq::Zip { .. }
+            | LazySeq::Chain(_) => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

@@ -43,6 +43,9 @@ fn write_turn(out: &mut String, t: &TurnRecord, max_turns: usize, previous: &Mem
         "program",
         t.program.as_deref().unwrap_or("(no program found)"),
     );
+    if !t.notes.is_empty() {
+        section(out, "notes", &t.notes.join("\n"));
+    }
     match &t.result {
         Ok(v) => section(out, "result", &result_text(v)),
         Err(e) => section(

@@ -94,6 +94,10 @@ const SPECIAL_DOCS: &[(&str, &str)] = &[
         "doseq",
         "(doseq [x coll] body...): runs body for each item, returns nil",
     ),
+    (
+        "with-out-str",
+        "(with-out-str body...): runs body and returns what it printed as a string",
+    ),
     ("var", "(var name) or #'name: the var of a user/ definition"),
     (
         "return",

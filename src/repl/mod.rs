@@ -282,6 +282,9 @@ impl Repl {
             elapsed: started.elapsed(),
         });
         let mut out = Output::default();
+        for note in &turn.notes {
+            out.push_note(note.clone());
+        }
         out.items
             .extend(turn.prints.iter().map(|p| Item::Print(p.clone())));
         for call in &turn.tool_calls {

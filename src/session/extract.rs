@@ -5,7 +5,9 @@
 //!    `clj`, `lisp`, `ptc`, `ptc-lisp` or untagged are code; every code block,
 //!    in order, joined by a newline, is the program; an unclosed fence runs to
 //!    the end;
-//! 2. otherwise a response whose trimmed text starts with `(` is the program;
+//! 2. otherwise a response whose trimmed text starts with `(` — after any
+//!    leading `;` comment lines and blank lines — is the program (models
+//!    often open with `;; Step 1: …`, as `ptc run` accepts);
 //! 3. otherwise there is no program ([`no_code_error`], a `parse-error`).
 //!
 //! Before that, zero-width characters and byte-order marks are removed from
@@ -22,10 +24,20 @@ pub fn extract_program(response: &str) -> Option<String> {
     let response = remove_invisible(response);
     let program = match code_blocks(&response) {
         Some(blocks) => blocks.join("\n"),
-        None if response.trim_start().starts_with('(') => response.trim().to_string(),
+        None if is_bare_code(&response) => response.trim().to_string(),
         None => return None,
     };
     Some(plain_quotes(&program))
+}
+
+/// Whether a response without code blocks is code (R-70.2): its first line
+/// that is neither blank nor a `;` comment starts with `(`.
+fn is_bare_code(response: &str) -> bool {
+    response
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with(';'))
+        .is_some_and(|l| l.starts_with('('))
 }
 
 /// The error of a turn whose response holds no code (R-70.3).
@@ -205,6 +217,27 @@ mod tests {
         assert_eq!(ex("  (return 42)\n").as_deref(), Some("(return 42)"));
         assert_eq!(ex("I think the answer is (return 42)"), None);
         assert_eq!(ex(""), None);
+    }
+
+    #[test]
+    fn bare_response_after_leading_comment_lines_is_code() {
+        let r = ";; Step 1: count the orders
+;; then print them
+
+(def n (count data/orders))
+(println n)
+";
+        assert_eq!(
+            ex(r).as_deref(),
+            Some(";; Step 1: count the orders\n;; then print them\n\n(def n (count data/orders))\n(println n)")
+        );
+        assert_eq!(
+            ex("  ; one comment\n  (return 42)").as_deref(),
+            Some("; one comment\n  (return 42)")
+        );
+        // Comments alone, or comments before prose, are not code.
+        assert_eq!(ex(";; nothing to do yet\n"), None);
+        assert_eq!(ex(";; thinking\nThe answer is (return 42)"), None);
     }
 
     #[test]

@@ -77,6 +77,10 @@ pub struct TurnJson {
     pub prints: Vec<String>,
     pub tool_calls: Vec<ToolCallJson>,
     pub defined: Vec<String>,
+    /// Remarks on how the program was read (surplus closing brackets
+    /// ignored, …); omitted when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,6 +170,7 @@ impl TurnJson {
             prints: t.prints.clone(),
             tool_calls: t.tool_calls.iter().map(ToolCallJson::of).collect(),
             defined: t.defined.clone(),
+            notes: t.notes.clone(),
         }
     }
 }

@@ -87,6 +87,7 @@ pub fn render_input(session: &Session) -> RenderInput {
                 prints: t.prints.clone(),
                 tool_calls: t.tool_calls.clone(),
                 memory: Some(MemoryView::from_globals(&t.memory, last_return)),
+                notes: t.notes.clone(),
             })
             .collect(),
         memory: MemoryView::from_interp(interp),

@@ -142,6 +142,9 @@ pub struct Turn {
     pub defined: Vec<String>,
     /// False when extraction, parsing or evaluation failed.
     pub success: bool,
+    /// Remarks on how the program was read (surplus closing brackets at
+    /// the end ignored, …); not errors.
+    pub notes: Vec<String>,
 }
 
 impl Turn {
@@ -439,8 +442,14 @@ impl Session {
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
         let program = extract_program(raw_response);
-        let (mut result, mut returned, prints, tool_calls) = match &program {
-            None => (Err(extract::no_code_error()), false, Vec::new(), Vec::new()),
+        let (mut result, mut returned, prints, tool_calls, notes) = match &program {
+            None => (
+                Err(extract::no_code_error()),
+                false,
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+            ),
             Some(p) => {
                 let out = self.interp.run_program(p);
                 (
@@ -448,6 +457,7 @@ impl Session {
                     out.returned,
                     std::mem::take(&mut self.interp.prints),
                     std::mem::take(&mut self.interp.tool_calls),
+                    out.notes,
                 )
             }
         };
@@ -486,6 +496,7 @@ impl Session {
             memory,
             defined,
             success,
+            notes,
         });
         self.record_next_prompt();
         Ok(&self.turns[number - 1])

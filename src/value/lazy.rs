@@ -1,5 +1,7 @@
 //! Infinite sequences: `(range)`, `(range start)`… with no end, `(iterate f x)`,
-//! `(repeat x)`, `(cycle coll)`, and `map`/`filter`/`remove`/`drop` of one.
+//! `(repeat x)`, `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/
+//! `remove`/`drop`/`reductions`/`take-nth`/`mapcat`/`interleave` (and `for`)
+//! of infinite ones.
 //!
 //! They are descriptions, not buffers: consumers (`take`, `take-while`,
 //! `first`, `nth`, `some`, `reduce` with `reduced`, `map` beside a finite
@@ -28,4 +30,28 @@ pub enum LazySeq {
     },
     /// `source` without its first `n` items.
     Skip { source: Value, n: u64 },
+    /// `(repeatedly f)`: `(f), (f), …`
+    Repeatedly(Value),
+    /// `(reductions f init source)`: `init, (f init x0), …`; ends after a
+    /// `reduced` accumulator.
+    Reductions {
+        f: Value,
+        init: Value,
+        source: Value,
+    },
+    /// `(take-nth n source)`: items 0, n, 2n, … (`n` ≥ 1).
+    TakeNth { n: u64, source: Value },
+    /// The collection `f` gives for each item of `source`, concatenated
+    /// (`mapcat`, and `for` over an infinite first binding). `f` may give
+    /// `Reduced(coll)`: its items, then the end (`:while`).
+    Concat { f: Value, source: Value },
+    /// `(interleave s1 s2 …)`: the first item of each, then the second …;
+    /// ends with the shortest.
+    Interleave(Vec<Value>),
+    /// `(map f s1 s2 …)` of infinite sequences (and `map-indexed`): `f` of
+    /// the first items, of the second …; ends with the shortest.
+    Zip { f: Value, sources: Vec<Value> },
+    /// `(concat a b …)`, `(cons x s)`: the items of each in turn (the last
+    /// one infinite).
+    Chain(Vec<Value>),
 }

@@ -329,6 +329,13 @@ pub(super) fn seq(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    if let Value::Lazy(_) = &a[1] {
+        interp.alloc(64)?;
+        let head = Value::vector(std::iter::once(a[0].clone()).collect());
+        return Ok(Value::Lazy(std::sync::Arc::new(
+            crate::value::LazySeq::Chain(vec![head, a[1].clone()]),
+        )));
+    }
     let mut items = args::items("cons", &a[1])?;
     items.push_front(a[0].clone());
     if let Value::Vector(_) = &a[1] {
@@ -339,6 +346,16 @@ pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn concat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    if let Some(i) = a.iter().position(|c| matches!(c, Value::Lazy(_))) {
+        // Items after an infinite part never come: it ends the chain.
+        for c in &a[..i] {
+            super::seqable("concat", c)?;
+        }
+        interp.alloc(16 * (i as u64 + 1) + 32)?;
+        return Ok(Value::Lazy(std::sync::Arc::new(
+            crate::value::LazySeq::Chain(a[..=i].to_vec()),
+        )));
+    }
     let mut out = Vector::new();
     for coll in a {
         let items = args::items("concat", coll)?;
@@ -395,6 +412,13 @@ pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [one] => {
             let items = args::items("interleave", one)?;
             built(interp, items)
+        }
+        colls if colls.iter().all(|c| matches!(c, Value::Lazy(_))) => {
+            // All infinite: so is the interleaving, taken item by item.
+            interp.alloc(16 * colls.len() as u64 + 32)?;
+            Ok(Value::Lazy(std::sync::Arc::new(
+                crate::value::LazySeq::Interleave(colls.to_vec()),
+            )))
         }
         colls => {
             let mut its = side_by_side("interleave", colls)?;

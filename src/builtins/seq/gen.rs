@@ -214,7 +214,14 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
             source: source.clone(),
             n: m.saturating_add(n),
         })),
-        LazySeq::Filter { .. } => Ok(lazy(LazySeq::Skip {
+        LazySeq::Filter { .. }
+        | LazySeq::Repeatedly(_)
+        | LazySeq::Reductions { .. }
+        | LazySeq::TakeNth { .. }
+        | LazySeq::Concat { .. }
+        | LazySeq::Interleave(_)
+        | LazySeq::Zip { .. }
+        | LazySeq::Chain(_) => Ok(lazy(LazySeq::Skip {
             source: Value::Lazy(l.clone()),
             n,
         })),
@@ -239,7 +246,16 @@ pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
             lazy(LazySeq::Cycle(rotate(items, k)))
         }
         // The items are recomputed from the start (functions run again).
-        LazySeq::Map { .. } | LazySeq::Filter { .. } | LazySeq::Skip { .. } => {
+        LazySeq::Map { .. }
+        | LazySeq::Filter { .. }
+        | LazySeq::Skip { .. }
+        | LazySeq::Repeatedly(_)
+        | LazySeq::Reductions { .. }
+        | LazySeq::TakeNth { .. }
+        | LazySeq::Concat { .. }
+        | LazySeq::Interleave(_)
+        | LazySeq::Zip { .. }
+        | LazySeq::Chain(_) => {
             let _ = item;
             lazy(LazySeq::Skip {
                 source: Value::Lazy(l.clone()),

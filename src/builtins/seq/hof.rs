@@ -50,6 +50,12 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
         })?;
         return Ok(Value::vector(out));
     }
+    if fname == "map" && colls.iter().all(|c| matches!(c, Value::Lazy(_))) {
+        return Ok(Value::Lazy(Arc::new(LazySeq::Zip {
+            f: f.clone(),
+            sources: colls.to_vec(),
+        })));
+    }
     let mut its = side_by_side(fname, colls)?;
     let mut out = Vector::new();
     while let Some(row) = next_row(interp, &mut its)? {
@@ -67,6 +73,16 @@ pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.get(1) else {
         return Ok(xf::map_indexed(f.clone()));
     };
+    if let Value::Lazy(_) = coll {
+        let indices = Value::Lazy(Arc::new(LazySeq::Range {
+            start: Value::Int(0),
+            step: Value::Int(1),
+        }));
+        return Ok(Value::Lazy(Arc::new(LazySeq::Zip {
+            f: f.clone(),
+            sources: vec![indices, coll.clone()],
+        })));
+    }
     let items = args::items("map-indexed", coll)?;
     interp.alloc(16 * items.len() as u64 + 32)?;
     let mut out = Vector::new();
@@ -82,6 +98,13 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("mapcat", f)?;
     if a.len() == 1 {
         return Ok(xf::mapcat(f.clone()));
+    }
+    if let [_, source @ Value::Lazy(_)] = a {
+        // Infinite in, infinite out: f runs as items are taken.
+        return Ok(Value::Lazy(Arc::new(LazySeq::Concat {
+            f: f.clone(),
+            source: source.clone(),
+        })));
     }
     let mapped = map_colls(interp, "mapcat", f, &a[1..])?;
     let mut out = Vector::new();
@@ -154,6 +177,19 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.get(1) else {
         return Ok(xf::keep(f.clone(), false));
     };
+    if let Value::Lazy(_) = coll {
+        let some = crate::builtins::lookup_in(crate::builtins::Ns::Core, "some?")
+            .ok_or_else(|| crate::error::Error::internal("builtin some? is missing"))?;
+        let mapped = Value::Lazy(Arc::new(LazySeq::Map {
+            f: f.clone(),
+            source: coll.clone(),
+        }));
+        return Ok(Value::Lazy(Arc::new(LazySeq::Filter {
+            pred: Value::Fn(crate::value::Func::Builtin(some)),
+            keep: true,
+            source: mapped,
+        })));
+    }
     let items = args::items("keep", coll)?;
     let mut out = Vector::new();
     for x in items {

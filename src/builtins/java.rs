@@ -1,0 +1,456 @@
+//! Java interop shims models write (issue 18; `language.md` Principle 4):
+//! a fixed list of names, each a builtin with the Java meaning — no
+//! reflection, nothing beyond this table and the date helpers of
+//! [`super::interop`].
+//!
+//! * String methods `.contains .startsWith .endsWith .toUpperCase
+//!   .toLowerCase .trim .length .indexOf .substring .split .replace`: the
+//!   receiver must be a string. Indices count characters. `.split` takes a
+//!   regex and drops trailing empty strings; `.replace` is literal;
+//!   `.indexOf` gives -1 when absent; `.substring` out of range is an
+//!   `execution-error` (Java's `StringIndexOutOfBoundsException`).
+//! * Exceptions: `(Exception. msg)`, `(RuntimeException. msg)`,
+//!   `(IllegalArgumentException. msg)`, `(IllegalStateException. msg)`,
+//!   `(ArithmeticException. msg)` build an error value `{:message msg
+//!   :class "…"}`; `throw` raises it as an `execution-error` carrying its
+//!   class, so `catch` matches it by class (`crate::analyze::expr::CatchClass`).
+//!   `.getMessage` is `ex-message`.
+//! * Statics (resolved by `analyze::names::java_static`):
+//!   `Character/isLetter isDigit isWhitespace isUpperCase isLowerCase` on a
+//!   one-character string; `Integer/parseInt`, `Long/parseLong`,
+//!   `Double/parseDouble` throw `NumberFormatException` (an
+//!   `execution-error` catchable by that name, `IllegalArgumentException`,
+//!   `RuntimeException`, `Exception`); `Math/round` rounds halves up as Java
+//!   (`(Math/round -2.5)` is -2); `Math/floor`, `Math/ceil` give floats.
+
+use super::args;
+use super::{lookup_in, Arity, Builtin, Ns};
+use crate::error::{Error, Result};
+use crate::eval::Interp;
+use crate::value::{Map, Value};
+
+pub const BUILTINS: &[Builtin] = &[
+    Builtin::new(
+        ".contains",
+        Arity::exact(2),
+        "Java String.contains: whether s contains the substring.",
+        contains,
+    ),
+    Builtin::new(
+        ".startsWith",
+        Arity::exact(2),
+        "Java String.startsWith.",
+        starts_with,
+    ),
+    Builtin::new(
+        ".endsWith",
+        Arity::exact(2),
+        "Java String.endsWith.",
+        ends_with,
+    ),
+    Builtin::new(
+        ".toUpperCase",
+        Arity::exact(1),
+        "Java String.toUpperCase.",
+        to_upper,
+    ),
+    Builtin::new(
+        ".toLowerCase",
+        Arity::exact(1),
+        "Java String.toLowerCase.",
+        to_lower,
+    ),
+    Builtin::new(".trim", Arity::exact(1), "Java String.trim.", trim),
+    Builtin::new(
+        ".length",
+        Arity::exact(1),
+        "Java String.length: the number of characters.",
+        length,
+    ),
+    Builtin::new(
+        ".indexOf",
+        Arity::exact(2),
+        "Java String.indexOf: the character index of the substring, or -1.",
+        index_of,
+    ),
+    Builtin::new(
+        ".substring",
+        Arity::range(2, 3),
+        "Java String.substring: characters from start (to end).",
+        substring,
+    ),
+    Builtin::new(
+        ".split",
+        Arity::exact(2),
+        "Java String.split: pieces around a regex, trailing empty strings dropped.",
+        split,
+    ),
+    Builtin::new(
+        ".replace",
+        Arity::exact(3),
+        "Java String.replace: every occurrence of a literal substring replaced.",
+        replace,
+    ),
+    Builtin::new(
+        ".getMessage",
+        Arity::exact(1),
+        "Java Throwable.getMessage: the message of a caught error (ex-message).",
+        get_message,
+    ),
+    Builtin::new(
+        "Exception.",
+        Arity::range(0, 1),
+        "A java.lang.Exception to throw: (throw (Exception. \"msg\")).",
+        exception,
+    ),
+    Builtin::new(
+        "RuntimeException.",
+        Arity::range(0, 1),
+        "A java.lang.RuntimeException to throw.",
+        runtime_exception,
+    ),
+    Builtin::new(
+        "IllegalArgumentException.",
+        Arity::range(0, 1),
+        "A java.lang.IllegalArgumentException to throw.",
+        illegal_argument,
+    ),
+    Builtin::new(
+        "IllegalStateException.",
+        Arity::range(0, 1),
+        "A java.lang.IllegalStateException to throw.",
+        illegal_state,
+    ),
+    Builtin::new(
+        "ArithmeticException.",
+        Arity::range(0, 1),
+        "A java.lang.ArithmeticException to throw.",
+        arithmetic_exception,
+    ),
+    Builtin::new(
+        "Character/isLetter",
+        Arity::exact(1),
+        "Whether a one-character string is a letter.",
+        is_letter,
+    ),
+    Builtin::new(
+        "Character/isDigit",
+        Arity::exact(1),
+        "Whether a one-character string is a digit.",
+        is_digit,
+    ),
+    Builtin::new(
+        "Character/isWhitespace",
+        Arity::exact(1),
+        "Whether a one-character string is whitespace.",
+        is_whitespace,
+    ),
+    Builtin::new(
+        "Character/isUpperCase",
+        Arity::exact(1),
+        "Whether a one-character string is an upper-case letter.",
+        is_upper,
+    ),
+    Builtin::new(
+        "Character/isLowerCase",
+        Arity::exact(1),
+        "Whether a one-character string is a lower-case letter.",
+        is_lower,
+    ),
+    Builtin::new(
+        "Integer/parseInt",
+        Arity::exact(1),
+        "Java Integer.parseInt: throws NumberFormatException when s is not an integer.",
+        parse_int,
+    ),
+    Builtin::new(
+        "Long/parseLong",
+        Arity::exact(1),
+        "Java Long.parseLong: throws NumberFormatException when s is not an integer.",
+        parse_long,
+    ),
+    Builtin::new(
+        "Double/parseDouble",
+        Arity::exact(1),
+        "Java Double.parseDouble: throws NumberFormatException when s is not a number.",
+        parse_double,
+    ),
+    Builtin::new(
+        "Math/round",
+        Arity::exact(1),
+        "Java Math.round: the nearest integer, halves rounded up ((Math/round -2.5) is -2).",
+        math_round,
+    ),
+    Builtin::new(
+        "Math/floor",
+        Arity::exact(1),
+        "Java Math.floor: the largest integral float not above x.",
+        math_floor,
+    ),
+    Builtin::new(
+        "Math/ceil",
+        Arity::exact(1),
+        "Java Math.ceil: the smallest integral float not below x.",
+        math_ceil,
+    ),
+];
+
+/// The Java exception classes `throw` knows, by simple name.
+pub const EXCEPTION_CLASSES: &[&str] = &[
+    "Exception",
+    "RuntimeException",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "ArithmeticException",
+    "NumberFormatException",
+];
+
+/// Calls the builtin `name` of `ns` (what a shim means in Clojure terms).
+fn delegate(interp: &mut Interp, ns: Ns, name: &str, a: &[Value]) -> Result<Value> {
+    let b =
+        lookup_in(ns, name).ok_or_else(|| Error::internal(format!("builtin {name} is missing")))?;
+    interp.call_builtin(b, a)
+}
+
+fn receiver<'a>(method: &str, v: &'a Value) -> Result<&'a str> {
+    args::string(method, v)
+}
+
+fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".contains", &a[0])?;
+    args::string(".contains", &a[1])?;
+    delegate(interp, Ns::String, "includes?", a)
+}
+
+fn starts_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".startsWith", &a[0])?;
+    args::string(".startsWith", &a[1])?;
+    delegate(interp, Ns::String, "starts-with?", a)
+}
+
+fn ends_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".endsWith", &a[0])?;
+    args::string(".endsWith", &a[1])?;
+    delegate(interp, Ns::String, "ends-with?", a)
+}
+
+fn to_upper(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".toUpperCase", &a[0])?;
+    delegate(interp, Ns::String, "upper-case", a)
+}
+
+fn to_lower(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".toLowerCase", &a[0])?;
+    delegate(interp, Ns::String, "lower-case", a)
+}
+
+fn trim(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".trim", &a[0])?;
+    delegate(interp, Ns::String, "trim", a)
+}
+
+fn length(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let s = receiver(".length", &a[0])?;
+    interp.tick(1 + s.len() as u64 / 64)?;
+    Ok(Value::Int(s.chars().count() as i64))
+}
+
+fn index_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let s = receiver(".indexOf", &a[0])?;
+    let sub = args::string(".indexOf", &a[1])?;
+    interp.tick(1 + s.len() as u64 / 64)?;
+    Ok(Value::Int(match s.find(sub) {
+        Some(byte) => s[..byte].chars().count() as i64,
+        None => -1,
+    }))
+}
+
+fn substring(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let s = receiver(".substring", &a[0])?;
+    let n = s.chars().count() as i64;
+    interp.tick(1 + s.len() as u64 / 64)?;
+    let start = args::int(".substring", &a[1])?;
+    let end = match a.get(2) {
+        Some(e) => args::int(".substring", e)?,
+        None => n,
+    };
+    if start < 0 || end > n || start > end {
+        return Err(Error::execution(format!(
+            ".substring: begin {start}, end {end}, length {n} is out of range"
+        ))
+        .with_hint("(subs s start end) takes character indices within the string"));
+    }
+    let out: String = s
+        .chars()
+        .skip(start as usize)
+        .take((end - start) as usize)
+        .collect();
+    interp.alloc(out.len() as u64 + 32)?;
+    Ok(Value::string(out))
+}
+
+fn split(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".split", &a[0])?;
+    let pattern = args::string(".split", &a[1])?;
+    let re = crate::value::regex::compile_regex(pattern)?;
+    delegate(
+        interp,
+        Ns::String,
+        "split",
+        &[a[0].clone(), Value::Regex(re)],
+    )
+}
+
+fn replace(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    receiver(".replace", &a[0])?;
+    args::string(".replace", &a[1])?;
+    args::string(".replace", &a[2])?;
+    delegate(interp, Ns::String, "replace", a)
+}
+
+fn get_message(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    delegate(interp, Ns::Core, "ex-message", a)
+}
+
+/// `{:message msg :class class}`: what `throw` raises as a `class` error.
+fn exception_value(interp: &mut Interp, class: &str, a: &[Value]) -> Result<Value> {
+    let message = match a.first() {
+        None | Some(Value::Nil) => Value::Nil,
+        Some(Value::Str(s)) => Value::Str(s.clone()),
+        Some(other) => Value::string(crate::format::display_println(other)),
+    };
+    interp.alloc(2 * 48 + 32)?;
+    let mut m = Map::new();
+    m.insert(Value::keyword("message"), message);
+    m.insert(Value::keyword("class"), Value::string(class));
+    Ok(Value::Map(m))
+}
+
+fn exception(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    exception_value(interp, "Exception", a)
+}
+fn runtime_exception(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    exception_value(interp, "RuntimeException", a)
+}
+fn illegal_argument(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    exception_value(interp, "IllegalArgumentException", a)
+}
+fn illegal_state(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    exception_value(interp, "IllegalStateException", a)
+}
+fn arithmetic_exception(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    exception_value(interp, "ArithmeticException", a)
+}
+
+/// The one character of `v` (characters are one-character strings).
+fn character(fname: &str, v: &Value) -> Result<char> {
+    let s = args::string(fname, v)?;
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(args::type_error(
+            fname,
+            "a character (a one-character string)",
+            v,
+        )),
+    }
+}
+
+fn is_letter(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        character("Character/isLetter", &a[0])?.is_alphabetic(),
+    ))
+}
+fn is_digit(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        character("Character/isDigit", &a[0])?.is_numeric(),
+    ))
+}
+fn is_whitespace(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        character("Character/isWhitespace", &a[0])?.is_whitespace(),
+    ))
+}
+fn is_upper(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        character("Character/isUpperCase", &a[0])?.is_uppercase(),
+    ))
+}
+fn is_lower(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Bool(
+        character("Character/isLowerCase", &a[0])?.is_lowercase(),
+    ))
+}
+
+fn number_format(fname: &str, s: &str) -> Error {
+    Error::execution(format!("For input string: \"{s}\""))
+        .with_class("NumberFormatException")
+        .with_hint(format!(
+            "{fname} threw NumberFormatException; catch it, or use parse-long / parse-double, which give nil"
+        ))
+}
+
+/// Java's integer syntax: optional sign, ASCII digits, nothing else.
+fn parse_java_int(fname: &str, a: &[Value], min: i64, max: i64) -> Result<Value> {
+    let s = args::string(fname, &a[0])?;
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(number_format(fname, s));
+    }
+    match s.parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
+        _ => Err(number_format(fname, s)),
+    }
+}
+
+fn parse_int(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    parse_java_int("Integer/parseInt", a, i32::MIN.into(), i32::MAX.into())
+}
+
+fn parse_long(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    parse_java_int("Long/parseLong", a, i64::MIN, i64::MAX)
+}
+
+fn parse_double(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    let s = args::string("Double/parseDouble", &a[0])?;
+    let t = s.trim();
+    let ok = !t.is_empty()
+        && t.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    match t.parse::<f64>() {
+        Ok(f) if ok => Ok(Value::Float(f)),
+        _ => match t {
+            "NaN" => Ok(Value::Float(f64::NAN)),
+            "Infinity" | "+Infinity" => Ok(Value::Float(f64::INFINITY)),
+            "-Infinity" => Ok(Value::Float(f64::NEG_INFINITY)),
+            _ => Err(number_format("Double/parseDouble", s)),
+        },
+    }
+}
+
+fn math_round(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::Int(n) => Ok(Value::Int(*n)),
+        Value::Float(f) if f.is_nan() => Ok(Value::Int(0)),
+        Value::Float(f) => {
+            // Java: floor(x + 1/2), saturating at the long range.
+            let r = (f + 0.5).floor();
+            Ok(Value::Int(if r >= 9.223372036854776e18 {
+                i64::MAX
+            } else if r <= -9.223372036854776e18 {
+                i64::MIN
+            } else {
+                r as i64
+            }))
+        }
+        other => Err(args::type_error("Math/round", "a number", other)),
+    }
+}
+
+fn math_floor(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Float(args::number("Math/floor", &a[0])?.floor()))
+}
+
+fn math_ceil(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Float(args::number("Math/ceil", &a[0])?.ceil()))
+}
