@@ -528,6 +528,18 @@ mod tests {
     }
 
     #[test]
+    fn command_tools_stop_at_the_turns_deadline_when_it_comes_first() {
+        let mut t = sh("sleep 5; echo 1");
+        t.set_timeout(Some(Duration::from_secs(10)));
+        let started = Instant::now();
+        let e = t
+            .call_within(&[], Some(Duration::from_millis(100)))
+            .unwrap_err();
+        assert!(e.contains("within 100 ms"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
     fn programs_are_found_on_path_or_relative_to_the_directory() {
         assert!(program_exists("sh", None));
         assert!(!program_exists("no-such-program-ptc", None));
