@@ -26,7 +26,15 @@ fn macro_nesting_deeper_than_the_analyzer_allows_is_a_limit_error() {
         timeout_ms: Some(60_000),
         ..Limits::default()
     });
+    // Refused before expanding: the chain is longer than any expansion
+    // may nest.
     let src = format!("(-> 1 {})", "inc ".repeat(10_000));
+    let e = i.run_program(&src).result.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{}", e.message());
+    assert!(e.message().contains("10000 clauses"), "{}", e.message());
+    // Each chain is short enough, but together they nest too deep.
+    let inner = format!("(some-> 1 {})", "inc ".repeat(3_000));
+    let src = format!("(some-> {inner} {})", "inc ".repeat(3_000));
     let e = i.run_program(&src).result.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{}", e.message());
     assert!(e.message().contains("nests more than"), "{}", e.message());
