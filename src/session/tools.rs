@@ -360,10 +360,14 @@ impl CommandTool {
                 if started.elapsed() >= limit {
                     let _ = child.kill();
                     let _ = child.wait();
+                    let why = if Some(limit) == self.timeout {
+                        format!("within {} ms", limit.as_millis())
+                    } else {
+                        format!("within the {} ms left of the turn", limit.as_millis())
+                    };
                     return Err(format!(
-                        "`{}` did not answer within {} ms and was stopped",
-                        self.display_command(),
-                        limit.as_millis()
+                        "`{}` did not answer {why} and was stopped",
+                        self.display_command()
                     ));
                 }
             }
@@ -535,7 +539,7 @@ mod tests {
         let e = t
             .call_within(&[], Some(Duration::from_millis(100)))
             .unwrap_err();
-        assert!(e.contains("within 100 ms"), "{e}");
+        assert!(e.contains("within the 100 ms left of the turn"), "{e}");
         assert!(started.elapsed() < Duration::from_secs(3));
     }
 
