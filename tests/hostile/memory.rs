@@ -153,3 +153,65 @@ fn the_deadline_bounds_the_sum_of_tool_calls() {
         );
     }
 }
+
+/// Peak RSS (KiB) of `ptc run` on `program`, measured by `/usr/bin/time -v`;
+/// `None` where that tool is missing.
+fn peak_rss_kib(program: &str, heap_limit: u64) -> Option<u64> {
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("ptc-rss-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = dir.join(format!("p{}.clj", program.len()));
+    std::fs::write(&file, program).ok()?;
+    let out = std::process::Command::new(time)
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_ptc"))
+        .args([
+            "run",
+            "--timeout-ms",
+            "120000",
+            "--max-steps",
+            "1000000000000",
+        ])
+        .args(["--max-heap-bytes", &heap_limit.to_string()])
+        .arg(&file)
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// Real memory follows the accounting: a program that builds values until
+/// it hits `max_heap_bytes` peaks below the process's own size plus four
+/// times the limit (the multiple the README documents).
+#[test]
+fn peak_memory_stays_within_four_times_the_heap_limit() {
+    let limit: u64 = 20 << 20;
+    let Some(base) = peak_rss_kib("1", limit) else {
+        return;
+    };
+    for program in [
+        "(loop [v [] i 0] (recur (conj v i) (inc i)))",
+        "(loop [m {} i 0] (recur (assoc m i i) (inc i)))",
+        "(loop [s #{} i 0] (recur (conj s (str \"item-\" i)) (inc i)))",
+        "(loop [s \"ab\"] (recur (str s s)))",
+        "(loop [v [1]] (recur (into v v)))",
+        "(count (vec (for [i (range 1000)] (re-pattern (str \"[a-z]{1,\" (+ 200 i) \"}x\")))))",
+        "(def s (apply str (repeat 2500000 \"a\"))) (count (re-seq #\"(a)?(b)?(c)?(d)?\" s))",
+    ] {
+        let peak = peak_rss_kib(program, limit).expect("measured");
+        assert!(
+            peak <= base + 4 * (limit >> 10),
+            "{program}: peak RSS {peak} KiB, process alone {base} KiB, limit {} KiB",
+            limit >> 10
+        );
+    }
+}
