@@ -60,6 +60,9 @@ impl Interp {
         let result = self
             .check_source_size(src)
             .and_then(|()| self.run_forms(src))
+            // Work and memory charged through the per-thread meter by the
+            // last builtin are settled before the turn ends.
+            .and_then(|v| self.budget.tick(0).map(|()| v))
             .and_then(|v| self.check_escaping(v, &snapshot));
         self.flush_print();
         match result {

@@ -53,6 +53,25 @@ fn compiled_regexes_are_charged_to_the_heap() {
     assert_eq!(out.result.unwrap(), Value::Int(20000));
 }
 
+/// The charge of the program's last regex is settled before the turn ends.
+#[test]
+fn a_regex_compiled_last_is_still_charged() {
+    let small_heap = || {
+        interp_with(Limits {
+            max_heap_bytes: Some(100_000),
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        })
+    };
+    expect_in(
+        small_heap(),
+        &[ErrorKind::MemoryExceeded],
+        "(re-pattern \"[a-z]{1,900}x\")",
+    );
+    let mut i = small_heap();
+    assert!(i.run_program("(re-pattern \"[a-z]+x\")").is_ok());
+}
+
 #[test]
 fn re_seq_with_many_groups_is_charged_per_group() {
     expect_memory(
