@@ -69,6 +69,9 @@ impl Interp {
                 notes.extend(surplus.map(|s| s.note(src)));
                 self.run_forms(&forms, src)
             })
+            // Work and memory charged through the per-thread meter by the
+            // last builtin are settled before the turn ends.
+            .and_then(|v| self.budget.tick(0).map(|()| v))
             .and_then(|v| self.check_escaping(v, &snapshot));
         self.flush_print();
         if self.hidden.active() {

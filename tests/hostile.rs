@@ -5,16 +5,34 @@
 //! liveness guard (a run must end at all, well within 30 s): the limits
 //! themselves (1 s timeout, 10M steps) are what end it quickly.
 
+// One test binary; the classes of issue 17 live in `tests/hostile/`.
+#[path = "hostile/analysis.rs"]
+mod analysis;
+#[path = "hostile/memory.rs"]
+mod memory;
+#[path = "hostile/steps.rs"]
+mod steps;
+
 use std::time::{Duration, Instant};
 
 use ptc_lisp::eval::{CannedTool, StaticHost};
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fn interp() -> Interp {
+    interp_with(Limits::default())
+}
+
+/// An interpreter with `limits` and the `echo` tool, holding `keep`.
+fn interp_with(limits: Limits) -> Interp {
     let mut host = StaticHost::default();
     host.tools
         .insert("echo".into(), CannedTool::Returns(Value::Nil));
-    let mut i = Interp::new(Box::new(host), Limits::default());
+    on_host(Box::new(host), limits)
+}
+
+/// An interpreter on `host` with `limits`, holding `keep`.
+fn on_host(host: Box<dyn ptc_lisp::eval::Host>, limits: Limits) -> Interp {
+    let mut i = Interp::new(host, limits);
     assert!(i.run_program("(def keep [1 2 3])").is_ok());
     i
 }
@@ -28,7 +46,12 @@ fn expect(kind: ErrorKind, src: &str) {
 /// Like [`expect`], for programs that may hit one of several limits first
 /// (a debug build reaches the timeout before the step limit).
 fn expect_any(kinds: &[ErrorKind], src: &str) {
-    let mut i = interp();
+    expect_in(interp(), kinds, src)
+}
+
+/// Like [`expect_any`], on a given interpreter (other limits or host); it
+/// must have run `(def keep [1 2 3])` and nothing else.
+fn expect_in(mut i: Interp, kinds: &[ErrorKind], src: &str) {
     let started = Instant::now();
     let out = i.run_program(src);
     assert!(

@@ -263,7 +263,12 @@ fn command_tools_are_killed_at_the_session_timeout() {
     );
     assert_eq!(t.tool_calls.len(), 1);
     let msg = t.tool_calls[0].result.clone().unwrap_err();
-    assert!(msg.contains("within 200 ms"), "{msg}");
+    // Stopped by the per-call limit, or by the turn's deadline (a little
+    // earlier: the turn started before the call).
+    assert!(
+        msg.contains("within 200 ms") || msg.contains("ms left of the turn"),
+        "{msg}"
+    );
 }
 
 #[test]

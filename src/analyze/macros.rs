@@ -49,6 +49,7 @@ fn do_body(body: &[Form], span: Span) -> Form {
 pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Result<Option<Form>> {
     let args = &items[1..];
     let span = form.span;
+    check_chain_length(name, args, span)?;
     let out = match name {
         "when" | "when-not" => {
             let Some(test) = args.first() else {
@@ -325,6 +326,27 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
     // The expansion built about one form per argument.
     a.cx.budget.tick(items.len() as u64)?;
     Ok(Some(out))
+}
+
+/// The macros whose expansion nests one level per clause (`->` per step,
+/// `cond` per pair) are refused before expanding when the result could not
+/// be analyzed anyway ([`super::MAX_EXPANDED_NESTING`]): building a 100,000-
+/// level expansion first would take time and memory outside the budget.
+fn check_chain_length(name: &str, args: &[Form], span: Span) -> Result<()> {
+    let levels = match name {
+        "->" | "->>" | "some->" | "some->>" => args.len().saturating_sub(1),
+        "cond" => args.len() / 2,
+        _ => return Ok(()),
+    };
+    if levels <= super::MAX_EXPANDED_NESTING {
+        return Ok(());
+    }
+    Err(Error::limit(format!(
+        "{name} has {levels} clauses; it nests one level per clause, more than the {} levels a program may nest once its macros are expanded",
+        super::MAX_EXPANDED_NESTING
+    ))
+    .with_hint("split the chain into functions, or reduce over a vector of steps")
+    .with_span(span))
 }
 
 /// The one `[pattern value]` binding of `if-let`, `when-let`, `dotimes` …

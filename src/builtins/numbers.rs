@@ -652,6 +652,7 @@ fn clojure_compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<i64> {
                 return Some(0);
             }
             for (p, q) in x.iter().zip(y.iter()) {
+                crate::eval::budget::charge_work(1);
                 match clojure_compare_in(p, q, seen)? {
                     0 => {}
                     c => return Some(c),

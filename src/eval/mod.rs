@@ -24,13 +24,14 @@ pub mod hidden;
 mod hidden_calls;
 pub mod host;
 pub mod iter;
+mod outside;
 mod print;
 
 use std::sync::Arc;
 
 use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::value::{Func, Map, Value, Vector};
 
 pub use budget::{Budget, Limits};
@@ -876,106 +877,6 @@ impl Interp {
             self.eval(e, frame)?;
         }
         self.eval(last, frame)
-    }
-
-    fn data(&self, name: &str) -> Result<Value> {
-        self.host.data(name).ok_or_else(|| {
-            let names = self.host.data_names();
-            let listing = if names.is_empty() {
-                "there is no data".to_string()
-            } else {
-                format!(
-                    "available: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("data/{n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            Error::undefined(format!("data/{name} is not defined; {listing}"))
-        })
-    }
-
-    /// Calls a host tool and records the call.
-    pub fn call_tool(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
-        if !self.host.has_tool(name) {
-            let names = self.host.tool_names();
-            let listing = if names.is_empty() {
-                "there are no tools".to_string()
-            } else {
-                format!(
-                    "available: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("tool/{n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            return Err(Error::undefined(format!(
-                "tool/{name} is not defined; {listing}"
-            )));
-        }
-        self.budget.tool_call()?;
-        if args
-            .iter()
-            .any(|a| crate::value::depth::exceeds(a, crate::value::depth::MAX_DEPTH))
-        {
-            return Err(Error::limit(format!(
-                "the arguments of tool/{name} nest more than {} levels deep",
-                crate::value::depth::MAX_DEPTH
-            )));
-        }
-        // Arguments that do not fit the tool's signature: a failed call,
-        // and the tool does not run.
-        if let Err(e) = self.host.check_args(name, &args) {
-            self.tool_calls.push(ToolCall {
-                name: name.to_string(),
-                args,
-                result: Err(e.message().to_string()),
-            });
-            return Err(e);
-        }
-        // The turn's deadline bounds the sum of its tool calls: none starts
-        // after it, the host may stop one at it, and a call that ends past
-        // it ends the turn.
-        self.budget.check_clock()?;
-        let time_left = self.budget.time_left();
-        let host = &mut self.host;
-        let result = guard::catch_quietly(|| host.call_tool_within(name, &args, time_left))
-            .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
-        self.tool_calls.push(ToolCall {
-            name: name.to_string(),
-            args,
-            result: result.clone(),
-        });
-        // A tool that answered after the turn's deadline ends the turn.
-        self.budget.check_clock().map_err(|e| {
-            Error::new(
-                ErrorKind::Timeout,
-                format!(
-                    "tool/{name} answered after the turn's time limit; {}",
-                    e.message()
-                ),
-            )
-        })?;
-        let value = result
-            .map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))?;
-        self.charge_outside_value(&value)?;
-        Ok(value)
-    }
-
-    /// Charges a value that came from outside the program (a tool's result)
-    /// to the heap budget, as if the program had built it.
-    fn charge_outside_value(&mut self, v: &Value) -> Result<()> {
-        let room = match self.budget.limits.max_heap_bytes {
-            Some(max) => max.saturating_sub(self.budget.heap_bytes()),
-            None => return Ok(()),
-        };
-        let bytes = crate::value::size::approx_bytes_upto(v, room);
-        self.budget.tick(bytes / 64)?;
-        self.budget.alloc(bytes)
     }
 
     fn eval_case(&mut self, c: &Case, frame: Frame) -> Result<Value> {

@@ -358,10 +358,15 @@ impl CommandTool {
             Ok(None) => {
                 let _ = child.kill();
                 let _ = child.wait();
+                let limit = timeout.unwrap_or_default();
+                let why = if timeout == self.timeout {
+                    format!("within {} ms", limit.as_millis())
+                } else {
+                    format!("within the {} ms left of the turn", limit.as_millis())
+                };
                 return Err(format!(
-                    "`{}` did not answer within {} ms and was stopped",
-                    self.display_command(),
-                    timeout.map_or(0, |l| l.as_millis())
+                    "`{}` did not answer {why} and was stopped",
+                    self.display_command()
                 ));
             }
             Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
@@ -521,6 +526,18 @@ mod tests {
         let started = Instant::now();
         let e = t.call(&[]).unwrap_err();
         assert!(e.contains("within 100 ms"), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn command_tools_stop_at_the_turns_deadline_when_it_comes_first() {
+        let mut t = sh("sleep 5; echo 1");
+        t.set_timeout(Some(Duration::from_secs(10)));
+        let started = Instant::now();
+        let e = t
+            .call_within(&[], Some(Duration::from_millis(100)))
+            .unwrap_err();
+        assert!(e.contains("within the 100 ms left of the turn"), "{e}");
         assert!(started.elapsed() < Duration::from_secs(3));
     }
 

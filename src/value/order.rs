@@ -210,6 +210,7 @@ fn cmp_items<'a>(
     seen: &mut Seen,
 ) -> Ordering {
     for (p, q) in xs.zip(ys) {
+        crate::eval::budget::charge_work(1);
         match cmp_in(p, q, seen) {
             Ordering::Equal => {}
             o => return o,
@@ -334,6 +335,7 @@ fn compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<Ordering> {
             match x.len().cmp(&y.len()) {
                 Ordering::Equal => {
                     for (p, q) in x.iter().zip(y.iter()) {
+                        crate::eval::budget::charge_work(1);
                         match compare_in(p, q, seen)? {
                             Ordering::Equal => {}
                             o => return Some(o),

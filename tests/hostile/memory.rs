@@ -1,0 +1,236 @@
+//! Class 6 of issue 17: memory the accounting used not to see. Compiled
+//! regexes, regex matches with many groups and tool results are charged to
+//! the heap budget, and the turn's deadline bounds the sum of tool calls.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+/// Default limits but a long timeout: these programs must hit the heap
+/// limit, which a loaded machine running a debug build may not reach
+/// within one second.
+fn patient() -> Interp {
+    interp_with(Limits {
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    })
+}
+
+fn expect_memory(src: &str) {
+    expect_in(patient(), &[ErrorKind::MemoryExceeded], src)
+}
+
+#[test]
+fn big_compiled_regexes_are_refused() {
+    let mut i = interp();
+    let e = i
+        .run_program("(re-pattern \"\\\\w{1,12000}\")")
+        .result
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Execution, "{}", e.message());
+    assert!(
+        e.hint().unwrap_or("").contains("repetition"),
+        "{:?}",
+        e.hint()
+    );
+    expect_any(
+        &[ErrorKind::Execution, ErrorKind::MemoryExceeded],
+        "(count (vec (for [i (range 180)] (re-pattern (str \"\\\\w{1,\" (+ 12000 i) \"}\")))))",
+    );
+}
+
+#[test]
+fn compiled_regexes_are_charged_to_the_heap() {
+    expect_memory(
+        "(def rs (vec (for [i (range 180)] (re-pattern (str \"\\\\w{1,\" (+ 1000 i) \"}\"))))) (count rs)",
+    );
+    expect_memory(
+        "(count (filter #(re-find (re-pattern (str \"[a-z]{1,\" (+ 900 %) \"}x\")) \"abc\") (range 180)))",
+    );
+    // Reused patterns are compiled (and charged) once.
+    let mut i = patient();
+    let out = i.run_program("(count (filter #(re-find #\"\\w{1,1000}\" (str %)) (range 20000)))");
+    assert_eq!(out.result.unwrap(), Value::Int(20000));
+}
+
+/// The charge of the program's last regex is settled before the turn ends.
+#[test]
+fn a_regex_compiled_last_is_still_charged() {
+    let small_heap = || {
+        interp_with(Limits {
+            max_heap_bytes: Some(100_000),
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        })
+    };
+    expect_in(
+        small_heap(),
+        &[ErrorKind::MemoryExceeded],
+        "(re-pattern \"[a-z]{1,900}x\")",
+    );
+    let mut i = small_heap();
+    assert!(i.run_program("(re-pattern \"[a-z]+x\")").is_ok());
+}
+
+#[test]
+fn re_seq_with_many_groups_is_charged_per_group() {
+    expect_memory(
+        "(def s (apply str (repeat 250000 \"a\")))
+         (count (re-seq #\"(a)?(b)?(c)?(d)?(e)?(f)?(g)?(h)?\" s))",
+    );
+    expect_memory(
+        "(def s (apply str (repeat 250000 \"ab\")))
+         (count (re-seq #\"((a)(b))\" s))",
+    );
+}
+
+fn big_result_host() -> Box<StaticHost> {
+    let mut host = StaticHost::default();
+    let rows = (0..20_000).map(|i| {
+        let mut row = BTreeMap::new();
+        row.insert("name".to_string(), serde_json::json!(format!("item {i}")));
+        row.insert("price".to_string(), serde_json::json!(i));
+        serde_json::Value::Object(row.into_iter().collect())
+    });
+    let json = serde_json::Value::Array(rows.collect());
+    host.tools.insert(
+        "big".into(),
+        CannedTool::Returns(ptc_lisp::value::json::from_json(&json)),
+    );
+    Box::new(host)
+}
+
+#[test]
+fn tool_results_are_charged_to_the_heap() {
+    let i = on_host(
+        big_result_host(),
+        Limits {
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        },
+    );
+    expect_in(
+        i,
+        &[ErrorKind::MemoryExceeded],
+        "(dotimes [_ 8] (tool/big))",
+    );
+    let i = on_host(
+        big_result_host(),
+        Limits {
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        },
+    );
+    expect_in(
+        i,
+        &[ErrorKind::MemoryExceeded],
+        "(count (mapcat (fn [_] (tool/big)) (range 8)))",
+    );
+}
+
+/// A host whose one tool sleeps.
+struct SlowHost(Duration);
+
+impl ptc_lisp::eval::Host for SlowHost {
+    fn data(&self, _name: &str) -> Option<Value> {
+        None
+    }
+    fn data_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn has_tool(&self, name: &str) -> bool {
+        name == "slow"
+    }
+    fn tool_names(&self) -> Vec<String> {
+        vec!["slow".into()]
+    }
+    fn call_tool(&mut self, _name: &str, _args: &[Value]) -> Result<Value, String> {
+        std::thread::sleep(self.0);
+        Ok(Value::Int(1))
+    }
+}
+
+#[test]
+fn the_deadline_bounds_the_sum_of_tool_calls() {
+    let limits = || Limits {
+        timeout_ms: Some(1000),
+        ..Limits::default()
+    };
+    for (sleep_ms, src) in [
+        (300, "(dotimes [_ 12] (tool/slow))"),
+        (300, "(reduce + (map (fn [_] (tool/slow)) (range 12)))"),
+        // One call that ends past the deadline ends the turn too.
+        (1500, "(tool/slow)"),
+    ] {
+        let host = Box::new(SlowHost(Duration::from_millis(sleep_ms)));
+        let started = Instant::now();
+        expect_in(on_host(host, limits()), &[ErrorKind::Timeout], src);
+        assert!(
+            started.elapsed() < Duration::from_millis(2500),
+            "{src}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// Peak RSS (KiB) of `ptc run` on `program`, measured by `/usr/bin/time -v`;
+/// `None` where that tool is missing.
+fn peak_rss_kib(program: &str, heap_limit: u64) -> Option<u64> {
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("ptc-rss-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = dir.join(format!("p{}.clj", program.len()));
+    std::fs::write(&file, program).ok()?;
+    let out = std::process::Command::new(time)
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_ptc"))
+        .args([
+            "run",
+            "--timeout-ms",
+            "120000",
+            "--max-steps",
+            "1000000000000",
+        ])
+        .args(["--max-heap-bytes", &heap_limit.to_string()])
+        .arg(&file)
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// Real memory follows the accounting: a program that builds values until
+/// it hits `max_heap_bytes` peaks below the process's own size plus four
+/// times the limit (the multiple the README documents).
+#[test]
+fn peak_memory_stays_within_four_times_the_heap_limit() {
+    let limit: u64 = 20 << 20;
+    let Some(base) = peak_rss_kib("1", limit) else {
+        return;
+    };
+    for program in [
+        "(loop [v [] i 0] (recur (conj v i) (inc i)))",
+        "(loop [m {} i 0] (recur (assoc m i i) (inc i)))",
+        "(loop [s #{} i 0] (recur (conj s (str \"item-\" i)) (inc i)))",
+        "(loop [s \"ab\"] (recur (str s s)))",
+        "(loop [v [1]] (recur (into v v)))",
+        "(count (vec (for [i (range 1000)] (re-pattern (str \"[a-z]{1,\" (+ 200 i) \"}x\")))))",
+        "(def s (apply str (repeat 2500000 \"a\"))) (count (re-seq #\"(a)?(b)?(c)?(d)?\" s))",
+    ] {
+        let peak = peak_rss_kib(program, limit).expect("measured");
+        assert!(
+            peak <= base + 4 * (limit >> 10),
+            "{program}: peak RSS {peak} KiB, process alone {base} KiB, limit {} KiB",
+            limit >> 10
+        );
+    }
+}
