@@ -551,3 +551,36 @@ fn eval_counts_what_happened_per_view() {
     let json: Json = serde_json::from_str(&text(&replay.stdout)).unwrap();
     assert_eq!(json["status"]["state"], "exhausted");
 }
+
+#[test]
+fn continue_goes_on_from_a_saved_run() {
+    let first = MockLlm::start(vec![
+        Reply::text(TURNS[0]),
+        Reply::status(400, r#"{"error": {"message": "context too long"}}"#),
+    ]);
+    let dir = workdir("continue");
+    let out = run_agent(&dir, &first.openai_base(), &[]);
+    assert_eq!(out.status.code(), Some(3));
+    // Continue from run.json into run.json.
+    let second = MockLlm::start(vec![Reply::text(TURNS[1]), Reply::text(TURNS[2])]);
+    let run = dir.join("run.json");
+    std::fs::copy(&run, dir.join("s.json")).unwrap();
+    let out = run_agent(&dir, &second.openai_base(), &["--continue"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("turn 2  "),
+        "{}",
+        text(&out.stdout)
+    );
+    let requests = second.requests();
+    assert_eq!(requests.len(), 2);
+    for (k, req) in requests.iter().enumerate() {
+        let sent = req.json()["messages"].as_array().unwrap().clone();
+        assert_eq!(sent, replayed_messages(&run, k + 1));
+    }
+    // Without --continue, the file's recorded turns are left out.
+    let third = MockLlm::start(vec![Reply::text(TURNS[2])]);
+    let out = run_agent(&dir, &third.openai_base(), &["--max-turns", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).starts_with("turn 1  (return total)  error undefined"));
+}

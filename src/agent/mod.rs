@@ -44,6 +44,8 @@ mod runner;
 pub mod save;
 mod scripted;
 mod start;
+#[cfg(test)]
+mod tests;
 
 use std::time::Duration;
 

@@ -1,6 +1,9 @@
 //! The session an agent run starts from: a session file with the run's
-//! overrides (view, `max_turns`, limits), its own turns already run (so a
-//! saved run can be continued: `ptc agent RUN.json --out RUN.json`).
+//! overrides (view, `max_turns`, limits). The file's own turns (the
+//! recorded responses of an example, say) are left out: the model starts
+//! the mission afresh, unless [`Overrides::continue_turns`] asks to run
+//! them first (continuing a saved run: `ptc agent RUN.json --continue
+//! --out RUN.json`).
 
 use std::path::Path;
 
@@ -15,11 +18,13 @@ pub struct Overrides {
     pub max_turns: Option<usize>,
     /// Replaces the file's limits.
     pub limits: Option<Limits>,
+    /// Run the file's turns first (with their LLM information).
+    pub continue_turns: bool,
 }
 
 /// Builds the session of `file` (read from `path`, whose `text` locates
-/// errors) with `overrides`, and runs the file's turns with their LLM
-/// information.
+/// errors) with `overrides`; runs the file's turns when
+/// `overrides.continue_turns`.
 pub fn session_from_file(
     path: &Path,
     text: Option<&str>,
@@ -36,6 +41,8 @@ pub fn session_from_file(
         file.max_turns = n;
     }
     let mut session = file.session(path, text, overrides.limits.clone())?;
-    file.run_turns(&mut session);
+    if overrides.continue_turns {
+        file.run_turns(&mut session);
+    }
     Ok(session)
 }

@@ -7,7 +7,9 @@
 //! Exit codes: 0 returned, 1 failed or exhausted, 2 bad input (also a
 //! missing API key or an unwritable `--out`), 3 provider error, 130 stopped
 //! by Ctrl-C (after the turn under way, the file saved). The file's own
-//! turns run first, so `ptc agent RUN.json --out RUN.json` continues a run.
+//! turns are left out (the model starts afresh) unless `--continue`: then
+//! they run first, so `ptc agent RUN.json --continue --out RUN.json` goes on
+//! with a saved run.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -25,8 +27,12 @@ use crate::session::{Session, Status, Turn};
 
 #[derive(Args)]
 pub struct AgentArgs {
-    /// The session file (mission, data, tools, limits; its turns run first).
+    /// The session file (mission, data, tools, limits).
     file: PathBuf,
+    /// Run the file's turns first and go on from there (its recorded
+    /// turns are otherwise left out).
+    #[arg(long = "continue")]
+    continue_turns: bool,
     #[command(flatten)]
     llm: LlmArgs,
     /// Save the session here after every turn (atomically).
@@ -48,6 +54,7 @@ pub fn agent(args: AgentArgs) -> i32 {
         view: args.view.map(ViewArg::view),
         max_turns: args.max_turns,
         limits: Some(args.limits.apply(base_limits)),
+        continue_turns: args.continue_turns,
     };
     let (_, mut session) = match open_for_agent(&args.file, &overrides) {
         Ok(opened) => opened,

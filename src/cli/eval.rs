@@ -74,6 +74,7 @@ pub fn eval(args: EvalArgs) -> i32 {
             view: Some(view),
             max_turns: args.max_turns,
             limits: limits.clone(),
+            continue_turns: false,
         };
         open_for_agent(&args.file, &overrides)
             .map(|(_, s)| s)

@@ -3,7 +3,9 @@
 //! OpenAI Chat Completions (`POST …/chat/completions`) and Anthropic
 //! Messages (`POST …/v1/messages`), answers from a script in order and
 //! records every request. Once the script runs out it answers 500
-//! `script exhausted`.
+//! `script exhausted` (or, made with `repeat`, starts the script again).
+//! `examples/mock_llm.rs` serves it on a fixed port for trying `ptc agent`
+//! by hand (README, "Run an agent").
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
@@ -82,6 +84,8 @@ impl Request {
 
 struct State {
     script: VecDeque<Reply>,
+    /// The whole script, to start again from (repeat mode).
+    again: Option<Vec<Reply>>,
     requests: Vec<Request>,
 }
 
@@ -94,9 +98,16 @@ pub struct MockLlm {
 
 impl MockLlm {
     pub fn start(script: Vec<Reply>) -> MockLlm {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let port = listener.local_addr().expect("local addr").port();
+        MockLlm::start_on(0, script, false).expect("bind 127.0.0.1:0")
+    }
+
+    /// On `127.0.0.1:port` (0: any free port); with `repeat`, the script
+    /// starts again once it runs out.
+    pub fn start_on(port: u16, script: Vec<Reply>, repeat: bool) -> std::io::Result<MockLlm> {
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
+        let port = listener.local_addr()?.port();
         let state = Arc::new(Mutex::new(State {
+            again: repeat.then(|| script.clone()),
             script: script.into(),
             requests: Vec::new(),
         }));
@@ -108,7 +119,7 @@ impl MockLlm {
                 std::thread::spawn(move || serve(stream, &state));
             }
         });
-        MockLlm { port, state }
+        Ok(MockLlm { port, state })
     }
 
     /// `http://127.0.0.1:PORT/v1`, the OpenAI-style base URL.
@@ -168,6 +179,11 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             body: String::from_utf8_lossy(&body).into_owned(),
             at: Instant::now(),
         });
+        if s.script.is_empty() {
+            if let Some(again) = s.again.clone() {
+                s.script = again.into();
+            }
+        }
         s.script
             .pop_front()
             .unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#))
