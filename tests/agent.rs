@@ -4,6 +4,8 @@
 //! at once with the provider's message; the key never leaks; a killed or
 //! interrupted run leaves a file that replays; `ptc eval` counts outcomes.
 
+#![cfg(feature = "agent")]
+
 mod mock_llm;
 
 use std::path::{Path, PathBuf};
