@@ -1,114 +1,21 @@
 //! `ptc agent` and `ptc eval` against a mock LLM server on loopback
 //! (`tests/mock_llm/`): what is sent equals what `ptc replay` renders, in
-//! both provider formats; retries with backoff; non-retryable errors fail
-//! at once with the provider's message; the key never leaks; a killed or
-//! interrupted run leaves a file that replays; `ptc eval` counts outcomes.
+//! both provider formats; the key never leaks; a killed or interrupted run
+//! leaves a file that replays; `--continue`; `ptc eval` counts outcomes;
+//! the HTTP client used from Rust. Failures: `tests/agent_errors.rs`.
 
 #![cfg(feature = "agent")]
 
+mod agent_common;
 mod mock_llm;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use agent_common::*;
 use mock_llm::{MockLlm, Reply};
 use serde_json::Value as Json;
-
-const KEY: &str = "sk-mock-secret-5f1d2c";
-const KEY_ENV: &str = "PTC_TEST_MOCK_KEY";
-
-const SESSION: &str = r#"{
-  "mission": "Add up the numbers and notify the total",
-  "max_turns": 5,
-  "data": {"nums": [1, 2, 3, 4]},
-  "tools": {"notify": {"signature": "(message :string) -> :nil", "description": "Sends a note", "returns": null}}
-}"#;
-
-/// A fresh directory holding the session file.
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptc-agent-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("s.json"), SESSION).expect("session file");
-    dir
-}
-
-fn ptc_cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ptc"));
-    c.args(args)
-        .env(KEY_ENV, KEY)
-        .env_remove("HTTP_PROXY")
-        .env_remove("http_proxy")
-        .env_remove("ALL_PROXY")
-        .env_remove("all_proxy");
-    c
-}
-
-fn ptc(args: &[&str]) -> Output {
-    ptc_cmd(args).output().expect("ptc runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// `ptc agent DIR/s.json` against the mock, with small retry delays.
-fn agent_args(dir: &Path, base: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        "agent".into(),
-        dir.join("s.json").display().to_string(),
-        "--model".into(),
-        "mock-model".into(),
-        "--base-url".into(),
-        base.into(),
-        "--api-key-env".into(),
-        KEY_ENV.into(),
-        "--out".into(),
-        dir.join("run.json").display().to_string(),
-    ];
-    if !extra.contains(&"--retry-delay-ms") {
-        args.extend(["--retry-delay-ms".into(), "10".into()]);
-    }
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args
-}
-
-fn run_agent(dir: &Path, base: &str, extra: &[&str]) -> Output {
-    let args = agent_args(dir, base, extra);
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    ptc(&refs)
-}
-
-/// `ptc replay RUN.json --after N --format json`'s messages.
-fn replayed_messages(run: &Path, after: usize) -> Vec<Json> {
-    let out = ptc(&[
-        "replay",
-        &run.display().to_string(),
-        "--after",
-        &after.to_string(),
-        "--format",
-        "json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: Json = serde_json::from_str(&text(&out.stdout)).expect("replay JSON");
-    json["messages"].as_array().expect("messages").clone()
-}
-
-const TURNS: [&str; 3] = [
-    "First I sum the numbers.\n```clojure\n(def total (reduce + data/nums))\n(tool/notify (str \"total \" total))\n```",
-    "```clojure\n(undefined-helper total)\n```",
-    "```clojure\n(return total)\n```",
-];
-
-fn assert_no_key(out: &Output, run: &Path) {
-    assert!(!text(&out.stdout).contains(KEY), "key in stdout");
-    assert!(!text(&out.stderr).contains(KEY), "key in stderr");
-    if run.exists() {
-        let saved = std::fs::read_to_string(run).expect("run file");
-        assert!(!saved.contains(KEY), "key in the saved file");
-    }
-}
 
 #[test]
 fn openai_requests_are_the_replayed_prompts_in_both_views() {
@@ -213,173 +120,6 @@ fn anthropic_requests_carry_the_system_prompt_in_its_field() {
     }
     let saved = std::fs::read_to_string(&run).unwrap();
     assert!(saved.contains("\"end_turn\""), "{saved}");
-}
-
-#[test]
-fn retries_with_backoff_honour_retry_after_then_succeed() {
-    let mock = MockLlm::start(vec![
-        Reply::rate_limited(1),
-        Reply::status(500, r#"{"error": {"message": "overloaded"}}"#),
-        Reply::Drop,
-        Reply::slow(2000, Reply::text("(return 1)")),
-        Reply::text("(return 2)"),
-    ]);
-    let dir = workdir("retries");
-    let out = run_agent(
-        &dir,
-        &mock.openai_base(),
-        &["--retries", "4", "--llm-timeout", "0.5"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("returned after 1 of 5 turns, value 2"),
-        "{}",
-        text(&out.stdout)
-    );
-    let requests = mock.requests();
-    assert_eq!(requests.len(), 5);
-    // Retry-After: 1 was waited; the other waits are the small backoff.
-    assert!(requests[1].at - requests[0].at >= Duration::from_secs(1));
-    assert!(requests[2].at - requests[1].at < Duration::from_millis(900));
-    // Every attempt sent the same request.
-    assert!(requests.iter().all(|r| r.body == requests[0].body));
-    let saved: Json =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-    assert!(saved["llm"][0]["latency_ms"].as_u64().unwrap() >= 1500);
-}
-
-#[test]
-fn retries_run_out_as_a_provider_error() {
-    let mock = MockLlm::start(vec![
-        Reply::text("(def x 1)"),
-        Reply::status(503, r#"{"error": {"message": "try later"}}"#),
-        Reply::status(503, r#"{"error": {"message": "try later"}}"#),
-        Reply::status(503, r#"{"error": {"message": "still down"}}"#),
-    ]);
-    let dir = workdir("exhausted-retries");
-    let out = run_agent(&dir, &mock.openai_base(), &["--retries", "2"]);
-    assert_eq!(out.status.code(), Some(3));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains(
-            "turn 2: the LLM failed: server-error (HTTP 503): still down (after 3 attempts)"
-        ),
-        "{err}"
-    );
-    assert_eq!(mock.requests().len(), 4);
-    // The turn that ran is saved.
-    assert!(text(&out.stdout).contains("stopped: running after 1 of 5 turns"));
-    let saved: Json =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-    assert_eq!(saved["turns"].as_array().unwrap().len(), 1);
-}
-
-#[test]
-fn a_slow_answer_past_the_timeout_is_a_timeout_error() {
-    let mock = MockLlm::start(vec![Reply::slow(3000, Reply::text("(return 1)"))]);
-    let dir = workdir("timeout");
-    let start = Instant::now();
-    let out = run_agent(
-        &dir,
-        &mock.openai_base(),
-        &["--retries", "0", "--llm-timeout", "0.3"],
-    );
-    assert_eq!(out.status.code(), Some(3));
-    assert!(start.elapsed() < Duration::from_millis(2500));
-    assert!(
-        text(&out.stderr).contains("timeout"),
-        "{}",
-        text(&out.stderr)
-    );
-}
-
-#[test]
-fn non_retryable_errors_fail_at_once_with_the_providers_message() {
-    for (code, kind) in [
-        (401, "auth"),
-        (403, "auth"),
-        (400, "rejected"),
-        (404, "rejected"),
-    ] {
-        let body = format!(
-            r#"{{"error": {{"message": "Incorrect API key provided: {KEY}. Status {code}", "type": "invalid_request_error"}}}}"#
-        );
-        let mock = MockLlm::start(vec![Reply::status(code, &body), Reply::text("(return 1)")]);
-        let dir = workdir(&format!("status-{code}"));
-        let start = Instant::now();
-        let out = run_agent(&dir, &mock.openai_base(), &["--retry-delay-ms", "2000"]);
-        assert_eq!(out.status.code(), Some(3), "{code}");
-        assert!(
-            start.elapsed() < Duration::from_millis(1500),
-            "{code}: no retry wait"
-        );
-        assert_eq!(mock.requests().len(), 1, "{code}: one request");
-        let err = text(&out.stderr);
-        assert!(
-            err.contains(&format!(
-                "{kind} (HTTP {code}): Incorrect API key provided: [redacted]. Status {code}"
-            )),
-            "{err}"
-        );
-        assert_no_key(&out, &dir.join("run.json"));
-    }
-    // Anthropic's error shape.
-    let mock = MockLlm::start(vec![Reply::status(
-        401,
-        r#"{"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}"#,
-    )]);
-    let dir = workdir("anthropic-401");
-    let out = run_agent(&dir, &mock.anthropic_base(), &["--provider", "anthropic"]);
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        text(&out.stderr).contains("auth (HTTP 401): invalid x-api-key"),
-        "{}",
-        text(&out.stderr)
-    );
-}
-
-#[test]
-fn malformed_and_empty_bodies_are_clear_errors() {
-    for (provider, base_of) in [("openai", true), ("anthropic", false)] {
-        for (body, says) in [
-            ("{\"choices\": [", "the response body is not JSON"),
-            ("", "the response body is empty"),
-            ("{\"unexpected\": true}", "the response has no"),
-        ] {
-            let mock = MockLlm::start(vec![Reply::Raw(body.into())]);
-            let dir = workdir(&format!("malformed-{provider}-{}", body.len()));
-            let base = if base_of {
-                mock.openai_base()
-            } else {
-                mock.anthropic_base()
-            };
-            let out = run_agent(&dir, &base, &["--provider", provider]);
-            assert_eq!(out.status.code(), Some(3), "{provider} {body:?}");
-            let err = text(&out.stderr);
-            assert!(
-                err.contains("bad-response") && err.contains(says),
-                "{provider} {body:?}: {err}"
-            );
-            assert_eq!(mock.requests().len(), 1);
-        }
-    }
-}
-
-#[test]
-fn a_missing_key_for_a_hosted_provider_is_bad_input() {
-    let dir = workdir("no-key");
-    let out = ptc_cmd(&[
-        "agent",
-        &dir.join("s.json").display().to_string(),
-        "--model",
-        "m",
-        "--api-key-env",
-        "PTC_TEST_UNSET_KEY_VAR",
-    ])
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("set the environment variable PTC_TEST_UNSET_KEY_VAR"));
 }
 
 /// Waits until the run file has `n` turns.
@@ -585,4 +325,52 @@ fn continue_goes_on_from_a_saved_run() {
     let out = run_agent(&dir, &third.openai_base(), &["--max-turns", "1"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).starts_with("turn 1  (return total)  error undefined"));
+}
+
+#[test]
+fn the_http_client_in_rust_without_a_key_for_a_local_server() {
+    use ptc_lisp::agent::http::{ClientConfig, HttpLlm, Provider};
+    use ptc_lisp::agent::{self as agent_lib, Llm, LlmErrorKind};
+    use ptc_lisp::session::Session;
+
+    let mock = MockLlm::start(vec![
+        Reply::text("(def n (count data/nums))"),
+        Reply::text("(return n)"),
+    ]);
+    let mut config = ClientConfig::new(Provider::OpenAi, "local-model");
+    config.base_url = mock.openai_base();
+    config.api_key_env = "PTC_TEST_NO_SUCH_KEY_VARIABLE".into();
+    let mut llm = HttpLlm::new(config.clone()).expect("a local server needs no key");
+    assert!(!format!("{llm:?}").contains("Bearer"));
+    let mut session = Session::builder("Count")
+        .data_json("nums", &serde_json::json!([1, 2, 3]))
+        .build()
+        .unwrap();
+    let end = agent_lib::run(&mut session, &mut llm, &mut |_: &Session, _: &_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(end, agent_lib::RunEnd::Ended);
+    assert_eq!(session.status().state(), "returned");
+    let requests = mock.requests();
+    assert_eq!(requests[0].header("authorization"), None);
+    let info = session.turns()[1].llm.clone().unwrap();
+    assert_eq!(info.model, "mock-gpt");
+    assert_eq!(info.usage.input_tokens, Some(100));
+    assert_eq!(info.usage.provider.unwrap()["total_tokens"], 103);
+
+    // A URL without a scheme is a configuration error before any request.
+    config.base_url = "127.0.0.1:1".into();
+    let e = HttpLlm::new(config).unwrap_err();
+    assert_eq!(e.kind, LlmErrorKind::Config);
+    // A refused connection is retried, then reported as a connection error.
+    let mut config = ClientConfig::new(Provider::Anthropic, "m");
+    config.base_url = "http://127.0.0.1:1".into();
+    config.retry.max_retries = 1;
+    config.retry.base_delay = Duration::from_millis(1);
+    let e = HttpLlm::new(config)
+        .unwrap()
+        .complete(session.next_prompt())
+        .unwrap_err();
+    assert_eq!((e.kind, e.attempts), (LlmErrorKind::Connection, 2), "{e}");
 }

@@ -66,9 +66,15 @@ pub fn agent(args: AgentArgs) -> i32 {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    // A second handler cannot be installed (only in tests calling this
-    // twice); Ctrl-C then kills the process as usual.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    // The first Ctrl-C lets the turn under way finish (the file is saved
+    // after it); a second one quits at once (the file holds the turns
+    // before). If a handler cannot be installed, Ctrl-C kills as usual.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("ptc: stopping after the turn under way (Ctrl-C again to quit now)");
+    });
     if let Some(out) = &args.out {
         if let Err(e) = save_session(&session, out) {
             return input_error(e);

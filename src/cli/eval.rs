@@ -45,8 +45,12 @@ pub fn eval(args: EvalArgs) -> i32 {
     if args.runs == 0 {
         return input_error("--runs must be at least 1");
     }
-    let mut views: Vec<View> = args.view.iter().map(|v| v.view()).collect();
-    views.dedup();
+    let mut views: Vec<View> = Vec::new();
+    for v in &args.view {
+        if !views.contains(&v.view()) {
+            views.push(v.view());
+        }
+    }
     if views.is_empty() {
         views = vec![View::Compressed, View::Uncompressed];
     }
