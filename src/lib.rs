@@ -27,6 +27,7 @@
 // Library code never panics on bad input: no unwrap/expect outside tests.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod agent;
 pub mod analyze;
 pub mod builtins;
 pub mod check;

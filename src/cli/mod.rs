@@ -1,6 +1,7 @@
 //! The `ptc` command line (`spec/session.md` §Commands). Parsing with clap;
 //! each command is a thin layer over the library. Exit codes: 0 success,
-//! 1 the program or a check failed, 2 bad input (missing file, bad JSON …).
+//! 1 the program or a check failed, 2 bad input (missing file, bad JSON …),
+//! 3 an LLM provider error (`ptc agent`, `ptc eval`).
 
 /// `print!` that never panics: output to a closed pipe (`ptc … | head`) is
 /// dropped instead of aborting the process.
@@ -20,8 +21,14 @@ macro_rules! outln {
     }};
 }
 
+#[cfg(feature = "agent")]
+mod agent;
 mod check;
+#[cfg(feature = "agent")]
+mod eval;
 mod limits;
+#[cfg(feature = "agent")]
+mod llm_args;
 mod prompt;
 mod repl;
 mod replay;
@@ -55,6 +62,12 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Print a prompt: `ptc prompt system` prints the static SYSTEM prompt.
     Prompt(prompt::PromptArgs),
+    /// Run the mission with an LLM: one line per turn, the session saved to --out after each.
+    #[cfg(feature = "agent")]
+    Agent(agent::AgentArgs),
+    /// Run the mission N times per view with an LLM and compare the views.
+    #[cfg(feature = "agent")]
+    Eval(eval::EvalArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -73,6 +86,10 @@ pub fn main() -> i32 {
         Some(Command::Check(args)) => check::check(args),
         Some(Command::Replay(args)) => replay::replay(args),
         Some(Command::Prompt(args)) => prompt::prompt(args),
+        #[cfg(feature = "agent")]
+        Some(Command::Agent(args)) => agent::agent(args),
+        #[cfg(feature = "agent")]
+        Some(Command::Eval(args)) => eval::eval(args),
     }
 }
 

@@ -335,7 +335,7 @@ fn messages_text(messages: &[crate::session::Message]) -> String {
     out
 }
 
-fn status_line(session: &Session) -> String {
+pub(super) fn status_line(session: &Session) -> String {
     let s = crate::session::json::StatusJson::of(session);
     let mut line = format!("{} after {} of {} turns", s.state, s.turns, s.max_turns);
     if let Some(v) = s.value {

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use super::llm::LlmInfo;
 use super::messages::RenderOptions;
 use super::signature::{Signature, Type};
 use super::tools::{program_exists, CommandTool, Response, ScriptedTool, Tool, ToolInfo};
@@ -61,6 +62,12 @@ pub struct SessionFile {
     pub returns: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<String>,
+    /// What the LLM reported for each turn (`llm[k]` for `turns[k]`; `null`
+    /// for a turn without it). Written by `ptc agent`; absent from files
+    /// written by hand or from turns without LLM information, and ignored
+    /// when rendering prompts. Entries past the last turn are ignored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub llm: Vec<Option<LlmInfo>>,
 }
 
 /// A tool in a session file.
@@ -237,8 +244,24 @@ impl Session {
         })?;
         let file = SessionFile::parse(&text, path)?;
         let mut session = file.session(path, Some(&text), None)?;
-        session.replay(&file.turns);
+        file.run_turns(&mut session);
         Ok(session)
+    }
+}
+
+impl SessionFile {
+    /// Runs this file's turns in `session`, each with its `llm` entry,
+    /// until they run out or the session ends; returns how many ran.
+    pub fn run_turns(&self, session: &mut Session) -> usize {
+        let mut ran = 0;
+        for (k, response) in self.turns.iter().enumerate() {
+            let llm = self.llm.get(k).cloned().flatten();
+            if session.run_llm_turn(response, llm).is_err() {
+                break;
+            }
+            ran += 1;
+        }
+        ran
     }
 }
 
@@ -363,6 +386,11 @@ pub(super) fn from_session(
             .iter()
             .map(|t| t.raw_response.clone())
             .collect(),
+        llm: if session.turns().iter().any(|t| t.llm.is_some()) {
+            session.turns().iter().map(|t| t.llm.clone()).collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -57,6 +57,7 @@ pub mod extract;
 pub mod file;
 pub mod host;
 pub mod json;
+pub mod llm;
 pub mod messages;
 pub mod shape;
 pub mod signature;
@@ -76,6 +77,7 @@ use crate::value::Value;
 pub use extract::extract_program;
 pub use file::SessionFile;
 pub use host::SessionHost;
+pub use llm::{LlmInfo, Usage};
 pub use messages::{render_messages, Message, RenderOptions, Role, View};
 pub use signature::{Signature, SignatureError, Type};
 pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
@@ -145,6 +147,9 @@ pub struct Turn {
     /// Remarks on how the program was read (surplus closing brackets at
     /// the end ignored, …); not errors.
     pub notes: Vec<String>,
+    /// What the LLM reported for `raw_response` (model, usage, latency),
+    /// when the turn came from an LLM ([`Session::run_llm_turn`]).
+    pub llm: Option<LlmInfo>,
 }
 
 impl Turn {
@@ -165,6 +170,7 @@ impl fmt::Debug for Turn {
             .field("tool_calls", &self.tool_calls)
             .field("defined", &self.defined)
             .field("success", &self.success)
+            .field("llm", &self.llm)
             .finish_non_exhaustive()
     }
 }
@@ -436,6 +442,16 @@ impl Session {
     /// does any error. Only successful turns change memory. It is an error
     /// to call this once the session has ended.
     pub fn run_turn(&mut self, raw_response: &str) -> Result<&Turn, SessionError> {
+        self.run_llm_turn(raw_response, None)
+    }
+
+    /// [`Session::run_turn`], recording what the LLM reported about the
+    /// response in [`Turn::llm`] (and so in the session file).
+    pub fn run_llm_turn(
+        &mut self,
+        raw_response: &str,
+        llm: Option<LlmInfo>,
+    ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
@@ -497,6 +513,7 @@ impl Session {
             defined,
             success,
             notes,
+            llm,
         });
         self.record_next_prompt();
         Ok(&self.turns[number - 1])

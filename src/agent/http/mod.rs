@@ -1,0 +1,313 @@
+//! The provider clients over blocking HTTP (`ureq`, no async runtime):
+//! [`HttpLlm`] speaks OpenAI-compatible Chat Completions ([`openai`]) or
+//! Anthropic Messages ([`anthropic`]).
+//!
+//! Decisions: the API key is read from the environment variable the
+//! config names when the client is made, kept only in memory, sent only in
+//! the auth header, and replaced by `[redacted]` in any provider message
+//! that echoes it. Without the variable set, requests go without a key
+//! (local servers such as llama.cpp or Ollama need none) unless the base
+//! URL is the provider's hosted one, which is a [`LlmErrorKind::Config`]
+//! error naming the variable. Retried (with exponential backoff and
+//! jitter, at most [`RetryPolicy::max_retries`] times): 408, 429, 5xx,
+//! dropped or refused connections and timeouts; a `Retry-After` of
+//! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). Every
+//! other status fails at once with the provider's own message.
+
+pub mod anthropic;
+pub mod openai;
+mod retry;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value as Json;
+
+use super::{Llm, LlmError, LlmErrorKind, LlmResponse};
+use crate::session::Message;
+
+pub use retry::{RetryPolicy, MAX_RETRY_AFTER};
+
+/// Which wire format a provider speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// `POST {base}/chat/completions`, `Authorization: Bearer KEY`.
+    OpenAi,
+    /// `POST {base}/v1/messages`, `x-api-key` and `anthropic-version`.
+    Anthropic,
+}
+
+impl Provider {
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+        }
+    }
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "https://api.openai.com/v1",
+            Provider::Anthropic => "https://api.anthropic.com",
+        }
+    }
+    /// The environment variable the key is read from by default.
+    pub fn default_key_env(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "OPENAI_API_KEY",
+            Provider::Anthropic => "ANTHROPIC_API_KEY",
+        }
+    }
+}
+
+/// Everything an [`HttpLlm`] needs but the key itself.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub provider: Provider,
+    /// Without a trailing slash: `http://127.0.0.1:8080/v1`.
+    pub base_url: String,
+    pub model: String,
+    /// The environment variable holding the API key.
+    pub api_key_env: String,
+    pub temperature: Option<f64>,
+    /// Completion tokens per response (Anthropic requires one: 4096 when
+    /// not given).
+    pub max_tokens: Option<u64>,
+    pub connect_timeout: Duration,
+    /// The whole request, response body included.
+    pub request_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl ClientConfig {
+    /// The provider's defaults for `model`.
+    pub fn new(provider: Provider, model: impl Into<String>) -> ClientConfig {
+        ClientConfig {
+            provider,
+            base_url: provider.default_base_url().into(),
+            model: model.into(),
+            api_key_env: provider.default_key_env().into(),
+            temperature: None,
+            max_tokens: None,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(300),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// A provider client. The key is never printed (`Debug` omits it).
+pub struct HttpLlm {
+    config: ClientConfig,
+    key: Option<String>,
+    agent: ureq::Agent,
+}
+
+impl std::fmt::Debug for HttpLlm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpLlm")
+            .field("config", &self.config)
+            .field("key", &self.key.as_ref().map(|_| "[redacted]"))
+            .finish()
+    }
+}
+
+impl HttpLlm {
+    /// Reads the key from `config.api_key_env` and makes the client.
+    pub fn new(config: ClientConfig) -> Result<HttpLlm, LlmError> {
+        let key = std::env::var(&config.api_key_env)
+            .ok()
+            .filter(|k| !k.trim().is_empty())
+            .map(|k| k.trim().to_string());
+        let base = config.base_url.trim_end_matches('/');
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            return Err(LlmError::new(
+                LlmErrorKind::Config,
+                format!("the base URL {base:?} must start with http:// or https://"),
+            ));
+        }
+        if key.is_none() && base == config.provider.default_base_url() {
+            return Err(LlmError::new(
+                LlmErrorKind::Config,
+                format!(
+                    "no API key: set the environment variable {} (or name another with --api-key-env)",
+                    config.api_key_env
+                ),
+            ));
+        }
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(config.connect_timeout))
+            .timeout_global(Some(config.request_timeout))
+            .build()
+            .new_agent();
+        Ok(HttpLlm { config, key, agent })
+    }
+
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// `text` with the key replaced by `[redacted]`.
+    fn redact(&self, text: String) -> String {
+        match &self.key {
+            Some(k) if text.contains(k.as_str()) => text.replace(k.as_str(), "[redacted]"),
+            _ => text,
+        }
+    }
+
+    /// POSTs `body` with retries; the body of the 2xx answer.
+    fn post(&self, url: &str, headers: &[(&str, String)], body: &Json) -> Result<String, LlmError> {
+        let body = body.to_string();
+        let policy = &self.config.retry;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let (error, retry_after) = match self.post_once(url, headers, &body) {
+                Ok(text) => return Ok(text),
+                Err(e) => e,
+            };
+            let mut error = error;
+            error.message = self.redact(error.message);
+            error.attempts = attempt;
+            if !error.kind.is_retryable() || attempt > policy.max_retries {
+                return Err(error);
+            }
+            std::thread::sleep(policy.delay(attempt - 1, retry_after));
+        }
+    }
+
+    /// One request: the 2xx body, or the error and the `Retry-After` wait.
+    fn post_once(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &str,
+    ) -> Result<String, (LlmError, Option<Duration>)> {
+        let mut request = self
+            .agent
+            .post(url)
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, value.as_str());
+        }
+        let mut response = request.send(body).map_err(|e| (transport_error(e), None))?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(retry::parse_retry_after);
+        let text = response.body_mut().read_to_string().map_err(|e| {
+            let mut err = transport_error(e);
+            err.message = format!("reading the response body: {}", err.message);
+            (err, None)
+        })?;
+        if (200..300).contains(&status) {
+            return Ok(text);
+        }
+        let kind = match status {
+            401 | 403 => LlmErrorKind::Auth,
+            408 => LlmErrorKind::Timeout,
+            429 => LlmErrorKind::RateLimited,
+            500..=599 => LlmErrorKind::Server,
+            _ => LlmErrorKind::Rejected,
+        };
+        Err((
+            LlmError::new(kind, provider_message(&text)).with_status(status),
+            retry_after,
+        ))
+    }
+}
+
+impl Llm for HttpLlm {
+    fn complete(&mut self, messages: &[Message]) -> Result<LlmResponse, LlmError> {
+        let start = Instant::now();
+        let base = self.config.base_url.trim_end_matches('/');
+        let key = self.key.as_deref();
+        let (url, headers, body) = match self.config.provider {
+            Provider::OpenAi => (
+                format!("{base}/chat/completions"),
+                openai::headers(key),
+                openai::request(&self.config, messages),
+            ),
+            Provider::Anthropic => (
+                format!("{base}/v1/messages"),
+                anthropic::headers(key),
+                anthropic::request(&self.config, messages),
+            ),
+        };
+        let text = self.post(&url, &headers, &body)?;
+        let parsed = match self.config.provider {
+            Provider::OpenAi => openai::response(&text, &self.config.model),
+            Provider::Anthropic => anthropic::response(&text, &self.config.model),
+        };
+        let mut response = parsed.map_err(|mut e| {
+            e.message = self.redact(e.message);
+            e
+        })?;
+        response.latency = start.elapsed();
+        Ok(response)
+    }
+}
+
+/// A failed request without an HTTP answer.
+fn transport_error(e: ureq::Error) -> LlmError {
+    let kind = match &e {
+        ureq::Error::Timeout(_) => LlmErrorKind::Timeout,
+        ureq::Error::Io(_) | ureq::Error::Protocol(_) | ureq::Error::ConnectionFailed => {
+            LlmErrorKind::Connection
+        }
+        _ => LlmErrorKind::Config,
+    };
+    let message = match &e {
+        ureq::Error::Timeout(t) => format!("no complete answer in time ({t:?} timeout)"),
+        ureq::Error::HostNotFound => "host not found (check --base-url)".into(),
+        other => other.to_string(),
+    };
+    LlmError::new(kind, message)
+}
+
+/// The provider's own message in an error body: `error.message` (OpenAI,
+/// Anthropic), `error` as a string, `message`, else the body itself
+/// (first 500 characters).
+fn provider_message(body: &str) -> String {
+    let trimmed = body.trim();
+    if trimmed.is_empty() {
+        return "the provider sent an empty error body".into();
+    }
+    if let Ok(json) = serde_json::from_str::<Json>(trimmed) {
+        let found = json
+            .pointer("/error/message")
+            .or_else(|| json.get("error").filter(|e| e.is_string()))
+            .or_else(|| json.get("message"))
+            .and_then(Json::as_str);
+        if let Some(m) = found {
+            return m.to_string();
+        }
+    }
+    trimmed.chars().take(500).collect()
+}
+
+/// Parses a 2xx body as JSON, or says clearly why it is not.
+fn parse_body(provider: Provider, text: &str) -> Result<Json, LlmError> {
+    if text.trim().is_empty() {
+        return Err(LlmError::new(
+            LlmErrorKind::BadResponse,
+            format!("{}: the response body is empty", provider.name()),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        let start: String = text.chars().take(200).collect();
+        LlmError::new(
+            LlmErrorKind::BadResponse,
+            format!(
+                "{}: the response body is not JSON ({e}); it starts with {start:?}",
+                provider.name()
+            ),
+        )
+    })
+}
+
+/// A count in a usage object.
+fn count(usage: Option<&Json>, key: &str) -> Option<u64> {
+    usage.and_then(|u| u.get(key)).and_then(Json::as_u64)
+}

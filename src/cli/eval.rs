@@ -1,0 +1,129 @@
+//! `ptc eval SESSION.json --model M --runs N [--view compressed]
+//! [--view uncompressed] [--out-dir DIR]`: runs the mission N times per
+//! view (`crate::agent::eval`), prints one line per run and a table per
+//! view, and writes every run's session file to DIR (default
+//! `STEM-eval/`) as `VIEW-KK.json`.
+//!
+//! Exit codes: 0 every run done (whatever the success rate), 2 bad input,
+//! 3 a provider error that retrying cannot fix (bad key, rejected request).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::agent::limits_of;
+use super::llm_args::{open_for_agent, LlmArgs, ViewArg};
+use super::{input_error, LimitArgs};
+use crate::agent::eval::{evaluate, table, view_name, EvalError, RunRecord, ViewSummary};
+use crate::agent::save::save_session;
+use crate::agent::Overrides;
+use crate::session::{Session, View};
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The session file.
+    file: PathBuf,
+    #[command(flatten)]
+    llm: LlmArgs,
+    /// Runs per view.
+    #[arg(long, value_name = "N")]
+    runs: usize,
+    /// A view to evaluate (repeat for both; default both).
+    #[arg(long, value_enum)]
+    view: Vec<ViewArg>,
+    /// Turns before a run is exhausted (default: the file's).
+    #[arg(long, value_name = "N")]
+    max_turns: Option<usize>,
+    /// Where every run's session file goes (default: STEM-eval/).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+pub fn eval(args: EvalArgs) -> i32 {
+    if args.runs == 0 {
+        return input_error("--runs must be at least 1");
+    }
+    let mut views: Vec<View> = Vec::new();
+    for v in &args.view {
+        if !views.contains(&v.view()) {
+            views.push(v.view());
+        }
+    }
+    if views.is_empty() {
+        views = vec![View::Compressed, View::Uncompressed];
+    }
+    let dir = args.out_dir.clone().unwrap_or_else(|| {
+        let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+        PathBuf::from(format!("{stem}-eval"))
+    });
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return input_error(format!(
+            "{}: cannot create the directory: {e}",
+            dir.display()
+        ));
+    }
+    let limits = Some(args.limits.apply(limits_of(&args.file).unwrap_or_default()));
+    // Bad input is reported before any request.
+    if let Err(code) = open_for_agent(&args.file, &Overrides::default()) {
+        return code;
+    }
+    let mut llm = match args.llm.client() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut make = |view: View| {
+        let overrides = Overrides {
+            view: Some(view),
+            max_turns: args.max_turns,
+            limits: limits.clone(),
+            continue_turns: false,
+        };
+        open_for_agent(&args.file, &overrides)
+            .map(|(_, s)| s)
+            .map_err(|_| "the session file changed during evaluation".to_string())
+    };
+    let mut save_failed = None;
+    let mut on_run = |r: &RunRecord, s: &Session| {
+        let path = dir.join(format!("{}-{:02}.json", view_name(r.view), r.index + 1));
+        if let Err(e) = save_session(s, &path) {
+            save_failed.get_or_insert(e);
+        }
+        let error = r
+            .error
+            .as_deref()
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        outln!(
+            "{} run {}/{}: {} after {} turn{}, {:.2}s{error}",
+            view_name(r.view),
+            r.index + 1,
+            args.runs,
+            r.outcome,
+            r.turns,
+            if r.turns == 1 { "" } else { "s" },
+            r.seconds
+        );
+    };
+    let result = evaluate(&mut make, &mut llm, &views, args.runs, &mut on_run);
+    if let Some(e) = save_failed {
+        return input_error(e);
+    }
+    let (records, code) = match result {
+        Ok(records) => (records, 0),
+        Err(EvalError::Session(e)) => return input_error(e),
+        Err(EvalError::Llm(e, records)) => {
+            eprintln!("ptc: evaluation stopped: the LLM failed: {e}");
+            (records, 3)
+        }
+    };
+    let summaries: Vec<ViewSummary> = views
+        .iter()
+        .map(|&v| ViewSummary::of(&records, v))
+        .collect();
+    outln!();
+    out!("{}", table(&summaries));
+    outln!("session files: {}", dir.display());
+    code
+}
