@@ -71,7 +71,7 @@ impl Interp {
             })
             // Work and memory charged through the per-thread meter by the
             // last builtin are settled before the turn ends.
-            .and_then(|v| self.budget.tick(0).map(|()| v))
+            .and_then(|v| self.budget.tick_settled(0).map(|()| v))
             .and_then(|v| self.check_escaping(v, &snapshot));
         self.flush_print();
         if self.hidden.active() {

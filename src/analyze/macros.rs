@@ -324,7 +324,7 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
         _ => return Ok(None),
     };
     // The expansion built about one form per argument.
-    a.cx.budget.tick(items.len() as u64)?;
+    a.cx.budget.tick_settled(items.len() as u64)?;
     Ok(Some(out))
 }
 

@@ -220,7 +220,7 @@ impl<'a> Analyzer<'a> {
     /// innermost `loop` or `fn` (where `recur` may appear). Charges one step
     /// and bounds the nesting ([`MAX_EXPANDED_NESTING`]).
     pub fn analyze(&mut self, form: &Form, tail: bool) -> Result<Expr> {
-        self.cx.budget.tick(1)?;
+        self.cx.budget.tick_settled(1)?;
         if self.nesting >= MAX_EXPANDED_NESTING {
             return Err(Error::limit(format!(
                 "the program nests more than {MAX_EXPANDED_NESTING} levels deep once its macros are expanded"

@@ -26,9 +26,11 @@
 //! * code without it — `Hash`/`Ord` impls (`value/order.rs`), printers
 //!   (`format/`), regex compilation — calls [`charge_work`] (and
 //!   [`charge_heap`] for memory it keeps). These go to a per-thread meter
-//!   that the next [`Budget::tick`] drains into the
-//!   step and heap counts, so the charge is enforced at the next step of the
-//!   program. Each such call is bounded by the size of the values involved
+//!   that the next builtin step ([`Budget::tick_settled`]: `interp.tick`,
+//!   every builtin call, every analyzed form) drains into the step and heap
+//!   counts, and the evaluator's own cheap [`Budget::tick`] at its next
+//!   clock check (at most [`CLOCK_EVERY`] steps later), so the charge is
+//!   enforced within a bounded number of program steps. Each such call is bounded by the size of the values involved
 //!   (values are bounded by the heap limit), so the deadline is never far.
 //!   A long builtin loop that charges through the meter should call
 //!   `interp.tick(0)` now and then to settle it.
@@ -221,11 +223,24 @@ impl Budget {
         self.heap
     }
 
-    /// Charges `n` steps, plus what this thread's meter collected since the
-    /// last tick ([`charge_work`], [`charge_heap`]). Fails as soon as the
-    /// step limit is passed; reads the clock every [`CLOCK_EVERY`] steps.
+    /// Charges `n` steps: the evaluator's hot path (calls, loop
+    /// iterations). Fails as soon as the step limit is passed; reads the
+    /// clock, and settles this thread's meter ([`charge_work`],
+    /// [`charge_heap`]), every [`CLOCK_EVERY`] steps.
     #[inline]
     pub fn tick(&mut self, n: u64) -> Result<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps >= self.next_check {
+            self.slow_tick(0)?;
+        }
+        Ok(())
+    }
+
+    /// [`Budget::tick`], settling this thread's meter first: what builtins
+    /// (`interp.tick`) and the analyzer call, so work they charged through
+    /// the meter counts at once.
+    #[inline]
+    pub fn tick_settled(&mut self, n: u64) -> Result<()> {
         let (work, heap) = drain_meter();
         self.steps = self.steps.saturating_add(n).saturating_add(work);
         if self.steps >= self.next_check || heap != 0 {
@@ -236,6 +251,9 @@ impl Budget {
 
     #[cold]
     fn slow_tick(&mut self, heap: u64) -> Result<()> {
+        let (work, more_heap) = drain_meter();
+        self.steps = self.steps.saturating_add(work);
+        let heap = heap.saturating_add(more_heap);
         if heap != 0 {
             self.alloc(heap)?;
         }

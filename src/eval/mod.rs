@@ -193,7 +193,7 @@ impl Interp {
     /// Charges `n` steps of work.
     #[inline]
     pub fn tick(&mut self, n: u64) -> Result<()> {
-        self.budget.tick(n)
+        self.budget.tick_settled(n)
     }
 
     /// Charges `bytes` of newly built values.
@@ -309,7 +309,7 @@ impl Interp {
         if !b.arity.accepts(args.len()) {
             return Err(builtin_arity_error(b, args.len()));
         }
-        self.budget.tick(1)?;
+        self.budget.tick_settled(1)?;
         if self.hidden.active() {
             let seen = self.hidden_args(b, args);
             let r = (b.f)(self, args);

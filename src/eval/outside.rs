@@ -105,7 +105,7 @@ impl Interp {
             None => return Ok(()),
         };
         let bytes = crate::value::size::approx_bytes_upto(v, room);
-        self.budget.tick(bytes / 64)?;
+        self.budget.tick_settled(bytes / 64)?;
         self.budget.alloc(bytes)
     }
 }

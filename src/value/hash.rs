@@ -167,6 +167,30 @@ fn collection_hash(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) 
     h.finish()
 }
 
+/// A std hash table keyed by values: [`Value`]'s `Hash` writes one
+/// finished [`value_hash`], which [`PassThrough`] keeps as it is (no second
+/// hashing of the hash).
+pub type ValueTable<V> = HashMap<Value, V, BuildHasherDefault<PassThrough>>;
+
+/// The hasher of [`ValueTable`]: passes one written `u64` through.
+#[derive(Default)]
+pub struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Not reached for values (they write one u64); correct for others.
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,15 +2,14 @@
 //! `dedupe`, `flatten`, `frequencies`, `group-by`, `replace`, `tree-seq`.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
-use std::sync::Arc;
 
 use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::value::order::{cmp_text, compare_values, lisp_equal};
-use crate::value::{Func, Map, Value, Vector};
+use crate::value::hash::ValueTable;
+use crate::value::{Func, Value, Vector};
 
 fn endless(fname: &str) -> Error {
     Error::limit(format!(
@@ -356,11 +355,11 @@ pub(super) fn distinct(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.first() else {
         return Ok(xf::distinct());
     };
-    let mut seen: HashSet<Value> = HashSet::new();
+    let mut seen: ValueTable<()> = ValueTable::default();
     let mut out = Vector::new();
     args::each("distinct", coll, |x| {
         interp.tick(1)?;
-        if seen.insert(x.clone()) {
+        if seen.insert(x.clone(), ()).is_none() {
             out.push_back(x.clone());
         }
         Ok(())
@@ -411,42 +410,61 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     built(interp, out)
 }
 
-/// Counts in a map, keys in the order first seen.
+/// Counts in a map, keys in the order first seen (counted in a hash
+/// table beside a vector, then built into the map once).
+// The interior mutability clippy sees (a compiled regex's match cache) is
+// not part of any hash: regexes hash by source, functions by name and address.
+#[allow(clippy::mutable_key_type)]
 pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let mut counts = Map::new();
+    let mut index: ValueTable<usize> = ValueTable::default();
+    let mut counts: Vec<(Value, i64)> = Vec::new();
     args::each("frequencies", &a[0], |x| {
         interp.tick(1)?;
-        match counts.get_mut(x) {
-            Some(Value::Int(n)) => *n += 1,
-            _ => {
+        match index.get(x) {
+            Some(&i) => counts[i].1 += 1,
+            None => {
                 interp.alloc(48)?;
-                counts.insert(x.clone(), Value::Int(1));
+                index.insert(x.clone(), counts.len());
+                counts.push((x.clone(), 1));
             }
         }
         Ok(())
     })?;
-    Ok(Value::Map(counts))
+    Ok(Value::Map(
+        counts.into_iter().map(|(k, n)| (k, Value::Int(n))).collect(),
+    ))
 }
 
 /// `(group-by f coll)`; f may also be a string key or a vector path. Groups
-/// in the order their keys are first seen.
+/// in the order their keys are first seen (gathered in a hash table beside
+/// a vector, then built into the map once).
+// The interior mutability clippy sees (a compiled regex's match cache) is
+// not part of any hash: regexes hash by source, functions by name and address.
+#[allow(clippy::mutable_key_type)]
 pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kf = key_fn("group-by", &a[0])?;
-    let mut groups = Map::new();
+    let mut index: ValueTable<usize> = ValueTable::default();
+    let mut groups: Vec<(Value, Vector)> = Vec::new();
     args::each("group-by", &a[1], |x| {
         interp.tick(1)?;
         let k = key_of(interp, &kf, x)?;
         interp.alloc(16)?;
-        match groups.get_mut(&k) {
-            Some(Value::Vector(g)) => Arc::make_mut(g).push_back(x.clone()),
-            _ => {
+        match index.get(&k) {
+            Some(&i) => groups[i].1.push_back(x.clone()),
+            None => {
                 interp.alloc(48 + 32)?;
-                groups.insert(k, Value::vector_from([x.clone()]));
+                index.insert(k.clone(), groups.len());
+                groups.push((k, Vector::unit(x.clone())));
             }
         }
         Ok(())
     })?;
-    Ok(Value::Map(groups))
+    Ok(Value::Map(
+        groups
+            .into_iter()
+            .map(|(k, g)| (k, Value::vector(g)))
+            .collect(),
+    ))
 }
 
 /// `x` replaced by its value in `smap` (a map, or a vector indexed by
