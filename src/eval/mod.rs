@@ -20,6 +20,7 @@ pub mod budget;
 pub mod globals;
 pub mod host;
 pub mod iter;
+mod leaving;
 
 use std::sync::Arc;
 
@@ -254,7 +255,7 @@ impl Interp {
                 [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
                 _ => Err(Error::arity(format!(
                     "keyword {} called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
-                    crate::format::to_clojure(f, None, None).0,
+                    crate::format::to_clojure(f, None, Some(200)).0,
                     args.len()
                 ))),
             },
@@ -917,14 +918,9 @@ impl Interp {
             )));
         }
         self.budget.tool_call()?;
-        if args
-            .iter()
-            .any(|a| crate::value::depth::exceeds(a, crate::value::depth::MAX_DEPTH))
-        {
-            return Err(Error::limit(format!(
-                "the arguments of tool/{name} nest more than {} levels deep",
-                crate::value::depth::MAX_DEPTH
-            )));
+        let what = format!("the arguments of tool/{name}");
+        for a in &args {
+            self.check_leaving(&what, a)?;
         }
         let result = self.host.call_tool(name, &args);
         self.tool_calls.push(ToolCall {
@@ -944,7 +940,13 @@ impl Interp {
             Some(d) => self.eval(d, frame),
             None => Err(Error::execution(format!(
                 "case has no clause matching {}",
-                crate::format::to_clojure(&v, Some(5), Some(60)).0
+                crate::format::to_clojure_capped(
+                    &v,
+                    Some(5),
+                    Some(60),
+                    Some(crate::value::DESCRIBE_BYTES)
+                )
+                .0
             ))
             .with_hint("add a default expression as the last argument of case")
             .with_span(c.span)),
@@ -1147,8 +1149,14 @@ pub fn error_value(e: &Error) -> Value {
     Value::Map(m)
 }
 
+/// The most bytes of a thrown non-string value shown in the error's
+/// message (a self-sharing value would print forever; a message is for
+/// reading, the data keeps the value).
+pub const THROWN_MESSAGE_BYTES: usize = 4096;
+
 /// The error `(throw v)` raises: an `ex-info` value keeps its message and
-/// data; anything else becomes the message.
+/// data; anything else becomes the message, printed up to
+/// [`THROWN_MESSAGE_BYTES`] (the whole value stays the error's data).
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
         if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
@@ -1161,7 +1169,7 @@ pub fn thrown_error(v: Value) -> Error {
     }
     let text = match &v {
         Value::Str(s) => s.to_string(),
-        other => crate::format::to_clojure(other, None, None).0,
+        other => crate::format::to_clojure_capped(other, None, None, Some(THROWN_MESSAGE_BYTES)).0,
     };
     Error::execution(text).with_data(v)
 }
