@@ -1,0 +1,1 @@
+(frequencies (map (fn [i] (assoc (vec (range 120)) 100 i)) (range 500)))
