@@ -1,1 +1,0 @@
-(frequencies (map (fn [i] (assoc (vec (range 120)) 100 i)) (range 500)))
