@@ -168,7 +168,13 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
             });
             out.len() <= max_bytes
         }
-        _ => !print_into(out, v, None, None, max_bytes).overflowed,
+        // Measured first (each shared part once): a value that shares its
+        // parts is refused at once instead of printed up to the budget.
+        _ => {
+            let room = max_bytes.saturating_sub(out.len());
+            printed_len_within(v, room).is_some()
+                && !print_into(out, v, None, None, max_bytes).overflowed
+        }
     }
 }
 
@@ -745,6 +751,18 @@ mod tests {
         assert!(text.len() <= LIMITED_OUTPUT_CAP + 64);
         let mut out = String::new();
         assert!(!write_display(&mut out, &v, Style::Str, 10_000));
+    }
+
+    #[test]
+    fn a_value_too_long_for_the_budget_is_refused_before_printing() {
+        let mut v = Value::Int(1);
+        for _ in 0..60 {
+            v = Value::vector_from([v.clone(), v]);
+        }
+        let mut out = String::new();
+        assert!(!write_display(&mut out, &v, Style::Readable, 10 << 20));
+        assert!(out.is_empty(), "printed {} bytes first", out.len());
+        assert_eq!(display_within(&v, Style::Str, 10 << 20), None);
     }
 
     #[test]
