@@ -266,6 +266,11 @@ impl Error {
     }
 
     /// A `miette` diagnostic showing the offending line with a caret.
+    ///
+    /// Only a window of that line is shown ([`Snippet`]): at most
+    /// [`WINDOW_CHARS`] characters either side of the error's start, with
+    /// its exact line number. A whole line of a megabyte source would be
+    /// unreadable, and miette cannot lay out a column past 65,535.
     pub fn diagnostic(&self) -> miette::Report {
         let mut diag =
             miette::MietteDiagnostic::new(self.0.message.clone()).with_code(self.0.kind.name());
@@ -274,13 +279,74 @@ impl Error {
         }
         match (&self.0.span, &self.0.source) {
             (Some(span), Some(src)) => {
-                let start = (span.start as usize).min(src.len());
-                let len = (span.end.saturating_sub(span.start) as usize).min(src.len() - start);
-                diag = diag.with_label(miette::LabeledSpan::at(start..start + len, "here"));
-                miette::Report::new(diag).with_source_code(src.to_string())
+                let snippet = Snippet::around(src, *span);
+                diag = diag.with_label(miette::LabeledSpan::at(snippet.label.clone(), "here"));
+                miette::Report::new(diag).with_source_code(snippet)
             }
             _ => miette::Report::new(diag),
         }
+    }
+}
+
+/// The most characters of the error's line a diagnostic shows either side
+/// of the error's start.
+pub const WINDOW_CHARS: usize = 80;
+
+/// The part of a source a diagnostic shows: a window of one line around
+/// the error, as a byte range of the whole source (so miette's offsets
+/// stay those of the source), with its exact 0-based line and column.
+#[derive(Debug)]
+struct Snippet {
+    src: Arc<str>,
+    window: std::ops::Range<usize>,
+    /// The label: the error's span, cut to the window.
+    label: std::ops::Range<usize>,
+    line: usize,
+    column: usize,
+}
+
+impl Snippet {
+    fn around(src: &Arc<str>, span: Span) -> Snippet {
+        let at = floor_char_boundary(src, (span.start as usize).min(src.len()));
+        let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = src[at..].find('\n').map_or(src.len(), |i| at + i);
+        // Up to WINDOW_CHARS characters before and after `at`, on its line.
+        let start = src[line_start..at]
+            .char_indices()
+            .rev()
+            .nth(WINDOW_CHARS - 1)
+            .map_or(line_start, |(i, _)| line_start + i);
+        let end = src[at..line_end]
+            .char_indices()
+            .nth(WINDOW_CHARS)
+            .map_or(line_end, |(i, _)| at + i);
+        let (line, column) = line_col(src, start);
+        let label_end = floor_char_boundary(src, (span.end as usize).clamp(at, end));
+        Snippet {
+            src: src.clone(),
+            window: start..end,
+            label: at..label_end,
+            line: line - 1,
+            column: column - 1,
+        }
+    }
+}
+
+impl miette::SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        _span: &miette::SourceSpan,
+        _context_lines_before: usize,
+        _context_lines_after: usize,
+    ) -> std::result::Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let data = &self.src.as_bytes()[self.window.clone()];
+        Ok(Box::new(miette::MietteSpanContents::new(
+            data,
+            (self.window.start, data.len()).into(),
+            self.line,
+            self.column,
+            1,
+        )))
     }
 }
 

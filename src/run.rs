@@ -68,12 +68,29 @@ impl Interp {
             .and_then(|(forms, surplus)| {
                 notes.extend(surplus.map(|s| s.note(src)));
                 self.run_forms(&forms, src)
-            })
+            });
+        // `(return v)` ends the program as successfully as its last form.
+        let (result, returned) = match result {
+            Err(e) if e.kind() == ErrorKind::Return => {
+                (Ok(e.data().cloned().unwrap_or(Value::Nil)), true)
+            }
+            other => (other, false),
+        };
+        let what = if returned {
+            "the value of return"
+        } else {
+            "the result"
+        };
+        let result = result
             // Work and memory charged through the per-thread meter by the
             // last builtin are settled before the turn ends.
             .and_then(|v| self.budget.tick_settled(0).map(|()| v))
-            .and_then(|v| self.check_escaping(v, &snapshot));
+            .and_then(|v| self.check_escaping(what, v, &snapshot))
+            .map_err(|e| self.check_error_leaving(e));
         self.flush_print();
+        if result.is_ok() {
+            self.forget_deep_returns(&returns_snapshot);
+        }
         if self.hidden.active() {
             if let Err(e) = &result {
                 self.hidden.keep_quoted(e.message());
@@ -86,12 +103,7 @@ impl Interp {
         match result {
             Ok(v) => Outcome {
                 result: Ok(v),
-                returned: false,
-                notes,
-            },
-            Err(e) if e.kind() == ErrorKind::Return => Outcome {
-                result: Ok(e.data().cloned().unwrap_or(Value::Nil)),
-                returned: true,
+                returned,
                 notes,
             },
             Err(e) => {
@@ -118,28 +130,10 @@ impl Interp {
     }
 
     /// Values leaving the turn (its result, new or changed definitions)
-    /// must be shallow enough for the host's threads ([`depth::MAX_DEPTH`]).
-    fn check_escaping(&self, result: Value, before: &Globals) -> Result<Value> {
-        let too_deep = |what: &str| {
-            Error::limit(format!(
-                "{what} nests more than {} levels deep, the most a value kept after a turn may have",
-                depth::MAX_DEPTH
-            ))
-            .with_hint("flatten the data (e.g. a vector of records instead of nesting each in the next)")
-        };
-        let signal = match &result {
-            Value::Nil
-            | Value::Bool(_)
-            | Value::Int(_)
-            | Value::Float(_)
-            | Value::Str(_)
-            | Value::Keyword(_) => None,
-            v if depth::exceeds(v, depth::MAX_DEPTH) => Some(too_deep("the result")),
-            _ => None,
-        };
-        if let Some(e) = signal {
-            return Err(e);
-        }
+    /// must be shallow enough for the host's threads ([`depth::MAX_DEPTH`])
+    /// and the result short enough to print ([`Interp::check_leaving`]).
+    fn check_escaping(&self, what: &str, result: Value, before: &Globals) -> Result<Value> {
+        self.check_leaving(what, &result)?;
         // Only what this program (re)defined can have changed.
         for &id in &self.defined {
             let Some(def) = self.globals.get(id) else {
@@ -150,10 +144,32 @@ impl Interp {
                 .lookup(name)
                 .is_some_and(|old| same_storage(&old.value, &def.value));
             if !unchanged && depth::exceeds(&def.value, depth::MAX_DEPTH) {
-                return Err(too_deep(&format!("the value of {name}")));
+                return Err(Error::limit(format!(
+                    "the value of {name} nests more than {} levels deep, the most a value kept after a turn may have",
+                    depth::MAX_DEPTH
+                ))
+                .with_hint("flatten the data (e.g. a vector of records instead of nesting each in the next)"));
             }
         }
         Ok(result)
+    }
+
+    /// The last return value of each `defn` function is kept across turns
+    /// (the prompt shows it): one recorded this turn that nests deeper
+    /// than [`depth::MAX_DEPTH`] is forgotten here, on the big stack, rather
+    /// than kept for the host to drop (the turn itself did not fail: the
+    /// program never asked to keep that value).
+    fn forget_deep_returns(&mut self, before: &[Option<Value>]) {
+        for (i, slot) in self.fn_returns.iter_mut().enumerate() {
+            let Some(v) = slot else { continue };
+            let unchanged = before
+                .get(i)
+                .and_then(Option::as_ref)
+                .is_some_and(|old| same_storage(old, v));
+            if !unchanged && depth::exceeds(v, depth::MAX_DEPTH) {
+                *slot = None;
+            }
+        }
     }
 
     fn run_forms(&mut self, forms: &[Form], src: &Arc<str>) -> Result<Value> {

@@ -301,3 +301,30 @@ fn self_sharing_values_are_not_walked_path_by_path() {
 
 #[path = "hostile/hashing.rs"]
 mod hashing;
+
+/// Runs `f` on its own thread and fails the test if it has not finished
+/// within two minutes (a hang fails instead of blocking the suite; the
+/// limits themselves end a hostile program in about a second).
+fn finishes(f: impl FnOnce() + Send + 'static) {
+    let (done, wait) = std::sync::mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        f();
+        let _ = done.send(());
+    });
+    match wait.recv_timeout(Duration::from_secs(120)) {
+        Ok(()) => worker.join().unwrap(),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!("hung for two minutes"),
+    }
+}
+
+#[path = "hostile/deep.rs"]
+mod deep;
+#[path = "hostile/printing.rs"]
+mod printing;
+#[path = "hostile/text.rs"]
+mod text;

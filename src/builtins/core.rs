@@ -324,15 +324,27 @@ fn return_(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Err(Error::return_signal(v.clone()))
 }
 
-fn fail(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+fn fail(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let reason = one_arg("fail", "the reason", a)?.clone();
-    Err(Error::new(ErrorKind::Fail, crate::format::display_println(&reason)).with_data(reason))
+    let message = shown_within_heap(interp, &reason)?;
+    Err(Error::new(ErrorKind::Fail, message).with_data(reason))
+}
+
+/// What `println` shows of `v`, built within the heap budget (a
+/// self-sharing value would otherwise print forever): `fail`'s message,
+/// `ex-info`'s non-string message.
+fn shown_within_heap(interp: &mut Interp, v: &Value) -> Result<String> {
+    let room = super::string::heap_room(interp);
+    match crate::format::display_within(v, crate::format::Style::Println, room) {
+        Some(text) => Ok(text),
+        None => Err(super::string::out_of_room(interp)),
+    }
 }
 
 fn ex_info(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let message = match &a[0] {
         Value::Str(s) => Value::Str(s.clone()),
-        other => Value::string(crate::format::display_println(other)),
+        other => Value::string(shown_within_heap(interp, other)?),
     };
     let data = a.get(1).cloned().unwrap_or_else(|| Value::Map(Map::new()));
     interp.alloc(2 * 48 + 32)?;

@@ -148,12 +148,18 @@ fn parse_hms(s: &str) -> Option<i64> {
     let h: i64 = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;
     let sec: i64 = parts.next().map_or(Some(0), |p| p.parse().ok())?;
+    // Fractions are ASCII digits: anything else (`.12é`) is not a time,
+    // and is never sliced inside a character.
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let milli: i64 = if frac.is_empty() {
         0
     } else {
         format!("{:0<3}", &frac[..frac.len().min(3)]).parse().ok()?
     };
-    (h < 24 && m < 60 && sec < 61).then_some(((h * 60 + m) * 60 + sec) * 1000 + milli)
+    let in_range = (0..24).contains(&h) && (0..60).contains(&m) && (0..61).contains(&sec);
+    in_range.then(|| ((h * 60 + m) * 60 + sec) * 1000 + milli)
 }
 
 /// `Z`, `+0000`, `+00:00`, `-05:00` → offset in milliseconds.
@@ -167,7 +173,7 @@ fn parse_offset(s: &str) -> Option<i64> {
         _ => return None,
     };
     let digits: String = s[1..].chars().filter(|c| *c != ':').collect();
-    if digits.len() != 4 {
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let h: i64 = digits[..2].parse().ok()?;
@@ -194,6 +200,10 @@ pub fn parse_date_time(s: &str) -> Option<i64> {
     parse_rfc2822(s)
 }
 
+/// The years a date may have (Java's `Instant` range, about): the
+/// millisecond arithmetic cannot overflow inside it.
+const YEARS: std::ops::RangeInclusive<i64> = -999_999..=999_999;
+
 fn parse_rfc2822(s: &str) -> Option<i64> {
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -204,6 +214,9 @@ fn parse_rfc2822(s: &str) -> Option<i64> {
     let mon = parts.next()?.to_ascii_lowercase();
     let m = MONTHS.iter().position(|x| mon.starts_with(x))? as i64 + 1;
     let y: i64 = parts.next()?.parse().ok()?;
+    if !(1..=31).contains(&d) || !YEARS.contains(&y) {
+        return None;
+    }
     let time = parts.next().map_or(Some(0), parse_hms)?;
     let offset = parts.next().map_or(Some(0), parse_offset)?;
     Some(days_from_civil(y, m, d) * 86_400_000 + time - offset)
@@ -229,6 +242,25 @@ mod tests {
             Some(1_767_882_600_000)
         );
         assert_eq!(parse_date_time("yesterday"), None);
+    }
+
+    #[test]
+    fn malformed_text_is_not_a_date() {
+        for s in [
+            "2026-01-08T14:30:00.12é",
+            "2026-01-08T14:30:00.é",
+            "2026-01-08T14:30:00+1é2",
+            "2026-01-08T14:30:00+é:12",
+            "2026-01-08Té",
+            "2026-01-0é",
+            "é026-01-08",
+            "8 Jan 2026 14:30:00.9é",
+            "8 Jan 99999999999999999",
+            "99999999999999 Jan 2026",
+            "2026-01-08T9999999999999999:00",
+        ] {
+            assert_eq!(parse_date_time(s), None, "{s}");
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ enum Op {
 const OPS: &str = "= not= > < >= <= includes in";
 
 fn show(v: &Value) -> String {
-    crate::format::to_clojure(v, Some(5), Some(40)).0
+    crate::format::to_clojure_capped(v, Some(5), Some(40), Some(crate::value::DESCRIBE_BYTES)).0
 }
 
 fn parse_op(v: &Value) -> Option<Op> {

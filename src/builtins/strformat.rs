@@ -149,8 +149,8 @@ pub fn format_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {
             )));
         };
         last_arg = Some(idx);
-        format_one(&mut out, conv, &spec, arg, directive)?;
-        if out.len() > room {
+        let fits = format_one(&mut out, conv, &spec, arg, directive, room)?;
+        if !fits || out.len() > room {
             return Err(out_of_room(interp));
         }
     }
@@ -192,7 +192,12 @@ fn format_one(
     spec: &Spec,
     arg: &Value,
     directive: &str,
-) -> Result<()> {
+    room: usize,
+) -> Result<bool> {
+    // A width alone could ask for more than the budget: checked first.
+    if spec.width.unwrap_or(0) > room.saturating_sub(out.len()) {
+        return Ok(false);
+    }
     let wrong = |expected: &str| {
         Error::type_error(format!(
             "format: {directive} expects {expected}, got {}",
@@ -202,9 +207,14 @@ fn format_one(
     match conv {
         's' | 'S' => {
             // Java's toString: nil is "null", as in Clojure.
+            // Printing stops at the heap budget (a self-sharing value
+            // could print forever).
             let mut s = match arg {
                 Value::Nil => "null".to_string(),
-                other => format::display(other),
+                other => match format::display_within(other, format::Style::Str, room) {
+                    Some(s) => s,
+                    None => return Ok(false),
+                },
             };
             if let Some(p) = spec.precision {
                 s.truncate(byte_at(&s, p));
@@ -264,7 +274,7 @@ fn format_one(
                     signed(f < 0.0, "Infinity", spec)
                 };
                 pad(out, &body, &Spec { zero: false, ..*spec }, false);
-                return Ok(());
+                return Ok(true);
             }
             let prec = spec.precision.unwrap_or(6);
             let mut digits = match conv {
@@ -318,7 +328,7 @@ fn format_one(
             .with_hint("supported: %s %d %f %e %g %x %o %b %c %% %n, with flags - + 0 , and width/precision like %-10s %08.2f"))
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn signed(negative: bool, digits: &str, spec: &Spec) -> String {

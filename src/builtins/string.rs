@@ -792,7 +792,10 @@ fn join(interp: &mut Interp, args: &[Value]) -> Result<Value> {
                 return Err(args::type_error("join", "a collection to join", coll)
                     .with_hint("the separator comes first: (join \", \" coll)"));
             }
-            (format::display(sep), coll)
+            match format::display_within(sep, Style::Str, heap_room(interp)) {
+                Some(sep) => (sep, coll),
+                None => return Err(out_of_room(interp)),
+            }
         }
         _ => return Err(Error::internal("join: arity")),
     };

@@ -24,6 +24,7 @@ pub mod hidden;
 mod hidden_calls;
 pub mod host;
 pub mod iter;
+mod leaving;
 mod outside;
 mod print;
 
@@ -229,7 +230,7 @@ impl Interp {
                 [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
                 _ => Err(Error::arity(format!(
                     "keyword {} called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
-                    crate::format::to_clojure(f, None, None).0,
+                    crate::format::to_clojure(f, None, Some(200)).0,
                     args.len()
                 ))),
             },
@@ -888,7 +889,13 @@ impl Interp {
             Some(d) => self.eval(d, frame),
             None => Err(Error::execution(format!(
                 "case has no clause matching {}",
-                crate::format::to_clojure(&v, Some(5), Some(60)).0
+                crate::format::to_clojure_capped(
+                    &v,
+                    Some(5),
+                    Some(60),
+                    Some(crate::value::DESCRIBE_BYTES)
+                )
+                .0
             ))
             .with_hint("add a default expression as the last argument of case")
             .with_span(c.span)),
@@ -1037,8 +1044,14 @@ fn java_class(m: &Map) -> Option<&'static str> {
     }
 }
 
+/// The most bytes of a thrown non-string value shown in the error's
+/// message (a self-sharing value would print forever; a message is for
+/// reading, the data keeps the value).
+pub const THROWN_MESSAGE_BYTES: usize = 4096;
+
 /// The error `(throw v)` raises: an `ex-info` value keeps its message and
-/// data; anything else becomes the message.
+/// data; anything else becomes the message, printed up to
+/// [`THROWN_MESSAGE_BYTES`] (the whole value stays the error's data).
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
         if let Some(class) = java_class(m) {
@@ -1062,7 +1075,7 @@ pub fn thrown_error(v: Value) -> Error {
     }
     let text = match &v {
         Value::Str(s) => s.to_string(),
-        other => crate::format::to_clojure(other, None, None).0,
+        other => crate::format::to_clojure_capped(other, None, None, Some(THROWN_MESSAGE_BYTES)).0,
     };
     Error::execution(text).with_data(v)
 }

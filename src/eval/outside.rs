@@ -50,14 +50,11 @@ impl Interp {
             )));
         }
         self.budget.tool_call()?;
-        if args
-            .iter()
-            .any(|a| crate::value::depth::exceeds(a, crate::value::depth::MAX_DEPTH))
-        {
-            return Err(Error::limit(format!(
-                "the arguments of tool/{name} nest more than {} levels deep",
-                crate::value::depth::MAX_DEPTH
-            )));
+        // Arguments must be shallow and short enough for the host to use
+        // (print, serialize, drop) on its own threads.
+        let what = format!("the arguments of tool/{name}");
+        for a in &args {
+            self.check_leaving(&what, a)?;
         }
         // Arguments that do not fit the tool's signature: a failed call,
         // and the tool does not run.

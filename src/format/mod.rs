@@ -27,6 +27,17 @@ use std::fmt::Write as _;
 
 use crate::value::{Func, Value};
 
+mod size;
+pub use size::printed_len_within;
+
+/// The most bytes any printing produces, even "without limits"
+/// ([`to_clojure`] with no limits, [`display`], `Display`): a last safety
+/// net so that no path can print a self-sharing value forever. Values
+/// leaving a turn are measured against a much smaller budget first
+/// ([`printed_len_within`]), and printers inside a turn stop at the heap
+/// budget, so real output never reaches it.
+pub const HARD_OUTPUT_CAP: usize = 256 << 20;
+
 /// The most bytes [`to_clojure`] produces when it is given a `limit` or a
 /// `printable_limit` (text meant for a prompt). Without limits it prints
 /// everything.
@@ -55,14 +66,15 @@ pub fn to_clojure(
     let cap = if limit.is_some() || printable_limit.is_some() {
         Some(LIMITED_OUTPUT_CAP)
     } else {
-        None
+        Some(HARD_OUTPUT_CAP)
     };
     to_clojure_capped(v, limit, printable_limit, cap)
 }
 
 /// [`to_clojure`] with an explicit cap on the output size: when the text
 /// would exceed `max_bytes`, it is cut there (at a character boundary),
-/// `...` is appended and the value counts as truncated. `None`: no cap.
+/// `...` is appended and the value counts as truncated. `None`: the
+/// [`HARD_OUTPUT_CAP`].
 pub fn to_clojure_capped(
     v: &Value,
     limit: Option<usize>,
@@ -70,7 +82,7 @@ pub fn to_clojure_capped(
     max_bytes: Option<usize>,
 ) -> (String, bool) {
     let mut out = String::new();
-    let cap = max_bytes.unwrap_or(usize::MAX);
+    let cap = max_bytes.unwrap_or(HARD_OUTPUT_CAP);
     let outcome = print_into(&mut out, v, limit, printable_limit, cap);
     let mut truncated = outcome.truncated;
     if outcome.overflowed {
@@ -87,18 +99,34 @@ pub fn to_clojure_capped(
 /// `Infinity`, `-Infinity`, `NaN` (as Clojure's `str` does), everything else
 /// as [`to_clojure`] without limits. Nested values keep their printed form: `(str [nil "a"])` is
 /// `[nil "a"]`.
+/// Cut at the [`HARD_OUTPUT_CAP`]; printers inside a turn use
+/// [`display_within`].
 pub fn display(v: &Value) -> String {
-    let mut out = String::new();
-    write_display(&mut out, v, Style::Str, usize::MAX);
-    out
+    capped_display(v, Style::Str)
 }
 
 /// What `println` (and `print`, `print-str`) show for one argument: like
 /// [`display`], except that `nil` prints as `nil`.
 pub fn display_println(v: &Value) -> String {
+    capped_display(v, Style::Println)
+}
+
+fn capped_display(v: &Value, style: Style) -> String {
     let mut out = String::new();
-    write_display(&mut out, v, Style::Println, usize::MAX);
+    if !write_display(&mut out, v, style, HARD_OUTPUT_CAP) {
+        out.truncate(floor_char_boundary(&out, HARD_OUTPUT_CAP));
+        out.push_str("...");
+    }
     out
+}
+
+/// `v` shown in `style`, or `None` when the text would be longer than
+/// `max_bytes` (printing stops there: a self-sharing value costs at most
+/// `max_bytes` of work). Printers inside a turn pass the room left in the
+/// heap budget and report a memory error on `None`.
+pub fn display_within(v: &Value, style: Style, max_bytes: usize) -> Option<String> {
+    let mut out = String::new();
+    write_display(&mut out, v, style, max_bytes).then_some(out)
 }
 
 /// How a top-level argument is shown by [`write_display`].
@@ -140,7 +168,13 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
             });
             out.len() <= max_bytes
         }
-        _ => !print_into(out, v, None, None, max_bytes).overflowed,
+        // Measured first (each shared part once): a value that shares its
+        // parts is refused at once instead of printed up to the budget.
+        _ => {
+            let room = max_bytes.saturating_sub(out.len());
+            printed_len_within(v, room).is_some()
+                && !print_into(out, v, None, None, max_bytes).overflowed
+        }
     }
 }
 
@@ -729,6 +763,18 @@ mod tests {
         assert!(text.len() <= LIMITED_OUTPUT_CAP + 64);
         let mut out = String::new();
         assert!(!write_display(&mut out, &v, Style::Str, 10_000));
+    }
+
+    #[test]
+    fn a_value_too_long_for_the_budget_is_refused_before_printing() {
+        let mut v = Value::Int(1);
+        for _ in 0..60 {
+            v = Value::vector_from([v.clone(), v]);
+        }
+        let mut out = String::new();
+        assert!(!write_display(&mut out, &v, Style::Readable, 10 << 20));
+        assert!(out.is_empty(), "printed {} bytes first", out.len());
+        assert_eq!(display_within(&v, Style::Str, 10 << 20), None);
     }
 
     #[test]

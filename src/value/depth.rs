@@ -1,5 +1,9 @@
 //! Nesting depth of values that leave the evaluator.
 //!
+//! Every wrapper counts as a level: collections, `(reduced x)`, a
+//! closure's captured values (and those of its `letfn` siblings), and the
+//! values an infinite sequence holds (`(repeat x)`, `(iterate f x)` …).
+//!
 //! Evaluation runs on a thread with a very large stack, but results, user/
 //! definitions and tool arguments are dropped, compared, hashed and turned
 //! into JSON by the host on ordinary threads, and those operations recurse.
@@ -9,7 +13,7 @@
 //! ordinary 8 MB main-thread stack even in debug builds (tested below).
 //! The check itself is iterative.
 
-use super::{Func, Value};
+use super::{Func, LazySeq, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -151,11 +155,61 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>) -> usize {
                 see(x);
             }),
         },
-        Value::Fn(Func::Closure(c)) => c.captures.iter().for_each(see),
+        Value::Fn(Func::Closure(c)) => {
+            c.captures.iter().for_each(&mut see);
+            if let Some(group) = &c.group {
+                for (_, captures) in &group.members {
+                    captures.iter().for_each(&mut see);
+                }
+            }
+        }
         Value::Reduced(inner) => see(inner),
+        Value::Lazy(seq) => lazy_parts(seq, see),
         _ => {}
     }
     height
+}
+
+/// The values an infinite sequence holds (`(repeat x)` holds `x`, so
+/// `repeat` of `repeat` … nests like any wrapper).
+fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
+    match seq {
+        LazySeq::Range { start, step } => {
+            see(start);
+            see(step);
+        }
+        LazySeq::Iterate { f, seed } => {
+            see(f);
+            see(seed);
+        }
+        LazySeq::Repeat(x) => see(x),
+        LazySeq::Cycle(items) => items.iter().for_each(see),
+        LazySeq::Map { f, source } => {
+            see(f);
+            see(source);
+        }
+        LazySeq::Filter { pred, source, .. } => {
+            see(pred);
+            see(source);
+        }
+        LazySeq::Skip { source, .. } => see(source),
+        LazySeq::Repeatedly(f) => see(f),
+        LazySeq::Reductions { f, init, source } => {
+            see(f);
+            see(init);
+            see(source);
+        }
+        LazySeq::TakeNth { source, .. } => see(source),
+        LazySeq::Concat { f, source } => {
+            see(f);
+            see(source);
+        }
+        LazySeq::Interleave(sources) | LazySeq::Chain(sources) => sources.iter().for_each(see),
+        LazySeq::Zip { f, sources } => {
+            see(f);
+            sources.iter().for_each(see);
+        }
+    }
 }
 
 /// A small map or vector holding only scalars (the records of a program).
@@ -199,7 +253,12 @@ fn size(v: &Value) -> usize {
         Value::Vector(items) => items.len(),
         Value::Set(items) => items.len(),
         Value::Map(m) => m.len(),
-        Value::Fn(Func::Closure(c)) => c.captures.len(),
+        Value::Fn(Func::Closure(c)) => {
+            c.captures.len()
+                + c.group.as_ref().map_or(0, |g| {
+                    g.members.iter().map(|(_, captures)| captures.len()).sum()
+                })
+        }
         _ => 1,
     }
 }
@@ -209,8 +268,8 @@ fn is_nested(v: &Value) -> bool {
         Value::Vector(items) => !items.is_empty(),
         Value::Set(items) => !items.is_empty(),
         Value::Map(m) => !m.is_empty(),
-        Value::Fn(Func::Closure(c)) => !c.captures.is_empty(),
-        Value::Reduced(_) => true,
+        Value::Fn(Func::Closure(c)) => !c.captures.is_empty() || c.group.is_some(),
+        Value::Reduced(_) | Value::Lazy(_) => true,
         _ => false,
     }
 }

@@ -63,6 +63,9 @@ pub enum Value {
     Reduced(Arc<Value>),
 }
 
+/// The most bytes of a value [`Value::describe`] shows.
+pub const DESCRIBE_BYTES: usize = 1024;
+
 /// The address of `a`'s allocation when another handle holds it too.
 pub(crate) fn shared_addr<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
     (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)
@@ -86,6 +89,7 @@ impl Value {
             Value::Set(s) => s.shared_addr(),
             Value::Fn(Func::Closure(c)) => shared_addr(c),
             Value::Reduced(inner) => shared_addr(inner),
+            Value::Lazy(seq) => shared_addr(seq),
             _ => None,
         }
     }
@@ -160,12 +164,15 @@ impl Value {
     }
 
     /// `integer 5`, `string "abc"`, `vector [1 2 ...]`: the type and a short
-    /// preview, for error messages.
+    /// preview, for error messages: at most 3 items per collection, 40
+    /// characters per string, and [`DESCRIBE_BYTES`] in all (a value that
+    /// shares its parts shows 2^n items even 3 at a time).
     pub fn describe(&self) -> String {
         match self {
             Value::Nil => "nil".to_string(),
             _ => {
-                let (text, _) = crate::format::to_clojure(self, Some(3), Some(40));
+                let (text, _) =
+                    crate::format::to_clojure_capped(self, Some(3), Some(40), Some(DESCRIBE_BYTES));
                 format!("{} {}", self.type_name(), text)
             }
         }

@@ -284,7 +284,13 @@ pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(acc)
 }
 
-pub(super) fn reduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+/// The heap a `(reduced x)` wrapper is charged: its shared allocation
+/// (an `Arc` around one value). Charging it bounds how deep a chain of
+/// wrappers a turn can build, like any other nesting.
+const REDUCED_BYTES: u64 = 40;
+
+pub(super) fn reduced(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    interp.alloc(REDUCED_BYTES)?;
     Ok(Value::Reduced(Arc::new(a[0].clone())))
 }
 
@@ -299,10 +305,13 @@ pub(super) fn unreduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     })
 }
 
-pub(super) fn ensure_reduced(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+pub(super) fn ensure_reduced(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(match &a[0] {
         Value::Reduced(_) => a[0].clone(),
-        other => Value::Reduced(Arc::new(other.clone())),
+        other => {
+            interp.alloc(REDUCED_BYTES)?;
+            Value::Reduced(Arc::new(other.clone()))
+        }
     })
 }
 

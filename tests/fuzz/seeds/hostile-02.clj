@@ -1,0 +1,1 @@
+(return (reduce (fn [a _] [a a]) [1] (range 60)))

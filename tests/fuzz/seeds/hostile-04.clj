@@ -1,0 +1,1 @@
+(throw (ex-info "boom" {:big (reduce (fn [a _] [a a]) [1] (range 60))}))

@@ -1,0 +1,1 @@
+(format "%s" (reduce (fn [a _] {:a a :b a}) 1 (range 60)))

@@ -1,0 +1,1 @@
+(clojure.string/join (reduce (fn [a _] [a a]) [1] (range 60)) [1 2])

@@ -1,0 +1,1 @@
+(fail (loop [a 1 i 0] (if (< i 100000) (recur (reduced a) (inc i)) a)))

@@ -1,0 +1,1 @@
+(loop [a 1 i 0] (if (< i 100000) (recur (repeat a) (inc i)) a))

@@ -1,0 +1,1 @@
+(defn f [] (loop [a 1 i 0] (if (< i 100000) (recur [a] (inc i)) a))) (f) 1

@@ -1,0 +1,1 @@
+(ex-data (ex-info "x" {:a (loop [a 1 i 0] (if (< i 100000) (recur (fn [] a) (inc i)) a))}))

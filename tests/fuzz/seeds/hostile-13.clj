@@ -1,0 +1,1 @@
+(def kept (loop [a 1 i 0] (if (< i 100000) (recur {:a a} (inc i)) a)))

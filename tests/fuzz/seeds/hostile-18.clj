@@ -1,0 +1,1 @@
+(clojure.string/replace "日本語" #"(本)" "$1é")

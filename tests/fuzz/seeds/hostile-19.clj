@@ -1,0 +1,1 @@
+(let [a (reduce (fn [a _] [a a]) [1] (range 30)) b (reduce (fn [a _] [a a]) [1] (range 30))] (= a b))

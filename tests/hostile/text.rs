@@ -1,0 +1,85 @@
+//! Classes 1 and 7 of issue 17: multi-byte text never panics (a malformed
+//! date is an `execution-error`), and errors anywhere in a source up to the
+//! source limit show with exact line and column.
+
+use super::{expect_any, finishes, interp};
+use ptc_lisp::ErrorKind;
+
+#[test]
+fn multi_byte_text_never_panics_and_malformed_dates_are_execution_errors() {
+    finishes(|| {
+        for date in [
+            "2026-01-08T14:30:00.12é",
+            "2026-01-08T14:30:00.é",
+            "2026-01-08T14:30:00+1é2",
+            "2026-01-08T14:30:00+é:12",
+            "2026-01-08T1é:30",
+            "Wed, 8 Jan 2026 14:30:00.1日本",
+            "8 Jan 99999999999999999 10:00",
+            "2026-01-08T9999999999999999:00",
+        ] {
+            expect_any(
+                &[ErrorKind::Execution],
+                &format!("(java.util.Date. {date:?})"),
+            );
+        }
+        expect_any(&[ErrorKind::Execution], "(LocalDate/parse \"2026-01-é\")");
+        // Strings are cut at characters, never inside one.
+        let cases = [
+            ("(subs \"héllo\" 1 2)", "\"é\""),
+            ("(subs \"日本語\" 2)", "\"語\""),
+            ("(format \"%.1s|%-3s|\" \"日本\" \"é\")", "\"日|é  |\""),
+            ("(clojure.string/join \"é\" [\"日\" \"本\"])", "\"日é本\""),
+            (
+                "(pr-str (clojure.string/reverse \"日本é\"))",
+                "\"\\\"é本日\\\"\"",
+            ),
+        ];
+        for (src, want) in cases {
+            let v = interp().run_program(src).result.expect(src);
+            assert_eq!(v.to_string(), want, "{src}");
+        }
+    });
+}
+
+/// Shows an error the way `ptc run` does (miette's graphical report).
+fn shown(src: &str) -> (ptc_lisp::Error, String) {
+    let e = interp().run_program(src).result.expect_err(src);
+    let text = format!("{:?}", e.diagnostic());
+    (e, text)
+}
+
+#[test]
+fn errors_past_column_65535_show_with_exact_positions() {
+    finishes(|| {
+        for pad in [65_536, 70_000, 200_000] {
+            let src = format!("{}(+ 1 :a)", " ".repeat(pad));
+            let (e, text) = shown(&src);
+            assert_eq!(e.line_col(), Some((1, pad + 1)));
+            assert!(text.contains("(+ 1 :a)"), "{text}");
+            assert!(text.len() < 2_000, "{} bytes shown", text.len());
+        }
+        // Multi-byte characters count as one column each.
+        let src = format!(";{}\n\"{}\" (+ 1 :a)", "x".repeat(10), "é".repeat(70_000));
+        let (e, text) = shown(&src);
+        assert_eq!(e.line_col(), Some((2, 70_004)));
+        assert!(text.contains(" 2 │"), "{text}");
+        // A parse error far out on a long line.
+        let src = format!("[{})", " ".repeat(70_000));
+        let (e, _) = shown(&src);
+        assert_eq!(e.kind(), ErrorKind::Parse);
+        assert_eq!(e.line_col(), Some((1, 70_002)));
+    });
+}
+
+#[test]
+fn errors_near_the_end_of_a_one_mebibyte_source_show() {
+    finishes(|| {
+        let lines = "(def a 1)\n".repeat(90_000);
+        let src = format!("{lines}{}(+ 1 :a)", " ".repeat(70_000));
+        assert!(src.len() < 1 << 20);
+        let (e, text) = shown(&src);
+        assert_eq!(e.line_col(), Some((90_001, 70_001)));
+        assert!(text.contains("90001 │"), "{text}");
+    });
+}
