@@ -239,27 +239,47 @@ fn comparator(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// (strings raw, nil as `nil`) or, `literal`, as `prn` does. Text stops
 /// growing past `room` bytes (the caller's charge then fails).
 pub(crate) fn show_args(a: &[Value], literal: bool, room: usize) -> String {
+    show_args_within(a, literal, room).unwrap_or_default()
+}
+
+/// [`show_args`], or `None` when the text would not fit in `room` bytes
+/// (a value too long to print is measured, not printed: nothing of it is
+/// written).
+fn show_args_within(a: &[Value], literal: bool, room: usize) -> Option<String> {
     let mut out = String::new();
     for (i, v) in a.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         if out.len() > room {
-            break;
+            return None;
         }
         if literal {
             let left = room - out.len();
             out.push_str(&crate::format::to_clojure_capped(v, None, None, Some(left)).0);
-        } else {
-            crate::format::write_display(&mut out, v, crate::format::Style::Println, room);
+        } else if !crate::format::write_display(&mut out, v, crate::format::Style::Println, room) {
+            return None;
         }
     }
-    out
+    (out.len() <= room).then_some(out)
+}
+
+/// The text of a print, or the print limit's error when it does not fit.
+fn printed(interp: &mut Interp, a: &[Value], literal: bool) -> Result<String> {
+    let room = interp.budget.print_room();
+    match show_args_within(a, literal, room) {
+        Some(text) => Ok(text),
+        // Charging more than the room raises the print limit's own error.
+        None => interp
+            .budget
+            .print(room.saturating_add(1))
+            .map(|()| String::new()),
+    }
 }
 
 fn emit(interp: &mut Interp, a: &[Value], literal: bool) -> Result<Value> {
     interp.tick(a.len() as u64)?;
-    let line = show_args(a, literal, interp.budget.print_room());
+    let line = printed(interp, a, literal)?;
     interp.emit_print(line)?;
     Ok(Value::Nil)
 }
@@ -271,7 +291,7 @@ fn println(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `print`/`pr`: like `println`/`prn` without ending the line.
 fn emit_partial(interp: &mut Interp, a: &[Value], literal: bool) -> Result<Value> {
     interp.tick(a.len() as u64)?;
-    let text = show_args(a, literal, interp.budget.print_room());
+    let text = printed(interp, a, literal)?;
     interp.emit_partial(&text)?;
     Ok(Value::Nil)
 }

@@ -29,28 +29,125 @@ pub fn from_json(json: &Json) -> Value {
 }
 
 /// Converts a value to JSON for tools and machine-readable output.
+///
+/// Iterative (an explicit stack of open collections on the heap), so a
+/// host can convert any value that left a turn on a small thread.
 pub fn to_json(value: &Value) -> Json {
-    match value {
+    let mut open: Vec<Open> = Vec::new();
+    let mut current = value;
+    loop {
+        let mut done = match start(current, &mut open) {
+            Started::Done(json) => json,
+            Started::Opened(first) => {
+                current = first;
+                continue;
+            }
+        };
+        // Hand the finished value to the collection it belongs to, closing
+        // every collection it completes.
+        loop {
+            let Some(top) = open.last_mut() else {
+                return done;
+            };
+            match top.add(done) {
+                Some(next) => {
+                    current = next;
+                    break;
+                }
+                None => {
+                    let Some(closed) = open.pop() else {
+                        unreachable!("a collection was just on the stack")
+                    };
+                    done = closed.finish();
+                }
+            }
+        }
+    }
+}
+
+/// A collection being converted by [`to_json`].
+enum Open<'a> {
+    Array(Box<dyn Iterator<Item = &'a Value> + 'a>, Vec<Json>),
+    Object(crate::value::map::Iter<'a>, JsonMap<String, Json>, String),
+}
+
+enum Started<'a> {
+    Done(Json),
+    /// A collection was opened; its first item is to be converted next.
+    Opened(&'a Value),
+}
+
+/// Converts a scalar, or opens a non-empty collection on `open`.
+fn start<'a>(mut v: &'a Value, open: &mut Vec<Open<'a>>) -> Started<'a> {
+    while let Value::Reduced(inner) = v {
+        v = inner;
+    }
+    let json = match v {
         Value::Nil => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(i) => Json::Number((*i).into()),
         Value::Float(f) => Number::from_f64(*f).map_or(Json::Null, Json::Number),
         Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => Json::String(s.to_string()),
-        Value::Vector(v) => Json::Array(v.iter().map(to_json).collect()),
-        Value::Set(s) => Json::Array(s.iter().map(to_json).collect()),
+        Value::Vector(items) => return open_array(Box::new(items.iter()), items.len(), open),
+        Value::Set(items) => return open_array(Box::new(items.iter()), items.len(), open),
         Value::Map(m) => {
-            let mut obj = JsonMap::new();
-            for (k, v) in m.iter() {
-                let key = match k {
-                    Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
-                    other => crate::format::to_clojure(other, None, None).0,
-                };
-                obj.insert(key, to_json(v));
-            }
-            Json::Object(obj)
+            let mut entries = m.iter();
+            let Some((k, first)) = entries.next() else {
+                return Started::Done(Json::Object(JsonMap::new()));
+            };
+            open.push(Open::Object(entries, JsonMap::new(), key_text(k)));
+            return Started::Opened(first);
         }
-        Value::Reduced(v) => to_json(v),
         other => Json::String(crate::format::to_clojure(other, None, None).0),
+    };
+    Started::Done(json)
+}
+
+fn open_array<'a>(
+    mut items: Box<dyn Iterator<Item = &'a Value> + 'a>,
+    len: usize,
+    open: &mut Vec<Open<'a>>,
+) -> Started<'a> {
+    match items.next() {
+        None => Started::Done(Json::Array(Vec::new())),
+        Some(first) => {
+            open.push(Open::Array(items, Vec::with_capacity(len)));
+            Started::Opened(first)
+        }
+    }
+}
+
+/// A map key as a JSON object key: strings, keywords and symbols by their
+/// text, anything else printed.
+fn key_text(k: &Value) -> String {
+    match k {
+        Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
+        other => crate::format::to_clojure(other, None, None).0,
+    }
+}
+
+impl<'a> Open<'a> {
+    /// Adds a finished item; returns the next item to convert, if any.
+    fn add(&mut self, json: Json) -> Option<&'a Value> {
+        match self {
+            Open::Array(items, out) => {
+                out.push(json);
+                items.next()
+            }
+            Open::Object(entries, obj, key) => {
+                obj.insert(std::mem::take(key), json);
+                let (k, v) = entries.next()?;
+                *key = key_text(k);
+                Some(v)
+            }
+        }
+    }
+
+    fn finish(self) -> Json {
+        match self {
+            Open::Array(_, out) => Json::Array(out),
+            Open::Object(_, obj, _) => Json::Object(obj),
+        }
     }
 }
 

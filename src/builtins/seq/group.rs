@@ -7,8 +7,8 @@ use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::order::{cmp_text, compare_values, lisp_equal};
 use crate::value::hash::ValueTable;
+use crate::value::order::{cmp_text, compare_values, lisp_equal};
 use crate::value::{Func, Value, Vector};
 
 fn endless(fname: &str) -> Error {
@@ -431,7 +431,10 @@ pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         Ok(())
     })?;
     Ok(Value::Map(
-        counts.into_iter().map(|(k, n)| (k, Value::Int(n))).collect(),
+        counts
+            .into_iter()
+            .map(|(k, n)| (k, Value::Int(n)))
+            .collect(),
     ))
 }
 
