@@ -12,19 +12,7 @@ use crate::value::Value;
 impl Interp {
     pub(super) fn data(&self, name: &str) -> Result<Value> {
         self.host.data(name).ok_or_else(|| {
-            let names = self.host.data_names();
-            let listing = if names.is_empty() {
-                "there is no data".to_string()
-            } else {
-                format!(
-                    "available: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("data/{n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
+            let listing = listing("data", &self.host.data_names(), "there is no data");
             Error::undefined(format!("data/{name} is not defined; {listing}"))
         })
     }
@@ -32,19 +20,7 @@ impl Interp {
     /// Calls a host tool and records the call.
     pub fn call_tool(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         if !self.host.has_tool(name) {
-            let names = self.host.tool_names();
-            let listing = if names.is_empty() {
-                "there are no tools".to_string()
-            } else {
-                format!(
-                    "available: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("tool/{n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
+            let listing = listing("tool", &self.host.tool_names(), "there are no tools");
             return Err(Error::undefined(format!(
                 "tool/{name} is not defined; {listing}"
             )));
@@ -105,4 +81,13 @@ impl Interp {
         self.budget.tick_settled(bytes / 64)?;
         self.budget.alloc(bytes)
     }
+}
+
+/// `available: data/a, data/b` (the names in namespace `ns`), or `none`.
+fn listing(ns: &str, names: &[String], none: &str) -> String {
+    if names.is_empty() {
+        return none.to_string();
+    }
+    let qualified: Vec<String> = names.iter().map(|n| format!("{ns}/{n}")).collect();
+    format!("available: {}", qualified.join(", "))
 }
