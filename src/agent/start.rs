@@ -20,6 +20,9 @@ pub struct Overrides {
     pub limits: Option<Limits>,
     /// Run the file's turns first (with their LLM information).
     pub continue_turns: bool,
+    /// The compressed view's token budget (the file's `render.budget_tokens`
+    /// when `None`).
+    pub budget_tokens: Option<usize>,
 }
 
 /// Builds the session of `file` (read from `path`, whose `text` locates
@@ -41,8 +44,31 @@ pub fn session_from_file(
         file.max_turns = n;
     }
     let mut session = file.session(path, text, overrides.limits.clone())?;
+    session.set_budget_tokens(overrides.budget_tokens);
     if overrides.continue_turns {
         file.run_turns(&mut session);
     }
     Ok(session)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_set_the_view_turns_and_token_budget() {
+        let path = Path::new("mission.json");
+        let file = SessionFile::parse(r#"{"mission": "m", "max_turns": 5}"#, path).unwrap();
+        let overrides = Overrides {
+            view: Some(View::Compressed),
+            max_turns: Some(2),
+            budget_tokens: Some(3000),
+            ..Overrides::default()
+        };
+        let s = session_from_file(path, None, &file, &overrides).unwrap();
+        assert_eq!(s.render_options().budget_tokens, Some(3000));
+        assert!(s.compression());
+        let plain = session_from_file(path, None, &file, &Overrides::default()).unwrap();
+        assert_eq!(plain.render_options().budget_tokens, None);
+    }
 }

@@ -44,6 +44,10 @@ pub struct AgentArgs {
     /// Turns before the session is exhausted (default: the file's).
     #[arg(long, value_name = "N")]
     max_turns: Option<usize>,
+    /// Token budget of the compressed view: prompts are degraded in the
+    /// documented order to fit (default: the file's render.budget_tokens).
+    #[arg(long, value_name = "N")]
+    budget_tokens: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -55,6 +59,7 @@ pub fn agent(args: AgentArgs) -> i32 {
         max_turns: args.max_turns,
         limits: Some(args.limits.apply(base_limits)),
         continue_turns: args.continue_turns,
+        budget_tokens: args.budget_tokens,
     };
     let (_, mut session) = match open_for_agent(&args.file, &overrides) {
         Ok(opened) => opened,

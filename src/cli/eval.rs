@@ -34,6 +34,10 @@ pub struct EvalArgs {
     /// Turns before a run is exhausted (default: the file's).
     #[arg(long, value_name = "N")]
     max_turns: Option<usize>,
+    /// Token budget of the compressed view (default: the file's
+    /// render.budget_tokens).
+    #[arg(long, value_name = "N")]
+    budget_tokens: Option<usize>,
     /// Where every run's session file goes (default: STEM-eval/).
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
@@ -79,6 +83,7 @@ pub fn eval(args: EvalArgs) -> i32 {
             max_turns: args.max_turns,
             limits: limits.clone(),
             continue_turns: false,
+            budget_tokens: args.budget_tokens,
         };
         open_for_agent(&args.file, &overrides)
             .map(|(_, s)| s)
