@@ -28,6 +28,9 @@ pub struct Candidate<'a> {
     pub tier: u8,
 }
 
+/// Names longer than this (in characters) get no suggestion.
+pub const MAX_SUGGESTED_LEN: usize = 64;
+
 /// The most edits a suggestion for a name of `len` characters may need.
 pub fn max_edits(len: usize) -> usize {
     match len {
@@ -44,8 +47,11 @@ pub fn suggest<'a>(
     candidates: impl IntoIterator<Item = Candidate<'a>>,
 ) -> Option<&'a str> {
     let written = name.rsplit('/').next().unwrap_or(name);
-    let limit = max_edits(written.chars().count());
-    if limit == 0 {
+    let written_len = written.chars().count();
+    let limit = max_edits(written_len);
+    // A name this long is not a typo; comparing it would cost its length
+    // times every candidate's.
+    if limit == 0 || written_len > MAX_SUGGESTED_LEN {
         return None;
     }
     let interop = written.starts_with('.');
@@ -53,6 +59,12 @@ pub fn suggest<'a>(
     for c in candidates {
         let bare = c.name.rsplit('/').next().unwrap_or(c.name);
         if bare.starts_with('.') != interop || c.name == name {
+            continue;
+        }
+        // The distance is at least the difference in length.
+        if bare.chars().count().abs_diff(written_len) > limit
+            && c.name.chars().count().abs_diff(name.chars().count()) > limit
+        {
             continue;
         }
         let d = edit_distance(name, c.name).min(edit_distance(written, bare));
@@ -112,6 +124,22 @@ mod tests {
         assert_eq!(edit_distance("abc", "xyz"), 3);
         assert_eq!(edit_distance("", "abcdefgh"), 8);
         assert!(edit_distance("undefined-fn", ".getTime") > 3);
+    }
+
+    #[test]
+    fn very_long_names_get_no_suggestion_and_cost_nothing() {
+        let long = "λ".repeat(20_000);
+        let many = (0..1000).map(|_| Candidate {
+            name: "frequencies",
+            tier: 0,
+        });
+        assert_eq!(suggest(&long, many), None);
+        let near = format!("{}x", "a".repeat(40));
+        let target = "a".repeat(40);
+        assert_eq!(
+            closest(&near, [target.as_str()].into_iter()),
+            Some(target.as_str())
+        );
     }
 
     #[test]

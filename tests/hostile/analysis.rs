@@ -78,3 +78,11 @@ fn the_deadline_covers_reading_and_analysis() {
     let src = format!("(fn [] [{}])", "(inc 1) ".repeat(100_000));
     expect_in(interp_with(limits), &[ErrorKind::Timeout], &src);
 }
+
+#[test]
+fn a_huge_unknown_name_gets_its_error_at_once() {
+    // Found by the `deadline` fuzz target: "did you mean" compared a 16k
+    // character name with every builtin (2.5 s past a 250 ms deadline).
+    let name = format!("freq{}uencies", "λ".repeat(200_000));
+    expect_any(&[ErrorKind::Undefined], &format!("({name} [1 2])"));
+}

@@ -43,8 +43,15 @@ fn multi_byte_text_never_panics_and_malformed_dates_are_execution_errors() {
 }
 
 /// Shows an error the way `ptc run` does (miette's graphical report).
+/// The error `src` ends in (under a generous timeout: a 1 MiB program
+/// must reach its error even in a loaded debug build) and how it shows.
 fn shown(src: &str) -> (ptc_lisp::Error, String) {
-    let e = interp().run_program(src).result.expect_err(src);
+    let limits = ptc_lisp::Limits {
+        timeout_ms: Some(60_000),
+        ..ptc_lisp::Limits::default()
+    };
+    let mut i = ptc_lisp::Interp::new(Box::<ptc_lisp::StaticHost>::default(), limits);
+    let e = i.run_program(src).result.expect_err(src);
     let text = format!("{:?}", e.diagnostic());
     (e, text)
 }
