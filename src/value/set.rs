@@ -212,6 +212,8 @@ impl FromIterator<Value> for Set {
     /// inserting them one by one. Many elements are first told apart by
     /// hash, so `(set xs)` of 100,000 items with 500 distinct ones sorts
     /// 500, not 100,000.
+    // Keys are hashed and compared by value; a regex's cache is not part of it.
+    #[allow(clippy::mutable_key_type)]
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Set {
         let mut items: Vec<Value> = iter.into_iter().collect();
         if items.len() > DEDUPE_BY_HASH {
