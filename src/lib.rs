@@ -5,8 +5,7 @@
 //! map of the code.
 //!
 //! ```
-//! use ptc_lisp::eval::{CannedTool, StaticHost};
-//! use ptc_lisp::{ErrorKind, Interp, Limits, Value};
+//! use ptc_lisp::{CannedTool, ErrorKind, Interp, Limits, StaticHost, Value};
 //!
 //! let mut host = StaticHost::default();
 //! host.data.insert("prices".into(), Value::vector_from([Value::Int(3), Value::Int(5)]));
@@ -26,27 +25,31 @@
 
 // Library code never panics on bad input: no unwrap/expect outside tests.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+#![warn(missing_docs)]
 
 pub mod agent;
-pub mod analyze;
-pub mod builtins;
+pub(crate) mod analyze;
+pub(crate) mod builtins;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod error;
-pub mod eval;
-pub mod format;
+pub(crate) mod error;
+pub(crate) mod eval;
+pub(crate) mod format;
 #[cfg(feature = "python")]
-pub mod python;
-pub mod reader;
+mod python;
+pub(crate) mod reader;
 pub mod render;
 #[cfg(feature = "cli")]
-pub mod repl;
-pub mod run;
+pub(crate) mod repl;
+pub(crate) mod run;
 pub mod session;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Result, Span};
-pub use eval::{Host, Interp, Limits, StaticHost};
+pub use eval::{CannedTool, Definition, Globals, Host, Interp, Limits, StaticHost, ToolCall};
+pub use format::{display, to_clojure};
+pub use reader::read_value;
 pub use run::Outcome;
+pub use value::json::{from_json, to_json};
 pub use value::Value;

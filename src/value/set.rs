@@ -12,6 +12,8 @@ use super::Value;
 
 type Large = imbl::OrdSet<Value>;
 
+/// A persistent set (O(1) clone, structural sharing) iterating in
+/// canonical order.
 #[derive(Clone, Default)]
 pub struct Set(Repr);
 
@@ -24,10 +26,12 @@ enum Repr {
 }
 
 impl Set {
+    /// An empty set.
     pub fn new() -> Set {
         Set(Repr::Empty)
     }
 
+    /// The number of elements.
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,
@@ -36,6 +40,7 @@ impl Set {
         }
     }
 
+    /// Whether the set has no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -51,6 +56,7 @@ impl Set {
         }
     }
 
+    /// Whether both share the same storage (equal without comparing).
     pub fn ptr_eq(&self, other: &Set) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
@@ -60,6 +66,7 @@ impl Set {
         }
     }
 
+    /// Whether an element equal to `x` is present.
     pub fn contains(&self, x: &Value) -> bool {
         match &self.0 {
             Repr::Empty => false,
@@ -101,6 +108,7 @@ impl Set {
         }
     }
 
+    /// Removes the element equal to `x`, returning it if it was present.
     pub fn remove(&mut self, x: &Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => None,
@@ -122,6 +130,7 @@ impl Set {
         }
     }
 
+    /// The elements, in canonical order.
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
@@ -151,7 +160,9 @@ impl Set {
 
 /// Elements in canonical order.
 pub enum Iter<'a> {
+    /// Over a set kept as a sorted array.
     Small(std::slice::Iter<'a, Value>),
+    /// Over a larger set.
     Large(imbl::ordset::Iter<'a, Value>),
 }
 

@@ -8,8 +8,8 @@
 use std::hash::Hash;
 
 use super::{expect_any, finishes, interp};
-use ptc_lisp::format::to_clojure;
-use ptc_lisp::value::json::to_json;
+use ptc_lisp::to_clojure;
+use ptc_lisp::to_json;
 use ptc_lisp::{ErrorKind, Value};
 
 /// `(wrap a)` applied `n` times to 1.
