@@ -35,7 +35,7 @@
 //! assert_eq!(llm.requests()[1], session.prompts()[1]);
 //! ```
 
-pub mod error;
+mod error;
 pub mod eval;
 #[cfg(feature = "agent")]
 pub mod http;

@@ -8,6 +8,14 @@
 //! Each turn carries its `raw_response` (the LLM's full text). Errors are
 //! `{kind, message, hint, line, column}`. Every shape reads back with serde
 //! (a saved replay can be loaded and compared).
+//!
+//! The same shapes are how [`Turn`] and [`Session`] implement `Serialize`:
+//! a turn serializes as its [`TurnJson`], a session as the [`ReplayJson`]
+//! of its own view (what `ptc replay --format json` prints without
+//! `--view`). Neither implements `Deserialize`: a turn's memory snapshot
+//! and a session's tools (closures, commands) have no JSON form; the JSON
+//! reads back as [`TurnJson`] / [`ReplayJson`], and a session is restored
+//! from its [`SessionFile`](super::SessionFile).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -19,6 +27,7 @@ use crate::eval::ToolCall;
 use crate::format::to_clojure;
 use crate::value::json::to_json_lossless;
 use crate::value::Value;
+use serde::Serializer;
 
 /// What `ptc replay --format json` prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -246,5 +255,19 @@ impl ReplayJson {
             turns: session.turns().iter().map(TurnJson::of).collect(),
             stats: rendered.stats,
         }
+    }
+}
+
+impl Serialize for Turn {
+    /// As its [`TurnJson`].
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TurnJson::of(self).serialize(s)
+    }
+}
+
+impl Serialize for Session {
+    /// As the [`ReplayJson`] of the session's own view.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ReplayJson::of(self, View::of(self)).serialize(s)
     }
 }

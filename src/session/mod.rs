@@ -122,7 +122,8 @@ impl fmt::Display for Status {
     }
 }
 
-/// One turn, as recorded (immutable once made).
+/// One turn, as recorded (immutable once made). Serializes (serde) as its
+/// [`json::TurnJson`], the turn of `ptc replay --format json`.
 #[derive(Clone)]
 pub struct Turn {
     /// 1-based.
@@ -405,7 +406,9 @@ fn bad_name(name: &str) -> Option<&'static str> {
     }
 }
 
-/// A mission and its turns.
+/// A mission and its turns. Serializes (serde) as the
+/// [`json::ReplayJson`] of its own view: what `ptc replay --format json`
+/// prints (messages, status, turns, stats).
 pub struct Session {
     mission: String,
     data: BTreeMap<String, Value>,

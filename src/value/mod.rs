@@ -25,6 +25,7 @@ pub(crate) mod lazy;
 pub(crate) mod map;
 pub(crate) mod order;
 pub(crate) mod regex;
+pub(crate) mod serial;
 pub(crate) mod set;
 pub(crate) mod size;
 
@@ -41,6 +42,15 @@ pub use map::Map;
 pub use set::Set;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
+///
+/// **serde.** `Serialize` writes the value's lossless JSON form (the one
+/// [`to_json_lossless`] gives: nil, booleans, integers, finite floats,
+/// strings, vectors, keyword-keyed maps, nested freely) and *fails* with an
+/// error naming the offending part for anything else (a keyword would read
+/// back as a string, a set as a vector; NaN, functions …), so what is
+/// stored reads back equal. `Deserialize` reads JSON as [`from_json`] does
+/// (object keys become keywords). For a lossy conversion use [`to_json`];
+/// for text, [`crate::to_clojure`].
 #[derive(Clone)]
 pub enum Value {
     /// `nil`.
