@@ -33,6 +33,8 @@ fn use_on_small_stack(v: Value) {
         .spawn(move || {
             let _ = to_clojure(&v, None, None);
             let _ = to_json(&v);
+            // serde: the lossless JSON text, or an error for what has none.
+            let _ = serde_json::to_string(&v);
             assert!(v == v.clone());
             let mut h = std::collections::hash_map::DefaultHasher::new();
             v.hash(&mut h);
