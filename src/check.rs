@@ -2,7 +2,8 @@
 //! each case in a fresh interpreter, and compare every field the case gives —
 //! `expect` or `error`/`error_contains`, `prints`, `tool_calls`, `defines`,
 //! `signal` — under its `data`, `memory`, `tools`, `limits` and
-//! `turn_history`. `ptc check` and the test suite both use [`run_case`].
+//! `turn_history`. `ptc check` and the test suite both use [`run_file`]; an
+//! embedder can check its own case files the same way.
 
 use std::collections::BTreeMap;
 
@@ -17,7 +18,7 @@ use crate::value::Value;
 /// One case. Informational fields (`clojure`, `section`, `note` …) are
 /// accepted and ignored.
 #[derive(Debug, Deserialize)]
-pub struct Case {
+pub(crate) struct Case {
     pub id: String,
     pub program: String,
     pub expect: Option<String>,
@@ -38,20 +39,20 @@ pub struct Case {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct ToolSpec {
+pub(crate) struct ToolSpec {
     pub returns: Option<String>,
     pub error: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct ExpectedCall {
+pub(crate) struct ExpectedCall {
     pub name: String,
     pub args: String,
 }
 
 /// Parses a `.jsonl` file's text; blank lines are skipped. The error names
 /// the line.
-pub fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
+pub(crate) fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -64,7 +65,7 @@ fn literal(what: &str, src: &str) -> Result<Value, String> {
 }
 
 /// Runs a case; `Err` says what did not match.
-pub fn run_case(case: &Case) -> Result<(), String> {
+pub(crate) fn run_case(case: &Case) -> Result<(), String> {
     let mut host = StaticHost::default();
     for (name, src) in &case.data {
         host.data.insert(name.clone(), literal("data", src)?);
@@ -187,12 +188,15 @@ fn compare(case: &Case, interp: &Interp, outcome: &Outcome) -> Result<(), String
 
 /// The result of running one file.
 pub struct FileReport {
+    /// How many cases passed.
     pub passed: usize,
     /// `(id, reason)` of every failed case.
     pub failures: Vec<(String, String)>,
 }
 
-/// Runs every case of a file's text.
+/// Runs every case of a file's text (what `ptc check FILE` runs): each case
+/// in a fresh interpreter. `Err` when the text is not a valid case file (a
+/// line that is not a case, naming the line).
 pub fn run_file(text: &str) -> Result<FileReport, String> {
     let cases = parse_cases(text)?;
     let mut report = FileReport {

@@ -22,11 +22,15 @@ use crate::value::Value;
 /// A byte range `start..end` in a source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The span `start..end`; offsets past `u32::MAX` are clamped (sources
+    /// are limited far below that).
     pub fn new(start: usize, end: usize) -> Span {
         Span {
             start: start.min(u32::MAX as usize) as u32,
@@ -60,17 +64,34 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// The kinds of `spec/language.md` §Errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
+    /// `parse-error`: the text is not well-formed PTC-Lisp (unbalanced
+    /// brackets, a bad literal, nesting too deep).
     Parse,
+    /// `validation-error`: well-formed but not a valid program (a special
+    /// form used wrongly, a forbidden form, `recur` not in tail position).
     Validation,
+    /// `type-error`: a function got an argument of the wrong type.
     Type,
+    /// `arithmetic-error`: division by zero, integer overflow.
     Arithmetic,
+    /// `arity-error`: a function called with the wrong number of arguments.
     Arity,
+    /// `undefined-error`: a name, `data/` or `tool/` that does not exist.
     Undefined,
+    /// `execution-error`: a runtime failure not covered by another kind
+    /// (`ex-info` thrown, index out of range …).
     Execution,
+    /// `tool-error`: a tool call failed (the host's message).
     Tool,
+    /// `fail`: the program gave up with `(fail v)`.
     Fail,
+    /// `timeout`: the program ran past [`crate::Limits::timeout_ms`].
     Timeout,
+    /// `memory-exceeded`: the program built more than
+    /// [`crate::Limits::max_heap_bytes`].
     MemoryExceeded,
+    /// `limit-exceeded`: another limit of [`crate::Limits`] (steps, call
+    /// depth, printed bytes, tool calls, source size, nesting of a result).
     LimitExceeded,
     /// A bug in ptc, never the program's fault.
     Internal,
@@ -145,9 +166,12 @@ struct ErrorInner {
     class: Option<&'static str>,
 }
 
+/// `Result` with ptc's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind` with a one-line `message` (written for an LLM:
+    /// name the function, the expected and the actual).
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error(Box::new(ErrorInner {
             kind,
@@ -161,99 +185,110 @@ impl Error {
         }))
     }
 
-    pub fn parse(message: impl Into<String>) -> Error {
+    pub(crate) fn parse(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Parse, message)
     }
-    pub fn validation(message: impl Into<String>) -> Error {
+    pub(crate) fn validation(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Validation, message)
     }
-    pub fn type_error(message: impl Into<String>) -> Error {
+    pub(crate) fn type_error(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Type, message)
     }
-    pub fn arithmetic(message: impl Into<String>) -> Error {
+    pub(crate) fn arithmetic(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Arithmetic, message)
     }
-    pub fn arity(message: impl Into<String>) -> Error {
+    pub(crate) fn arity(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Arity, message)
     }
-    pub fn undefined(message: impl Into<String>) -> Error {
+    pub(crate) fn undefined(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Undefined, message)
     }
-    pub fn execution(message: impl Into<String>) -> Error {
+    pub(crate) fn execution(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Execution, message)
     }
-    pub fn limit(message: impl Into<String>) -> Error {
+    pub(crate) fn limit(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::LimitExceeded, message)
     }
-    pub fn internal(message: impl Into<String>) -> Error {
+    pub(crate) fn internal(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Internal, message)
     }
 
     /// `(return v)`.
-    pub fn return_signal(value: Value) -> Error {
+    pub(crate) fn return_signal(value: Value) -> Error {
         Error::new(ErrorKind::Return, "return").with_data(value)
     }
 
+    /// Adds a hint: how to fix the mistake, shown after the message.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
         self.0.hint = Some(hint.into());
         self
     }
+    /// Attaches a value (`ex-info`'s map, `fail`'s argument).
     pub fn with_data(mut self, data: Value) -> Error {
         self.0.data = Some(data);
         self
     }
+    /// Points the error at `span` of its source.
     pub fn with_span(mut self, span: Span) -> Error {
         self.0.span = Some(span);
         self
     }
     /// Marks a parse error as "the input ended too early".
-    pub fn incomplete(mut self) -> Error {
+    pub(crate) fn incomplete(mut self) -> Error {
         self.0.incomplete = true;
         self
     }
 
     /// Sets the span if the error has none yet (the innermost span wins).
-    pub fn or_span(mut self, span: Span) -> Error {
+    pub(crate) fn or_span(mut self, span: Span) -> Error {
         if self.0.span.is_none() {
             self.0.span = Some(span);
         }
         self
     }
     /// Records which source text the span points into, if not known yet.
-    pub fn or_source(mut self, source: &Arc<str>) -> Error {
+    pub(crate) fn or_source(mut self, source: &Arc<str>) -> Error {
         if self.0.source.is_none() && self.0.span.is_some() {
             self.0.source = Some(source.clone());
         }
         self
     }
 
+    /// Which of the spec's error kinds this is.
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
     }
+    /// The one-line message, without kind, hint or position.
     pub fn message(&self) -> &str {
         &self.0.message
     }
+    /// How to fix the mistake, when the mistake is a common one.
     pub fn hint(&self) -> Option<&str> {
         self.0.hint.as_deref()
     }
+    /// The bytes of the source the error points at, if known.
     pub fn span(&self) -> Option<Span> {
         self.0.span
     }
+    /// The source text [`Error::span`] points into, if known.
     pub fn source_text(&self) -> Option<&Arc<str>> {
         self.0.source.as_ref()
     }
+    /// The value attached by `ex-info`, `fail` or `return`, if any.
     pub fn data(&self) -> Option<&Value> {
         self.0.data.as_ref()
     }
     /// Marks the error as an instance of the Java exception `class`.
-    pub fn with_class(mut self, class: &'static str) -> Error {
+    pub(crate) fn with_class(mut self, class: &'static str) -> Error {
         self.0.class = Some(class);
         self
     }
     /// The Java exception class the error was built as, if any.
-    pub fn class(&self) -> Option<&'static str> {
+    pub(crate) fn class(&self) -> Option<&'static str> {
         self.0.class
     }
+    /// Whether this parse error means only "the input ended inside an open
+    /// form or string": a REPL reads another line instead of reporting it.
     pub fn is_incomplete(&self) -> bool {
         self.0.incomplete
     }
@@ -267,8 +302,8 @@ impl Error {
 
     /// A `miette` diagnostic showing the offending line with a caret.
     ///
-    /// Only a window of that line is shown ([`Snippet`]): at most
-    /// [`WINDOW_CHARS`] characters either side of the error's start, with
+    /// Only a window of that line is shown: at most
+    /// 80 characters either side of the error's start, with
     /// its exact line number. A whole line of a megabyte source would be
     /// unreadable, and miette cannot lay out a column past 65,535.
     pub fn diagnostic(&self) -> miette::Report {

@@ -28,6 +28,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Whether the program succeeded (its definitions were kept).
     pub fn is_ok(&self) -> bool {
         self.result.is_ok()
     }
@@ -54,7 +55,7 @@ impl Interp {
 
     /// [`Interp::run_program`] on the current thread (whose stack must be
     /// large enough for the configured call depth).
-    pub fn run_program_here(&mut self, src: &Arc<str>) -> Outcome {
+    pub(crate) fn run_program_here(&mut self, src: &Arc<str>) -> Outcome {
         self.prints.clear();
         self.tool_calls.clear();
         self.defined.clear();

@@ -1,7 +1,7 @@
 //! Evaluator behaviour through the public API: special forms, closures,
 //! recursion limits, transactional memory, tools and data, error spans.
 
-use ptc_lisp::eval::{CannedTool, StaticHost};
+use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fn run(src: &str) -> Result<String, (ErrorKind, String)> {

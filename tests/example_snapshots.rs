@@ -17,7 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use ptc_lisp::render::system_prompt;
-use ptc_lisp::session::messages::turns_text;
+use ptc_lisp::session::turns_text;
 use ptc_lisp::session::{render_messages, Message, Role, Session, SessionFile, Status, View};
 
 const SYSTEM_PLACEHOLDER: &str = "(the static system prompt: `ptc prompt system`)";

@@ -15,7 +15,7 @@ mod steps;
 
 use std::time::{Duration, Instant};
 
-use ptc_lisp::eval::{CannedTool, StaticHost};
+use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fn interp() -> Interp {
@@ -31,7 +31,7 @@ fn interp_with(limits: Limits) -> Interp {
 }
 
 /// An interpreter on `host` with `limits`, holding `keep`.
-fn on_host(host: Box<dyn ptc_lisp::eval::Host>, limits: Limits) -> Interp {
+fn on_host(host: Box<dyn ptc_lisp::Host>, limits: Limits) -> Interp {
     let mut i = Interp::new(host, limits);
     assert!(i.run_program("(def keep [1 2 3])").is_ok());
     i
@@ -259,7 +259,7 @@ fn self_sharing_values_are_not_walked_path_by_path() {
     );
     assert!(started.elapsed() < Duration::from_secs(30), "no hang");
     let v = out.result.expect("the program runs");
-    assert_eq!(ptc_lisp::format::to_clojure(&v, None, None).0, "[2 1 1]");
+    assert_eq!(ptc_lisp::to_clojure(&v, None, None).0, "[2 1 1]");
     // Comparing it with an equal value built separately: each shared part once.
     let out = i.run_program(
         "(let [y (reduce (fn [a _] [a a]) [] (range 64))]
@@ -267,7 +267,7 @@ fn self_sharing_values_are_not_walked_path_by_path() {
     );
     let v = out.result.expect("comparisons run");
     assert_eq!(
-        ptc_lisp::format::to_clojure(&v, None, None).0,
+        ptc_lisp::to_clojure(&v, None, None).0,
         "[true 0 0 2 true true]"
     );
     // Printing it stops at the print limit instead of writing 2^64 items.
@@ -288,7 +288,7 @@ fn self_sharing_values_are_not_walked_path_by_path() {
     assert_eq!(
         out.result
             .map_err(|e| e.kind())
-            .map(|v| ptc_lisp::format::to_clojure(&v, None, None).0),
+            .map(|v| ptc_lisp::to_clojure(&v, None, None).0),
         Ok("20000".to_string())
     );
     // Too deep to keep is still caught, however shared.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use ptc_lisp::render::turns_view;
 use ptc_lisp::session::json::TurnJson;
-use ptc_lisp::session::messages::render_input;
+use ptc_lisp::session::render_input;
 use ptc_lisp::session::Session;
 
 fn fenced(code: &str) -> String {

@@ -6,7 +6,7 @@
 mod render_common;
 
 use proptest::prelude::*;
-use ptc_lisp::render::budget::STEPS;
+use ptc_lisp::render::degrade_step_names;
 use ptc_lisp::render::{to_messages, RenderOptions, Rendered, Strategy as View};
 use ptc_lisp::ErrorKind;
 use render_common::{lisp, Sim};
@@ -125,7 +125,7 @@ proptest! {
         let s = session(&turns);
         let unlimited = to_messages(&s.input, &options(None), View::SingleUserCoalesced);
         let minimum = with_budget(&s, 0);
-        prop_assert_eq!(minimum.stats.degrade_steps, STEPS.len());
+        prop_assert_eq!(minimum.stats.degrade_steps, degrade_step_names().len());
         let base = minimum.stats.tokens_estimate.saturating_sub(100);
         let mut budgets: Vec<usize> = slack.iter().map(|x| base + x).collect();
         budgets.sort();
@@ -158,7 +158,7 @@ proptest! {
 
 #[test]
 fn steps_apply_in_the_documented_order_and_stats_name_them() {
-    let names: Vec<&str> = STEPS.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = degrade_step_names().collect();
     assert_eq!(
         names,
         [
@@ -196,7 +196,7 @@ fn steps_apply_in_the_documented_order_and_stats_name_them() {
     // Just enough for the minimum: fits, everything degraded.
     let r = with_budget(&s, min.stats.tokens_estimate);
     assert!(r.budget_error().is_none());
-    assert_eq!(r.stats.degrade_steps, STEPS.len());
+    assert_eq!(r.stats.degrade_steps, degrade_step_names().len());
     // One token short of the full text: only the first step.
     let r = with_budget(&s, full.stats.tokens_estimate - 1);
     assert_eq!(r.stats.degraded, ["shorter samples"]);
@@ -209,7 +209,7 @@ fn steps_apply_in_the_documented_order_and_stats_name_them() {
         fails: false,
     }]);
     let min = with_budget(&quiet, 0);
-    assert_eq!(min.stats.degrade_steps, STEPS.len());
+    assert_eq!(min.stats.degrade_steps, degrade_step_names().len());
     assert!(
         !min.stats.degraded.iter().any(|d| d.contains("println")),
         "{:?}",

@@ -1,7 +1,7 @@
 //! R-23 carried through derived values: values a program derives from hidden
 //! data (`data/_NAME`) are shown as `[hidden]` in every USER message —
 //! samples, outputs, tool-call lines and results — while tools still get the
-//! real values (`ptc_lisp::eval::hidden` says exactly what is covered).
+//! real values (`src/eval/hidden.rs` says exactly what is covered).
 
 mod render_common;
 

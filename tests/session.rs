@@ -390,3 +390,45 @@ fn bad_session_files_name_the_file_the_key_and_the_place() {
         .to_string()
         .starts_with("/no/such/session.json: cannot read"));
 }
+
+#[test]
+fn a_session_serializes_as_its_replay_json_with_every_turn() {
+    let mut s = Session::builder("Sum the prices")
+        .data_json("prices", &serde_json::json!([3, 4]))
+        .max_turns(5)
+        .build()
+        .unwrap();
+    assert!(
+        s.run_turn("(def total (reduce + data/prices))")
+            .unwrap()
+            .success
+    );
+    assert!(s.run_turn("(return {:total total})").unwrap().success);
+
+    let json = serde_json::to_value(&s).unwrap();
+    let turns = json["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(turns[0]["program"], "(def total (reduce + data/prices))");
+    assert_eq!(turns[0]["result"], "#'total");
+    assert_eq!(turns[1]["program"], "(return {:total total})");
+    assert_eq!(turns[1]["result"], "{:total 7}");
+    assert_eq!(turns[1]["result_json"], serde_json::json!({"total": 7}));
+    assert_eq!(json["status"]["state"], "returned");
+    assert_eq!(
+        json["status"]["value_json"],
+        serde_json::json!({"total": 7})
+    );
+
+    // The same shape `ptc replay --format json` writes, and it reads back.
+    let replay = ptc_lisp::session::json::ReplayJson::of(&s, ptc_lisp::session::View::of(&s));
+    assert_eq!(json, serde_json::to_value(&replay).unwrap());
+    let back: ptc_lisp::session::json::ReplayJson = serde_json::from_value(json).unwrap();
+    assert_eq!(back, replay);
+
+    // A turn serializes as its TurnJson.
+    let turn = &s.turns()[0];
+    assert_eq!(
+        serde_json::to_value(turn).unwrap(),
+        serde_json::to_value(TurnJson::of(turn)).unwrap()
+    );
+}

@@ -3,7 +3,7 @@
 //! internal error) with a span, and a failed program leaves memory as it was.
 
 use proptest::prelude::*;
-use ptc_lisp::eval::{CannedTool, StaticHost};
+use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 const TOKENS: &[&str] = &[

@@ -3,7 +3,7 @@
 //! LLM a turn). Runs through the interpreter, so the hints are the ones the
 //! LLM reads.
 
-use ptc_lisp::eval::host::CannedTool;
+use ptc_lisp::CannedTool;
 use ptc_lisp::{Interp, Limits, StaticHost, Value};
 
 fn interp() -> Interp {

@@ -40,6 +40,8 @@ impl LlmErrorKind {
         )
     }
 
+    /// The kind's name in progress lines and `ptc eval`'s table
+    /// (`rate-limited`, `auth` …).
     pub fn name(self) -> &'static str {
         match self {
             LlmErrorKind::Rejected => "rejected",
@@ -59,6 +61,7 @@ impl LlmErrorKind {
 /// key (provider messages that echo it are redacted).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LlmError {
+    /// What went wrong, and so whether a retry can help.
     pub kind: LlmErrorKind,
     /// The HTTP status, when there was one.
     pub status: Option<u16>,
@@ -69,6 +72,7 @@ pub struct LlmError {
 }
 
 impl LlmError {
+    /// An error of `kind` after one attempt, without HTTP status.
     pub fn new(kind: LlmErrorKind, message: impl Into<String>) -> LlmError {
         LlmError {
             kind,
@@ -78,6 +82,7 @@ impl LlmError {
         }
     }
 
+    /// The same error, recording the HTTP status the provider answered.
     pub fn with_status(mut self, status: u16) -> LlmError {
         self.status = Some(status);
         self

@@ -11,14 +11,18 @@ use crate::session::{Session, Status, View};
 /// What one run did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRecord {
+    /// The view the run rendered its prompts in.
     pub view: View,
     /// 0-based, per view.
     pub index: usize,
     /// `returned`, `failed`, `exhausted`, or `error` when the LLM failed
     /// for good (after its retries).
     pub outcome: &'static str,
+    /// Turns the run took.
     pub turns: usize,
+    /// Prompt tokens over all turns, as the provider reported them.
     pub input_tokens: u64,
+    /// Completion tokens over all turns, as the provider reported them.
     pub output_tokens: u64,
     /// Wall-clock seconds of the whole run (LLM and interpreter).
     pub seconds: f64,
@@ -63,15 +67,25 @@ impl RunRecord {
 /// One view's row of the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ViewSummary {
+    /// The view summarized.
     pub view: View,
+    /// Runs made in this view.
     pub runs: usize,
+    /// Runs whose program returned (the success count).
     pub returned: usize,
+    /// Runs whose program called `fail`.
     pub failed: usize,
+    /// Runs that used every turn without returning.
     pub exhausted: usize,
+    /// Runs the LLM failed for good.
     pub errors: usize,
+    /// Mean turns per run.
     pub mean_turns: f64,
+    /// Mean prompt tokens per run.
     pub mean_input_tokens: f64,
+    /// Mean completion tokens per run.
     pub mean_output_tokens: f64,
+    /// Mean wall-clock seconds per run.
     pub mean_seconds: f64,
 }
 

@@ -35,7 +35,7 @@
 //! assert_eq!(llm.requests()[1], session.prompts()[1]);
 //! ```
 
-pub mod error;
+mod error;
 pub mod eval;
 #[cfg(feature = "agent")]
 pub mod http;
@@ -62,9 +62,11 @@ use crate::session::Message;
 pub struct LlmResponse {
     /// The response text (prose and code), as the model wrote it.
     pub text: String,
+    /// Tokens the provider counted for the request and the response.
     pub usage: Usage,
     /// The model that answered (the provider's name for it).
     pub model: String,
+    /// Why the model stopped (`stop`, `length` …), as the provider says it.
     pub finish_reason: Option<String>,
     /// Request to whole response, retries and their waits included.
     pub latency: Duration,
@@ -85,6 +87,8 @@ impl LlmResponse {
 /// A chat model: the rendered messages of the next turn in, one response
 /// out. Implement it to plug in any client.
 pub trait Llm {
+    /// Sends `messages` (SYSTEM first) and returns the model's answer, or
+    /// why there is none (after any retries the client makes).
     fn complete(&mut self, messages: &[Message]) -> Result<LlmResponse, LlmError>;
 }
 

@@ -12,6 +12,7 @@ use crate::session::{Session, SessionError, Turn};
 /// Sees every turn as it ends (progress lines, saving the session file);
 /// `Break` stops the run after that turn.
 pub trait Observer {
+    /// Called after `turn` was added to `session`.
     fn turn_ended(&mut self, session: &Session, turn: &Turn) -> ControlFlow<()>;
 }
 
@@ -35,7 +36,12 @@ pub enum RunEnd {
 pub enum AgentError {
     /// The LLM gave no response for turn `turn` (the turns before it ran
     /// and are in the session).
-    Llm { turn: usize, error: LlmError },
+    Llm {
+        /// The 1-based number of the turn that got no response.
+        turn: usize,
+        /// The client's error.
+        error: LlmError,
+    },
     /// The session had already ended when the run started.
     Session(SessionError),
 }

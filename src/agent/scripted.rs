@@ -18,6 +18,8 @@ pub struct ScriptedLlm {
 }
 
 impl ScriptedLlm {
+    /// A model answering `responses` in order, keeping every request it
+    /// receives.
     pub fn new<S: Into<String>>(responses: impl IntoIterator<Item = S>) -> ScriptedLlm {
         ScriptedLlm {
             responses: responses.into_iter().map(Into::into).collect(),

@@ -15,6 +15,7 @@ use crate::session::{Session, SessionError, SessionFile, View};
 pub struct Overrides {
     /// Compressed or uncompressed (the file's `compression` when `None`).
     pub view: Option<View>,
+    /// Replaces the file's `max_turns`.
     pub max_turns: Option<usize>,
     /// Replaces the file's limits.
     pub limits: Option<Limits>,

@@ -3,7 +3,6 @@
 //! languages (`upcase`, `len`), data referenced without `data/`, and the
 //! forms the sandbox forbids (`eval`, `atom`, `slurp` …).
 
-pub use super::suggest::{closest, edit_distance};
 use super::suggest::{suggest, Candidate};
 use crate::builtins::{self, Ns};
 use crate::error::{Error, Result, Span};
@@ -337,7 +336,7 @@ pub enum JavaStatic {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::suggest::closest;
 
     #[test]
     fn closest_prefers_near_names() {

@@ -80,6 +80,7 @@ pub fn suggest<'a>(
 }
 
 /// The candidate closest to `name`, all in one namespace (see [`suggest`]).
+#[cfg(test)]
 pub fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     suggest(name, candidates.map(|name| Candidate { name, tier: 0 }))
 }

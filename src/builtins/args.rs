@@ -44,13 +44,6 @@ pub fn string<'a>(fname: &str, v: &'a Value) -> Result<&'a str> {
     }
 }
 
-pub fn map<'a>(fname: &str, v: &'a Value) -> Result<&'a Map> {
-    match v {
-        Value::Map(m) => Ok(m),
-        _ => Err(type_error(fname, "a map", v)),
-    }
-}
-
 /// A map, with `nil` read as the empty map (as Clojure's map functions do).
 pub fn map_or_nil(fname: &str, v: &Value) -> Result<Map> {
     match v {

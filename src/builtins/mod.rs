@@ -31,6 +31,8 @@ pub mod strformat;
 pub mod string;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_vars;
 pub mod walk;
 
 use std::collections::HashMap;

@@ -359,7 +359,7 @@ pub(super) fn built(interp: &mut Interp, s: String) -> Result<Value> {
 
 /// Steps for scanning a string of `len` bytes.
 pub(super) fn scan_ticks(len: usize) -> u64 {
-    1 + (len as u64) / 64
+    1 + (len as u64) / crate::eval::budget::BYTES_PER_STEP
 }
 
 /// A string argument; `char` values are one-character strings already.

@@ -4,6 +4,7 @@ use clap::Args;
 
 use crate::eval::Limits;
 
+/// The `--timeout-ms`, `--max-steps` … flags, one per field of [`Limits`].
 #[derive(Args, Debug, Default)]
 pub struct LimitArgs {
     /// Wall-clock limit per turn, in milliseconds.

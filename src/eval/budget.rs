@@ -102,11 +102,19 @@ fn drain_meter() -> (u64, u64) {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
+    /// Wall-clock time of one program, in milliseconds (tool calls included).
     pub timeout_ms: Option<u64>,
+    /// Evaluation steps of one program (one step ≈ one call or one element
+    /// visited; text is charged per 64 bytes).
     pub max_steps: Option<u64>,
+    /// Nesting of function calls; never more than the evaluation thread's
+    /// stack allows whatever is configured.
     pub max_depth: Option<usize>,
+    /// Bytes of values one program may build (approximate).
     pub max_heap_bytes: Option<u64>,
+    /// Bytes one program may print with `println` and friends.
     pub max_print_bytes: Option<usize>,
+    /// Tool calls one program may make.
     pub max_tool_calls: Option<usize>,
     /// Size of one program's source text, in bytes.
     pub max_source_bytes: Option<usize>,
@@ -216,6 +224,8 @@ impl Budget {
         self.interrupt = flag;
     }
 
+    /// Steps charged so far this turn (the REPL's `:time`).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub fn steps(&self) -> u64 {
         self.steps
     }

@@ -14,10 +14,14 @@ use crate::value::Value;
 /// One definition.
 #[derive(Clone, Debug)]
 pub struct Definition {
+    /// The value the name is bound to.
     pub value: Value,
+    /// The docstring of `defn`/`def` with a doc, if one was given.
     pub doc: Option<Arc<str>>,
 }
 
+/// Every user/ name defined so far, in order of first definition; clones
+/// are O(1) snapshots (see the module docs).
 #[derive(Clone, Default)]
 pub struct Globals {
     names: imbl::Vector<Arc<str>>,
@@ -26,12 +30,13 @@ pub struct Globals {
 }
 
 impl Globals {
+    /// No definitions.
     pub fn new() -> Globals {
         Globals::default()
     }
 
     /// The id of `name`, allocating one if it has none.
-    pub fn intern(&mut self, name: &str) -> GlobalId {
+    pub(crate) fn intern(&mut self, name: &str) -> GlobalId {
         if let Some(id) = self.index.get(name) {
             return *id;
         }
@@ -43,24 +48,25 @@ impl Globals {
         id
     }
 
-    pub fn id(&self, name: &str) -> Option<GlobalId> {
+    pub(crate) fn id(&self, name: &str) -> Option<GlobalId> {
         self.index.get(name).copied()
     }
 
-    pub fn name(&self, id: GlobalId) -> &Arc<str> {
+    pub(crate) fn name(&self, id: GlobalId) -> &Arc<str> {
         &self.names[id as usize]
     }
 
     #[inline]
-    pub fn get(&self, id: GlobalId) -> Option<&Definition> {
+    pub(crate) fn get(&self, id: GlobalId) -> Option<&Definition> {
         self.defs.get(id as usize).and_then(|d| d.as_ref())
     }
 
+    /// The definition of `name` (without `user/`), if it has one.
     pub fn lookup(&self, name: &str) -> Option<&Definition> {
         self.id(name).and_then(|id| self.get(id))
     }
 
-    pub fn set(&mut self, id: GlobalId, def: Definition) {
+    pub(crate) fn set(&mut self, id: GlobalId, def: Definition) {
         self.defs.set(id as usize, Some(def));
     }
 
@@ -78,6 +84,7 @@ impl Globals {
             .filter_map(|(n, d)| d.as_ref().map(|d| (n, d)))
     }
 
+    /// Whether nothing is defined yet.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
     }

@@ -12,6 +12,8 @@ pub trait Host: Send {
     fn data(&self, name: &str) -> Option<Value>;
     /// Every data name, sorted.
     fn data_names(&self) -> Vec<String>;
+    /// Whether `tool/NAME` exists (unknown names fail at analysis, with a
+    /// "did you mean").
     fn has_tool(&self, name: &str) -> bool;
     /// Every tool name, sorted.
     fn tool_names(&self) -> Vec<String>;
@@ -46,14 +48,18 @@ pub trait Host: Send {
 /// A canned tool: a fixed result or a fixed error.
 #[derive(Clone, Debug)]
 pub enum CannedTool {
+    /// Every call returns this value, whatever the arguments.
     Returns(Value),
+    /// Every call fails with this message (the program sees a `tool-error`).
     Error(String),
 }
 
 /// A host with fixed data and canned tools.
 #[derive(Clone, Debug, Default)]
 pub struct StaticHost {
+    /// `data/NAME` values by name (without `data/`).
     pub data: BTreeMap<String, Value>,
+    /// `tool/NAME` tools by name (without `tool/`).
     pub tools: BTreeMap<String, CannedTool>,
 }
 

@@ -92,7 +92,9 @@ impl Closure {
 /// One tool call as recorded on the turn.
 #[derive(Clone, Debug)]
 pub struct ToolCall {
+    /// The tool's name without `tool/`.
     pub name: String,
+    /// The arguments the program passed, in order.
     pub args: Vec<Value>,
     /// The result, or the host's error message.
     pub result: std::result::Result<Value, String>,
@@ -134,8 +136,11 @@ impl Frame<'_> {
 
 /// The interpreter state of a session.
 pub struct Interp {
+    /// The user/ definitions (`def`, `defn`), kept across programs; a
+    /// failed program leaves them as they were.
     pub globals: Globals,
-    pub budget: Budget,
+    pub(crate) budget: Budget,
+    /// Where `data/` and `tool/` names go (see [`Host`]).
     pub host: Box<dyn Host>,
     /// `println` entries of the current turn.
     pub prints: Vec<String>,
@@ -146,9 +151,9 @@ pub struct Interp {
     /// The value each `defn` function returned from its most recent
     /// successful call, by [`crate::analyze::expr::GlobalId`] (kept across
     /// turns; the prelude shows its type, R-25).
-    pub fn_returns: Vec<Option<Value>>,
+    pub(crate) fn_returns: Vec<Option<Value>>,
     /// The user/ definitions the current program has (re)defined, in order.
-    pub defined: Vec<GlobalId>,
+    pub(crate) defined: Vec<GlobalId>,
     /// Values derived from hidden data, for the renderer.
     pub hidden: hidden::HiddenMarks,
     /// The open line holds text printed from a marked value.
@@ -166,6 +171,8 @@ pub struct Interp {
 }
 
 impl Interp {
+    /// An interpreter over `host` (data and tools) whose every program runs
+    /// within `limits`. Nothing is defined yet.
     pub fn new(host: Box<dyn Host>, limits: Limits) -> Interp {
         Interp {
             globals: Globals::new(),
@@ -193,13 +200,13 @@ impl Interp {
 
     /// Charges `n` steps of work.
     #[inline]
-    pub fn tick(&mut self, n: u64) -> Result<()> {
+    pub(crate) fn tick(&mut self, n: u64) -> Result<()> {
         self.budget.tick_settled(n)
     }
 
     /// Charges `bytes` of newly built values.
     #[inline]
-    pub fn alloc(&mut self, bytes: u64) -> Result<()> {
+    pub(crate) fn alloc(&mut self, bytes: u64) -> Result<()> {
         self.budget.alloc(bytes)
     }
 
@@ -278,7 +285,7 @@ impl Interp {
 
     /// Like [`Interp::call`], but the callee may take the arguments' values
     /// (the caller will not read `args` again).
-    pub fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
+    pub(crate) fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
         match f {
             Value::Fn(Func::Builtin(b)) => self.call_builtin_mut(b, args),
             Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Owned(args)),
@@ -287,7 +294,11 @@ impl Interp {
     }
 
     /// [`Interp::call_builtin`] for arguments the builtin may take.
-    pub fn call_builtin_mut(&mut self, b: &'static Builtin, args: &mut [Value]) -> Result<Value> {
+    pub(crate) fn call_builtin_mut(
+        &mut self,
+        b: &'static Builtin,
+        args: &mut [Value],
+    ) -> Result<Value> {
         match b.owned {
             Some(owned) => {
                 if !b.arity.accepts(args.len()) {
@@ -306,7 +317,7 @@ impl Interp {
     }
 
     /// Calls a builtin after checking its arity.
-    pub fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
+    pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
         if !b.arity.accepts(args.len()) {
             return Err(builtin_arity_error(b, args.len()));
         }
@@ -319,7 +330,7 @@ impl Interp {
         (b.f)(self, args)
     }
 
-    pub fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
+    pub(crate) fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
         self.enter_closure(c, Args::Borrowed(args))
     }
 
@@ -387,7 +398,7 @@ impl Interp {
     }
 
     /// The value a `defn` function returned from its last successful call.
-    pub fn last_return(&self, id: GlobalId) -> Option<&Value> {
+    pub(crate) fn last_return(&self, id: GlobalId) -> Option<&Value> {
         self.fn_returns.get(id as usize).and_then(Option::as_ref)
     }
 
@@ -427,19 +438,19 @@ impl Interp {
     }
 
     /// Makes room for a top-level form's locals; returns its frame base.
-    pub fn push_top_frame(&mut self, size: usize) -> usize {
+    pub(crate) fn push_top_frame(&mut self, size: usize) -> usize {
         let bp = self.stack.len();
         self.stack.resize(bp + size, Value::Nil);
         bp
     }
 
-    pub fn pop_frame(&mut self, bp: usize) {
+    pub(crate) fn pop_frame(&mut self, bp: usize) {
         self.stack.truncate(bp);
         self.pending_recur = false;
     }
 
     /// Evaluates one expression.
-    pub fn eval(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
+    pub(crate) fn eval(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
         match e {
             Expr::Const(v) => Ok(v.clone()),
             Expr::Local(s) => Ok(self.local(frame, *s).clone()),
@@ -870,7 +881,7 @@ impl Interp {
     }
 
     /// Evaluates a body (implicit `do`); `nil` when empty.
-    pub fn eval_body(&mut self, body: &[Expr], frame: Frame) -> Result<Value> {
+    pub(crate) fn eval_body(&mut self, body: &[Expr], frame: Frame) -> Result<Value> {
         let Some((last, init)) = body.split_last() else {
             return Ok(Value::Nil);
         };
@@ -918,11 +929,6 @@ fn builtin_arity_error(b: &Builtin, got: usize) -> Error {
         b.arity.describe(),
         got
     ))
-}
-
-/// The arity error for calling builtin `b` with `got` arguments.
-pub fn arity_error(b: &Builtin, got: usize) -> Error {
-    builtin_arity_error(b, got)
 }
 
 fn not_a_function_hint(v: &Value) -> String {

@@ -18,7 +18,7 @@ impl Interp {
     }
 
     /// Calls a host tool and records the call.
-    pub fn call_tool(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
+    pub(crate) fn call_tool(&mut self, name: &str, args: Vec<Value>) -> Result<Value> {
         if !self.host.has_tool(name) {
             let listing = listing("tool", &self.host.tool_names(), "there are no tools");
             return Err(Error::undefined(format!(

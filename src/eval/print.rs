@@ -11,7 +11,7 @@ impl Interp {
     /// Ends the current output line with `text` (`println`, `prn`): one
     /// entry of the turn's prints, including what `print`/`pr` wrote before
     /// it on the same line. Charged to the print budget.
-    pub fn emit_print(&mut self, text: String) -> Result<()> {
+    pub(crate) fn emit_print(&mut self, text: String) -> Result<()> {
         self.budget.print(text.len() + 1)?;
         if let Some(buf) = self.captures.last_mut() {
             buf.push_str(&text);
@@ -30,7 +30,7 @@ impl Interp {
     }
 
     /// Writes `text` without ending the line (`print`, `pr`).
-    pub fn emit_partial(&mut self, text: &str) -> Result<()> {
+    pub(crate) fn emit_partial(&mut self, text: &str) -> Result<()> {
         self.budget.print(text.len())?;
         match self.captures.last_mut() {
             Some(buf) => buf.push_str(text),
@@ -41,7 +41,7 @@ impl Interp {
 
     /// `(with-out-str body…)`: calls `thunk` with output captured, and
     /// returns what it printed as a string (its value is dropped).
-    pub fn capture_output(&mut self, thunk: &crate::value::Value) -> Result<String> {
+    pub(crate) fn capture_output(&mut self, thunk: &crate::value::Value) -> Result<String> {
         self.captures.push(String::new());
         let result = self.call(thunk, &[]);
         let text = self.captures.pop().unwrap_or_default();
@@ -49,7 +49,7 @@ impl Interp {
     }
 
     /// Ends a line that `print`/`pr` left open (at the end of a program).
-    pub fn flush_print(&mut self) {
+    pub(crate) fn flush_print(&mut self) {
         if !self.pending_line.is_empty() {
             let line = std::mem::take(&mut self.pending_line);
             self.push_print(line);

@@ -4,7 +4,7 @@
 //! arguments, `println`, `str`, `pr-str` and error previews.
 //!
 //! * **Syntax** (format.md table): `nil true false`, integers, floats per F-1
-//!   ([`format_float`]), quoted strings with `\" \\ \n \t \r` escapes,
+//!   (`format_float`), quoted strings with `\" \\ \n \t \r` escapes,
 //!   `:kw`, symbols, `[a b]` for every sequential value, `{k v}` maps without
 //!   commas, `#{a b}` sets, `#fn[params]`, `#"regex"`, `#'var`. Two values
 //!   the spec does not list: an infinite sequence prints `#seq[infinite]` (its
@@ -57,7 +57,7 @@ pub const LIMITED_OUTPUT_CAP: usize = 1 << 20;
 ///   followed by `...` inside the quotes.
 ///
 /// When either limit is set, the whole text is also capped at
-/// [`LIMITED_OUTPUT_CAP`] bytes.
+/// 1 MiB (`LIMITED_OUTPUT_CAP`).
 pub fn to_clojure(
     v: &Value,
     limit: Option<usize>,
@@ -99,8 +99,8 @@ pub fn to_clojure_capped(
 /// `Infinity`, `-Infinity`, `NaN` (as Clojure's `str` does), everything else
 /// as [`to_clojure`] without limits. Nested values keep their printed form: `(str [nil "a"])` is
 /// `[nil "a"]`.
-/// Cut at the [`HARD_OUTPUT_CAP`]; printers inside a turn use
-/// [`display_within`].
+/// Cut at 256 MiB (`HARD_OUTPUT_CAP`); printers inside a turn use
+/// `display_within`, bounded by the print budget.
 pub fn display(v: &Value) -> String {
     capped_display(v, Style::Str)
 }
@@ -206,6 +206,7 @@ pub fn push_int(out: &mut String, i: i64) {
 /// `1234567.89`); other magnitudes as the shortest
 /// round-trip digits in Clojure's exponent style (`1.0E20`, `1.5E-7`);
 /// `##Inf`, `##-Inf`, `##NaN`.
+#[cfg(test)]
 pub fn format_float(f: f64) -> String {
     let mut out = String::new();
     write_float(&mut out, f);

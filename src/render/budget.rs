@@ -59,6 +59,12 @@ impl Default for Shown {
 /// changes.
 pub type Step = (&'static str, fn(&mut RenderOptions, &mut Shown));
 
+/// The names of the degradation steps, in the order they apply
+/// ([`Stats::degraded`](super::Stats::degraded) lists those a render took).
+pub fn degrade_step_names() -> impl ExactSizeIterator<Item = &'static str> {
+    STEPS.iter().map(|(name, _)| *name)
+}
+
 /// The fixed order of degradation.
 pub const STEPS: &[Step] = &[
     ("shorter samples", |o, _| {

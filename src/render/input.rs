@@ -36,12 +36,14 @@ pub struct RenderInput {
 /// One tool as declared in the session: `(query :string) -> :string`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ToolInfo {
+    /// The name the program calls it by, without `tool/`.
     pub name: String,
     /// Parameter names with their type text, written without colons
     /// (`string`, `[string]`, `{score float}`; see [`type_text`]).
     pub params: Vec<(String, String)>,
     /// The return type text, without colons.
     pub returns: String,
+    /// One line on what the tool does, shown after its signature.
     pub description: Option<String>,
 }
 
@@ -90,6 +92,7 @@ impl TurnRecord {
         }
     }
 
+    /// Whether the turn's program succeeded.
     pub fn success(&self) -> bool {
         self.result.is_ok()
     }
@@ -102,9 +105,11 @@ impl TurnRecord {
 /// The parts of an error that prompts show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ErrorInfo {
+    /// The error's kind (shown as `type-error` …).
     pub kind: ErrorKind,
     /// One line, written for the LLM.
     pub message: String,
+    /// How to fix it, shown after the message when present.
     pub hint: Option<String>,
 }
 
@@ -134,6 +139,7 @@ pub struct MemoryView {
 /// One user/ definition.
 #[derive(Clone, Debug)]
 pub struct MemoryEntry {
+    /// The name without `user/`.
     pub name: String,
     /// The latest value.
     pub value: Value,
@@ -197,10 +203,12 @@ impl MemoryView {
         MemoryView { entries }
     }
 
+    /// Whether nothing is defined.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// The entry of `name` (without `user/`), if defined.
     pub fn get(&self, name: &str) -> Option<&MemoryEntry> {
         self.entries.iter().find(|e| e.name == name)
     }

@@ -40,7 +40,7 @@
 //! * **Hidden data** (R-23) is kept out of every USER message, also when a
 //!   program passes it to a tool, defines or prints it, and so are values
 //!   derived from it (shown as `[hidden]`): see `redact.rs` and
-//!   [`crate::eval::hidden`] for exactly what is covered.
+//!   `eval/hidden.rs` for exactly what is covered.
 //! * The `turns` view is for people: it shows hidden data as it is.
 //! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
 //! * **Output entries** (R-33): an empty `println` shows as an empty line; the
@@ -73,21 +73,22 @@
 //!   all in the history). Exact token counts are computed on
 //!   request ([`Rendered::count_exact_tokens`]).
 
-pub mod budget;
+pub(crate) mod budget;
 mod compressed;
-pub mod input;
-pub mod layout;
-pub mod loops;
-pub mod options;
+pub(crate) mod input;
+pub(crate) mod layout;
+pub(crate) mod loops;
+pub(crate) mod options;
 mod redact;
-pub mod sections;
-pub mod stats;
-pub mod system;
+pub(crate) mod sections;
+pub(crate) mod stats;
+pub(crate) mod system;
 mod turns;
 mod uncompressed;
 
 use serde::{Deserialize, Serialize};
 
+pub use budget::degrade_step_names;
 pub use input::{
     type_text, ErrorInfo, FnInfo, MemoryEntry, MemoryView, RenderInput, ToolCall, ToolInfo,
     TurnRecord,
@@ -109,6 +110,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The strategy's name as statistics and `--view` spell it.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::SingleUserCoalesced => "single-user-coalesced",
@@ -121,8 +123,11 @@ impl Strategy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// The fixed instructions (the language reference, rules).
     System,
+    /// The mission, the memory and what the last programs did.
     User,
+    /// The LLM's own earlier responses (uncompressed view).
     Assistant,
 }
 
@@ -140,23 +145,28 @@ impl Role {
 /// One chat message, in the shape every chat API accepts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
+    /// Who the message is from.
     pub role: Role,
+    /// The text.
     pub content: String,
 }
 
 impl Message {
+    /// A SYSTEM message.
     pub fn system(content: String) -> Message {
         Message {
             role: Role::System,
             content,
         }
     }
+    /// A USER message.
     pub fn user(content: String) -> Message {
         Message {
             role: Role::User,
             content,
         }
     }
+    /// An ASSISTANT message.
     pub fn assistant(content: String) -> Message {
         Message {
             role: Role::Assistant,
@@ -168,7 +178,9 @@ impl Message {
 /// The messages for the next turn, with statistics.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rendered {
+    /// The chat messages to send, SYSTEM first.
     pub messages: Vec<Message>,
+    /// What the messages hold and how big they are.
     pub stats: Stats,
 }
 

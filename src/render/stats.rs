@@ -21,6 +21,7 @@ fn is_zero(n: &usize) -> bool {
 pub struct Stats {
     /// `single-user-coalesced` or `uncompressed`.
     pub strategy: String,
+    /// Turns the messages show (the uncompressed view shows them all).
     pub turns_rendered: usize,
     /// Tool calls the view could show: those of successful turns (and of
     /// failed ones when the view lists them: `keep_failed_turn_calls`, or
@@ -36,6 +37,7 @@ pub struct Stats {
     /// `println` entries the view could show (those of successful turns in
     /// the compressed view, of every turn in the uncompressed one).
     pub printlns_total: usize,
+    /// `println` entries the messages show.
     pub printlns_shown: usize,
     /// `total - shown`: cut by the FIFO limit.
     pub printlns_dropped: usize,
@@ -51,6 +53,7 @@ pub struct Stats {
     pub chars: usize,
     /// `ceil(chars / 4)` summed over the messages.
     pub tokens_estimate: usize,
+    /// Size of each message, in order.
     pub messages: Vec<MessageStats>,
     /// The token budget the render had to fit (`budget.rs`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,7 +75,9 @@ pub struct Stats {
 /// Size of one message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageStats {
+    /// Who the message is from.
     pub role: Role,
+    /// Characters (Unicode scalar values) of its content.
     pub chars: usize,
     /// `ceil(chars / 4)`.
     pub tokens_estimate: usize,
@@ -84,7 +89,9 @@ pub struct MessageStats {
 /// Exact BPE token counts of a text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExactTokens {
+    /// Tokens in the `cl100k_base` vocabulary (GPT-4, GPT-3.5).
     pub cl100k_base: usize,
+    /// Tokens in the `o200k_base` vocabulary (GPT-4o and later).
     pub o200k_base: usize,
 }
 

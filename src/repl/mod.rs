@@ -178,11 +178,6 @@ impl Repl {
         self.interrupt.clone()
     }
 
-    /// Whether results are pretty-printed (`:pp`).
-    pub fn pretty(&self) -> bool {
-        self.pretty
-    }
-
     /// Turns pretty-printing of results on or off (`:pp`).
     pub fn set_pretty(&mut self, on: bool) {
         self.pretty = on;
@@ -191,11 +186,6 @@ impl Repl {
     /// The session file opened, loaded or saved last.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
-    }
-
-    /// The last error shown (`*e`).
-    pub fn last_error(&self) -> Option<&Error> {
-        self.last_error.as_ref()
     }
 
     /// The last value shown (what `:full` prints).

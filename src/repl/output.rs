@@ -77,15 +77,8 @@ impl Output {
         self.items.iter().any(|i| matches!(i, Item::Error(_)))
     }
 
-    /// The value shown, if any.
-    pub fn value(&self) -> Option<&str> {
-        self.items.iter().find_map(|i| match i {
-            Item::Value(v) => Some(v.as_str()),
-            _ => None,
-        })
-    }
-
     /// The error shown, if any.
+    #[cfg(test)]
     pub fn error(&self) -> Option<&Error> {
         self.items.iter().find_map(|i| match i {
             Item::Error(e) => Some(e),
@@ -94,6 +87,7 @@ impl Output {
     }
 
     /// [`Output::render`] in [`Style::Plain`].
+    #[cfg(test)]
     pub fn plain(&self) -> String {
         self.render(Style::Plain)
     }

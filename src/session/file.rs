@@ -41,25 +41,36 @@ fn is_false(b: &bool) -> bool {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionFile {
+    /// The task, shown to the LLM in every prompt.
     pub mission: String,
+    /// The most turns the session may take (default 10).
     #[serde(default = "default_max_turns")]
     pub max_turns: usize,
+    /// Render the compressed view (`true`) or the full history.
     #[serde(default, skip_serializing_if = "is_false")]
     pub compression: bool,
+    /// `data/NAME` values given as JSON.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub data: BTreeMap<String, Json>,
+    /// `data/NAME` values given as PTC-Lisp literals (keywords, sets …
+    /// that JSON cannot say).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub data_lisp: BTreeMap<String, String>,
+    /// `tool/NAME` tools: signature, description and how they answer.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, ToolFile>,
+    /// The limits of every turn (the defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<Limits>,
+    /// How prompts are rendered (the defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<RenderOptions>,
     /// The shape `(return v)` must have (`{total :int, items [:string]}`);
     /// a turn returning anything else fails with a `type-error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns: Option<String>,
+    /// The LLM responses of the turns taken so far, in order (replayed
+    /// when the file is loaded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<String>,
     /// What the LLM reported for each turn (`llm[k]` for `turns[k]`; `null`

@@ -17,6 +17,7 @@ pub struct SessionHost {
 }
 
 impl SessionHost {
+    /// A host serving `data` as `data/NAME` and `tools` as `tool/NAME`.
     pub fn new(data: BTreeMap<String, Value>, tools: Vec<Box<dyn Tool>>) -> SessionHost {
         SessionHost {
             data,

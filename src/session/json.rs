@@ -8,6 +8,14 @@
 //! Each turn carries its `raw_response` (the LLM's full text). Errors are
 //! `{kind, message, hint, line, column}`. Every shape reads back with serde
 //! (a saved replay can be loaded and compared).
+//!
+//! The same shapes are how [`Turn`] and [`Session`] implement `Serialize`:
+//! a turn serializes as its [`TurnJson`], a session as the [`ReplayJson`]
+//! of its own view (what `ptc replay --format json` prints without
+//! `--view`). Neither implements `Deserialize`: a turn's memory snapshot
+//! and a session's tools (closures, commands) have no JSON form; the JSON
+//! reads back as [`TurnJson`] / [`ReplayJson`], and a session is restored
+//! from its [`SessionFile`](super::SessionFile).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -19,13 +27,18 @@ use crate::eval::ToolCall;
 use crate::format::to_clojure;
 use crate::value::json::to_json_lossless;
 use crate::value::Value;
+use serde::Serializer;
 
 /// What `ptc replay --format json` prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayJson {
+    /// The next prompt's chat messages in the chosen view.
     pub messages: Vec<Message>,
+    /// Where the session stands.
     pub status: StatusJson,
+    /// Every turn so far, oldest first.
     pub turns: Vec<TurnJson>,
+    /// Sizes of the rendered messages (characters, estimated tokens).
     pub stats: Stats,
 }
 
@@ -33,19 +46,26 @@ pub struct ReplayJson {
 /// `return` and `reason` after `fail`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatusJson {
+    /// `running`, `returned`, `failed` or `exhausted`.
     pub state: String,
+    /// Turns taken so far.
     pub turns: usize,
+    /// The most turns the session allows.
     pub max_turns: usize,
+    /// The value of `(return v)`, printed (only when returned).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// `value` as JSON, when it converts losslessly.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
     pub value_json: Option<Json>,
+    /// The argument of `(fail v)`, printed (only when failed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `reason` as JSON, when it converts losslessly.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -57,25 +77,33 @@ pub struct StatusJson {
 /// One turn: `result` when it succeeded, `error` when it failed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnJson {
+    /// 1-based position of the turn in the session.
     pub number: usize,
     /// The LLM's full response, prose included.
     #[serde(default)]
     pub raw_response: String,
     /// `null` when the response held no code.
     pub program: Option<String>,
+    /// Whether the program ran without error (its definitions were kept).
     pub success: bool,
+    /// The program's value, printed without limits (only on success).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// `result` as JSON, when it converts losslessly.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
     pub result_json: Option<Json>,
+    /// Why the program failed (only on failure).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorJson>,
+    /// The lines the program printed, in order.
     pub prints: Vec<String>,
+    /// The tool calls the program made, in order.
     pub tool_calls: Vec<ToolCallJson>,
+    /// The user/ names the program (re)defined, in order.
     pub defined: Vec<String>,
     /// Remarks on how the program was read (surplus closing brackets
     /// ignored, …); omitted when there are none.
@@ -83,12 +111,18 @@ pub struct TurnJson {
     pub notes: Vec<String>,
 }
 
+/// A failed turn's error: what the LLM is shown, with its position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorJson {
+    /// The kind as the spec spells it (`type-error`, …).
     pub kind: String,
+    /// The one-line message.
     pub message: String,
+    /// How to fix it, when the mistake is a common one.
     pub hint: Option<String>,
+    /// 1-based line in the program, when known.
     pub line: Option<usize>,
+    /// 1-based column (in characters), when known.
     pub column: Option<usize>,
 }
 
@@ -96,7 +130,9 @@ pub struct ErrorJson {
 /// failed call, `error` (the tool's message).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallJson {
+    /// The tool's name without `tool/`.
     pub name: String,
+    /// The argument vector, printed.
     pub args: String,
     /// The arguments as a JSON array, when they all convert losslessly.
     #[serde(
@@ -105,14 +141,17 @@ pub struct ToolCallJson {
         deserialize_with = "present"
     )]
     pub args_json: Option<Json>,
+    /// What the tool returned, printed (only when it succeeded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// `result` as JSON, when it converts losslessly.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
     pub result_json: Option<Json>,
+    /// The tool's error message (only when it failed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -128,6 +167,7 @@ fn text(v: &Value) -> String {
 }
 
 impl ErrorJson {
+    /// The JSON of `e`; line and column when its source is known.
     pub fn of(e: &Error) -> ErrorJson {
         let (line, column) = match e.line_col() {
             Some((l, c)) => (Some(l), Some(c)),
@@ -144,6 +184,7 @@ impl ErrorJson {
 }
 
 impl ToolCallJson {
+    /// The JSON of one recorded tool call.
     pub fn of(c: &ToolCall) -> ToolCallJson {
         let args = Value::vector_from(c.args.iter().cloned());
         ToolCallJson {
@@ -158,6 +199,7 @@ impl ToolCallJson {
 }
 
 impl TurnJson {
+    /// The JSON of turn `t` (what `ptc replay --format json` writes per turn).
     pub fn of(t: &Turn) -> TurnJson {
         TurnJson {
             number: t.number,
@@ -176,6 +218,7 @@ impl TurnJson {
 }
 
 impl StatusJson {
+    /// The JSON of `s`'s status.
     pub fn of(s: &Session) -> StatusJson {
         let status = s.status();
         StatusJson {
@@ -212,5 +255,19 @@ impl ReplayJson {
             turns: session.turns().iter().map(TurnJson::of).collect(),
             stats: rendered.stats,
         }
+    }
+}
+
+impl Serialize for Turn {
+    /// As its [`TurnJson`].
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TurnJson::of(self).serialize(s)
+    }
+}
+
+impl Serialize for Session {
+    /// As the [`ReplayJson`] of the session's own view.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ReplayJson::of(self, View::of(self)).serialize(s)
     }
 }

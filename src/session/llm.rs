@@ -27,6 +27,7 @@ pub struct Usage {
 pub struct LlmInfo {
     /// The model that answered, as the provider names it.
     pub model: String,
+    /// Tokens the provider counted for the request and the response.
     #[serde(default)]
     pub usage: Usage,
     /// From sending the request to having the whole response, retries and

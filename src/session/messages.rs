@@ -31,6 +31,8 @@ impl View {
         }
     }
 
+    /// The view named `s` on the command line (`compressed`,
+    /// `uncompressed`); `None` for any other name.
     pub fn parse(s: &str) -> Option<View> {
         match s {
             "compressed" => Some(View::Compressed),

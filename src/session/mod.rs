@@ -4,7 +4,7 @@
 //! A [`Session`] holds a mission, `data/` values, tools, `max_turns`, limits
 //! and render options, and the interpreter whose user/ memory grows turn by
 //! turn. [`Session::run_turn`] takes one raw LLM response, extracts the
-//! program (R-70, [`extract`]), runs it, and records an immutable [`Turn`]:
+//! program (R-70, [`extract_program`]), runs it, and records an immutable [`Turn`]:
 //! program, result or error, prints, tool calls, memory snapshot. Memory is
 //! transactional: only a successful turn changes user/, and the snapshot of
 //! every turn is an O(1) clone of the persistent [`Globals`] that shares
@@ -15,11 +15,11 @@
 //! `(fail reason)` ([`Status::Failed`]), or when `max_turns` turns have run
 //! without either ([`Status::Exhausted`]).
 //!
-//! Submodules: [`signature`] (tool signatures), [`tools`] (the [`Tool`]
-//! trait and the closure, scripted and command tools), [`host`] (the
-//! interpreter's [`Host`](crate::eval::Host) over data and tools),
-//! [`extract`] (R-70), [`file`](mod@file) (session files), [`json`] (the JSON of
-//! `ptc replay`), [`messages`] (turns → chat messages).
+//! Submodules: `signature.rs` (tool signatures), `tools.rs` (the [`Tool`]
+//! trait and the closure, scripted and command tools), `host.rs` (the
+//! interpreter's [`Host`](crate::Host) over data and tools),
+//! `extract.rs` (R-70), `file.rs` (session files, [`SessionFile`]), [`json`]
+//! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages).
 //!
 //! ```
 //! use ptc_lisp::session::{Session, Status};
@@ -53,15 +53,15 @@
 //! assert!(session.run_turn("(return 1)").is_err()); // the session has ended
 //! ```
 
-pub mod extract;
-pub mod file;
-pub mod host;
+pub(crate) mod extract;
+pub(crate) mod file;
+pub(crate) mod host;
 pub mod json;
-pub mod llm;
-pub mod messages;
-pub mod shape;
-pub mod signature;
-pub mod tools;
+pub(crate) mod llm;
+pub(crate) mod messages;
+pub(crate) mod shape;
+pub(crate) mod signature;
+pub(crate) mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -78,7 +78,9 @@ pub use extract::extract_program;
 pub use file::SessionFile;
 pub use host::SessionHost;
 pub use llm::{LlmInfo, Usage};
-pub use messages::{render_messages, Message, RenderOptions, Role, View};
+pub use messages::{
+    render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
+};
 pub use signature::{Signature, SignatureError, Type};
 pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
 
@@ -99,6 +101,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Whether the session can take another turn.
     pub fn is_running(&self) -> bool {
         matches!(self, Status::Running)
     }
@@ -119,7 +122,8 @@ impl fmt::Display for Status {
     }
 }
 
-/// One turn, as recorded (immutable once made).
+/// One turn, as recorded (immutable once made). Serializes (serde) as its
+/// [`json::TurnJson`], the turn of `ptc replay --format json`.
 #[derive(Clone)]
 pub struct Turn {
     /// 1-based.
@@ -186,8 +190,11 @@ pub enum SessionError {
     /// A session file problem: the file, the place (line and column) when
     /// known, and a message that names the key.
     File {
+        /// The session file's path.
         file: PathBuf,
+        /// 1-based line and column of the problem, when known.
         place: Option<(usize, usize)>,
+        /// What is wrong, naming the key.
         message: String,
     },
 }
@@ -230,7 +237,7 @@ pub struct SessionBuilder {
 
 impl SessionBuilder {
     /// The shape the mission's result must have, e.g. `{total :int, items
-    /// [:string]}` ([`shape`] says what each type accepts): `(return v)`
+    /// [:string]}` (`shape.rs` says what each type accepts): `(return v)`
     /// with a value of another shape is a failed turn (`type-error`) whose
     /// message says what differs, so the LLM can fix it next turn.
     pub fn returns(mut self, shape: &str) -> SessionBuilder {
@@ -278,6 +285,7 @@ impl SessionBuilder {
         self.boxed_tool(Box::new(tool))
     }
 
+    /// Adds an already boxed tool (see [`SessionBuilder::tool`]).
     pub fn boxed_tool(mut self, tool: Box<dyn Tool>) -> SessionBuilder {
         self.tools.push(tool);
         self
@@ -307,11 +315,13 @@ impl SessionBuilder {
         self
     }
 
+    /// The limits of every turn (default: [`Limits::default`]).
     pub fn limits(mut self, limits: Limits) -> SessionBuilder {
         self.limits = limits;
         self
     }
 
+    /// How the next prompt is rendered (default: [`RenderOptions::default`]).
     pub fn render(mut self, options: RenderOptions) -> SessionBuilder {
         self.render = options;
         self
@@ -396,7 +406,9 @@ fn bad_name(name: &str) -> Option<&'static str> {
     }
 }
 
-/// A mission and its turns.
+/// A mission and its turns. Serializes (serde) as the
+/// [`json::ReplayJson`] of its own view: what `ptc replay --format json`
+/// prints (messages, status, turns, stats).
 pub struct Session {
     mission: String,
     data: BTreeMap<String, Value>,
@@ -597,6 +609,7 @@ impl Session {
         n
     }
 
+    /// The task the LLM is given.
     pub fn mission(&self) -> &str {
         &self.mission
     }
@@ -608,12 +621,15 @@ impl Session {
     pub fn tools(&self) -> &[ToolInfo] {
         &self.tools
     }
+    /// The most turns the session may take.
     pub fn max_turns(&self) -> usize {
         self.max_turns
     }
+    /// The limits every turn runs within.
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
+    /// How the next prompt is rendered.
     pub fn render_options(&self) -> &RenderOptions {
         &self.render
     }
@@ -640,6 +656,7 @@ impl Session {
     pub fn memory(&self) -> &Globals {
         &self.interp.globals
     }
+    /// Running, or how the session ended.
     pub fn status(&self) -> &Status {
         &self.status
     }

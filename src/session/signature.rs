@@ -37,7 +37,9 @@ pub struct Param {
 /// A parsed tool signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
+    /// The parameters, in order.
     pub params: Vec<Param>,
+    /// What the tool returns.
     pub returns: Type,
     /// The return type as declared, without colons.
     pub returns_display: String,
@@ -50,7 +52,9 @@ pub struct Signature {
 /// Why a signature could not be read; `column` is 1-based, in characters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignatureError {
+    /// What is wrong with the signature.
     pub message: String,
+    /// Where, 1-based.
     pub column: usize,
 }
 

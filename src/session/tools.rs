@@ -31,8 +31,11 @@ use crate::value::Value;
 /// What the prompt shows about a tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolInfo {
+    /// The name the program calls it by, without `tool/`.
     pub name: String,
+    /// Parameters and return type, checked on every call.
     pub signature: Signature,
+    /// One line on what the tool does.
     pub description: Option<String>,
 }
 
@@ -97,6 +100,9 @@ pub struct FnTool {
 }
 
 impl FnTool {
+    /// A tool named `name` running `f`; `signature` is parsed here
+    /// (`(query :string) -> [:map]`), so a bad one is an error now, not at
+    /// the first call.
     pub fn new(
         name: impl Into<String>,
         signature: &str,
@@ -122,7 +128,9 @@ impl Tool for FnTool {
 /// One canned answer: when the arguments equal `args`.
 #[derive(Clone, Debug)]
 pub struct Response {
+    /// The arguments this answer is for.
     pub args: Vec<Value>,
+    /// The value returned, or the tool's error message.
     pub answer: Result<Value, String>,
 }
 
@@ -248,6 +256,7 @@ impl CommandTool {
         self
     }
 
+    /// The command and its arguments, as run.
     pub fn argv(&self) -> &[String] {
         &self.argv
     }

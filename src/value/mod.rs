@@ -3,8 +3,9 @@
 //! This module owns the [`Value`] type and its helpers: constructors, type
 //! names for error messages, truthiness, and conversions. Equality, ordering
 //! and hashing (which must agree with each other and with `format.md` F-2) live
-//! in [`order`]; JSON conversion in [`json`]; function values in [`function`];
-//! the infinite sequences of `(range)`, `iterate`, `repeat`, `cycle` in [`lazy`].
+//! in `order.rs`; JSON conversion in `json.rs` ([`to_json`], [`from_json`],
+//! and `Value`'s serde impls); function values in `function.rs`; the infinite
+//! sequences of `(range)`, `iterate`, `repeat`, `cycle` in `lazy.rs`.
 //!
 //! Collections are persistent and structurally shared (imbl). There is one
 //! sequential type, the vector: lists, `map`/`filter` results and seqs are all
@@ -15,22 +16,25 @@
 //! Values are `Send + Sync` (`Arc`, not `Rc`), so a session can move between
 //! threads and evaluation can run on a big-stack thread.
 
-pub mod depth;
-pub mod function;
-pub mod hash;
-pub mod intern;
-pub mod json;
-pub mod lazy;
-pub mod map;
-pub mod order;
-pub mod regex;
-pub mod set;
-pub mod size;
+pub(crate) mod depth;
+pub(crate) mod function;
+pub(crate) mod hash;
+pub(crate) mod intern;
+pub(crate) mod json;
+pub(crate) mod lazy;
+pub(crate) mod map;
+pub(crate) mod order;
+pub(crate) mod regex;
+pub(crate) mod serial;
+pub(crate) mod set;
+pub(crate) mod size;
 
 use std::sync::Arc;
 
-pub use function::{Func, NativeFn};
-pub use lazy::LazySeq;
+pub(crate) use function::Func;
+pub(crate) use lazy::LazySeq;
+
+pub use json::{from_json, to_json, to_json_lossless};
 
 /// The sequential collection (vectors, lists, seqs).
 pub type Vector = imbl::Vector<Value>;
@@ -38,11 +42,24 @@ pub use map::Map;
 pub use set::Set;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
+///
+/// **serde.** `Serialize` writes the value's lossless JSON form (the one
+/// [`to_json_lossless`] gives: nil, booleans, integers, finite floats,
+/// strings, vectors, keyword-keyed maps, nested freely) and *fails* with an
+/// error naming the offending part for anything else (a keyword would read
+/// back as a string, a set as a vector; NaN, functions …), so what is
+/// stored reads back equal. `Deserialize` reads JSON as [`from_json`] does
+/// (object keys become keywords). For a lossy conversion use [`to_json`];
+/// for text, [`crate::to_clojure`].
 #[derive(Clone)]
 pub enum Value {
+    /// `nil`.
     Nil,
+    /// `true` or `false`.
     Bool(bool),
+    /// A 64-bit integer (arithmetic that overflows is an `arithmetic-error`).
     Int(i64),
+    /// A 64-bit float (`##NaN`, `##Inf` included).
     Float(f64),
     /// A string. Characters are one-character strings (`language.md`).
     Str(Arc<str>),
@@ -50,10 +67,17 @@ pub enum Value {
     Keyword(Arc<str>),
     /// A symbol (only as quoted data).
     Symbol(Arc<str>),
+    /// A vector; also what lists, seqs and `map`/`filter` results are.
     Vector(Arc<Vector>),
+    /// A map, iterating in the order its keys were first added.
     Map(Map),
+    /// A set, iterating in canonical order.
     Set(Set),
+    /// A function: a builtin, a `fn` the program made, or a native closure.
+    /// Opaque outside the interpreter: call it with [`crate::Interp::call`].
     Fn(Func),
+    /// A regular expression (`#"…"`, Java syntax). Opaque outside the
+    /// interpreter; it prints as its `#"…"` literal.
     Regex(Arc<regex::Pattern>),
     /// `#'name`, what `def` returns.
     Var(Arc<str>),
@@ -72,9 +96,11 @@ pub(crate) fn shared_addr<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
 }
 
 impl Value {
+    /// A string value.
     pub fn string(s: impl Into<Arc<str>>) -> Value {
         Value::Str(s.into())
     }
+    /// A keyword, named without its colon: `Value::keyword("a")` is `:a`.
     pub fn keyword(s: impl Into<Arc<str>>) -> Value {
         Value::Keyword(s.into())
     }
@@ -82,7 +108,7 @@ impl Value {
     /// value holds it too; `None` for unshared values and scalars. The
     /// depth check and comparisons use it to visit each shared part of a
     /// self-sharing value (`[a a]` nested n times) once.
-    pub fn shared_addr(&self) -> Option<usize> {
+    pub(crate) fn shared_addr(&self) -> Option<usize> {
         match self {
             Value::Vector(items) => shared_addr(items),
             Value::Map(m) => m.shared_addr(),
@@ -95,31 +121,40 @@ impl Value {
     }
 
     /// A keyword whose name comes from source text or data: interned
-    /// ([`intern`]), so lookups with it compare pointers.
-    pub fn keyword_interned(name: &str) -> Value {
+    /// (`intern`), so lookups with it compare pointers.
+    pub(crate) fn keyword_interned(name: &str) -> Value {
         Value::Keyword(intern::intern(name))
     }
+    /// A symbol (the value of a quoted name), named without a quote.
     pub fn symbol(s: impl Into<Arc<str>>) -> Value {
         Value::Symbol(s.into())
     }
+    /// A vector holding `v`.
     pub fn vector(v: Vector) -> Value {
         Value::Vector(Arc::new(v))
     }
+    /// A vector of `items`, in order.
     pub fn vector_from<I: IntoIterator<Item = Value>>(items: I) -> Value {
         Value::Vector(Arc::new(items.into_iter().collect()))
     }
+    /// `[]`.
     pub fn empty_vector() -> Value {
         Value::Vector(Arc::new(Vector::new()))
     }
+    /// A map holding `m`.
     pub fn map(m: Map) -> Value {
         Value::Map(m)
     }
+    /// A map of `entries`, in order; a later entry's value replaces an
+    /// earlier one's with the same key.
     pub fn map_from<I: IntoIterator<Item = (Value, Value)>>(entries: I) -> Value {
         Value::Map(entries.into_iter().collect())
     }
+    /// A set holding `s`.
     pub fn set(s: Set) -> Value {
         Value::Set(s)
     }
+    /// A set of `items` (duplicates collapse).
     pub fn set_from<I: IntoIterator<Item = Value>>(items: I) -> Value {
         Value::Set(items.into_iter().collect())
     }
@@ -137,6 +172,7 @@ impl Value {
         !matches!(self, Value::Nil | Value::Bool(false))
     }
 
+    /// Whether this is `nil`.
     pub fn is_nil(&self) -> bool {
         matches!(self, Value::Nil)
     }
@@ -178,33 +214,39 @@ impl Value {
         }
     }
 
+    /// The text of a string, `None` for anything else.
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str(s) => Some(s),
             _ => None,
         }
     }
+    /// The integer, `None` for anything else (floats included).
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
             _ => None,
         }
     }
+    /// The items of a vector, `None` for anything else.
     pub fn as_vector(&self) -> Option<&Vector> {
         match self {
             Value::Vector(v) => Some(v),
             _ => None,
         }
     }
+    /// The map, `None` for anything else.
     pub fn as_map(&self) -> Option<&Map> {
         match self {
             Value::Map(m) => Some(m),
             _ => None,
         }
     }
+    /// Whether this is an integer or a float.
     pub fn is_number(&self) -> bool {
         matches!(self, Value::Int(_) | Value::Float(_))
     }
+    /// Whether this can be called as a function value (`fn?`).
     pub fn is_fn(&self) -> bool {
         matches!(self, Value::Fn(_))
     }

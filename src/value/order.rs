@@ -275,7 +275,7 @@ impl PartialEq for Value {
 impl Eq for Value {}
 
 impl Hash for Value {
-    /// The whole value, see [`super::hash`]: equal values hash alike.
+    /// The whole value, see `value/hash.rs`: equal values hash alike.
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(super::hash::value_hash(self));
     }

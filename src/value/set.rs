@@ -17,6 +17,8 @@ type Large = imbl::OrdSet<Value>;
 /// before it sorts.
 const DEDUPE_BY_HASH: usize = 64;
 
+/// A persistent set (O(1) clone, structural sharing) iterating in
+/// canonical order.
 #[derive(Clone, Default)]
 pub struct Set(Repr);
 
@@ -29,10 +31,12 @@ enum Repr {
 }
 
 impl Set {
+    /// An empty set.
     pub fn new() -> Set {
         Set(Repr::Empty)
     }
 
+    /// The number of elements.
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,
@@ -41,6 +45,7 @@ impl Set {
         }
     }
 
+    /// Whether the set has no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -56,6 +61,7 @@ impl Set {
         }
     }
 
+    /// Whether both share the same storage (equal without comparing).
     pub fn ptr_eq(&self, other: &Set) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
@@ -65,6 +71,7 @@ impl Set {
         }
     }
 
+    /// Whether an element equal to `x` is present.
     pub fn contains(&self, x: &Value) -> bool {
         match &self.0 {
             Repr::Empty => false,
@@ -106,6 +113,7 @@ impl Set {
         }
     }
 
+    /// Removes the element equal to `x`, returning it if it was present.
     pub fn remove(&mut self, x: &Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => None,
@@ -127,6 +135,7 @@ impl Set {
         }
     }
 
+    /// The elements, in canonical order.
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
@@ -156,7 +165,9 @@ impl Set {
 
 /// Elements in canonical order.
 pub enum Iter<'a> {
+    /// Over a set kept as a sorted array.
     Small(std::slice::Iter<'a, Value>),
+    /// Over a larger set.
     Large(imbl::ordset::Iter<'a, Value>),
 }
 

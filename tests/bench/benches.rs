@@ -6,10 +6,9 @@
 //! asserted in tests; these are the numbers to compare across changes.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ptc_lisp::eval::{CannedTool, StaticHost};
-use ptc_lisp::format::to_clojure;
-use ptc_lisp::reader::read_all;
 use ptc_lisp::render::{to_messages, MemoryView, RenderInput, RenderOptions, Strategy, TurnRecord};
+use ptc_lisp::to_clojure;
+use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{Interp, Limits, Value};
 
 fn unlimited() -> Interp {
@@ -32,8 +31,11 @@ fn source() -> String {
 }
 
 fn reading(c: &mut Criterion) {
-    let src = source();
-    c.bench_function("read 100KB", |b| b.iter(|| read_all(&src).map(|f| f.len())));
+    // The whole source as one vector literal: read, then converted to data.
+    let src = format!("[{}]", source());
+    c.bench_function("read 100KB", |b| {
+        b.iter(|| ptc_lisp::read_value(&src).is_ok())
+    });
 }
 
 fn evaluating(c: &mut Criterion) {

@@ -8,8 +8,8 @@
 use std::hash::Hash;
 
 use super::{expect_any, finishes, interp};
-use ptc_lisp::format::to_clojure;
-use ptc_lisp::value::json::to_json;
+use ptc_lisp::to_clojure;
+use ptc_lisp::to_json;
 use ptc_lisp::{ErrorKind, Value};
 
 /// `(wrap a)` applied `n` times to 1.
@@ -33,6 +33,8 @@ fn use_on_small_stack(v: Value) {
         .spawn(move || {
             let _ = to_clojure(&v, None, None);
             let _ = to_json(&v);
+            // serde: the lossless JSON text, or an error for what has none.
+            let _ = serde_json::to_string(&v);
             assert!(v == v.clone());
             let mut h = std::collections::hash_map::DefaultHasher::new();
             v.hash(&mut h);

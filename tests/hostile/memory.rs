@@ -95,7 +95,7 @@ fn big_result_host() -> Box<StaticHost> {
     let json = serde_json::Value::Array(rows.collect());
     host.tools.insert(
         "big".into(),
-        CannedTool::Returns(ptc_lisp::value::json::from_json(&json)),
+        CannedTool::Returns(ptc_lisp::from_json(&json)),
     );
     Box::new(host)
 }
@@ -131,7 +131,7 @@ fn tool_results_are_charged_to_the_heap() {
 /// A host whose one tool sleeps.
 struct SlowHost(Duration);
 
-impl ptc_lisp::eval::Host for SlowHost {
+impl ptc_lisp::Host for SlowHost {
     fn data(&self, _name: &str) -> Option<Value> {
         None
     }

@@ -3,10 +3,10 @@
 //! as `RenderInput` turns.
 #![allow(dead_code)]
 
-use ptc_lisp::eval::host::CannedTool;
 use ptc_lisp::render::{
     to_messages, MemoryView, RenderInput, RenderOptions, Strategy, ToolInfo, TurnRecord,
 };
+use ptc_lisp::CannedTool;
 use ptc_lisp::{Interp, Limits, StaticHost, Value};
 
 /// A value written as a PTC-Lisp literal.

@@ -1,6 +1,6 @@
 //! The provider clients over blocking HTTP (`ureq`, no async runtime):
-//! [`HttpLlm`] speaks OpenAI-compatible Chat Completions ([`openai`]) or
-//! Anthropic Messages ([`anthropic`]).
+//! [`HttpLlm`] speaks OpenAI-compatible Chat Completions (`openai.rs`) or
+//! Anthropic Messages (`anthropic.rs`).
 //!
 //! Decisions: the API key is read from the environment variable the
 //! config names when the client is made, kept only in memory, sent only in
@@ -14,8 +14,8 @@
 //! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). Every
 //! other status fails at once with the provider's own message.
 
-pub mod anthropic;
-pub mod openai;
+mod anthropic;
+mod openai;
 mod retry;
 
 use std::time::{Duration, Instant};
@@ -37,12 +37,14 @@ pub enum Provider {
 }
 
 impl Provider {
+    /// The provider's name on the command line (`--provider`).
     pub fn name(self) -> &'static str {
         match self {
             Provider::OpenAi => "openai",
             Provider::Anthropic => "anthropic",
         }
     }
+    /// The provider's public API address, used when none is configured.
     pub fn default_base_url(self) -> &'static str {
         match self {
             Provider::OpenAi => "https://api.openai.com/v1",
@@ -61,19 +63,24 @@ impl Provider {
 /// Everything an [`HttpLlm`] needs but the key itself.
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
+    /// Which wire format to speak.
     pub provider: Provider,
     /// Without a trailing slash: `http://127.0.0.1:8080/v1`.
     pub base_url: String,
+    /// The model name sent with every request.
     pub model: String,
     /// The environment variable holding the API key.
     pub api_key_env: String,
+    /// Sampling temperature; the provider's default when `None`.
     pub temperature: Option<f64>,
     /// Completion tokens per response (Anthropic requires one: 4096 when
     /// not given).
     pub max_tokens: Option<u64>,
+    /// Time to open the connection.
     pub connect_timeout: Duration,
     /// The whole request, response body included.
     pub request_timeout: Duration,
+    /// When and how often failed requests are retried.
     pub retry: RetryPolicy,
 }
 
@@ -142,6 +149,7 @@ impl HttpLlm {
         Ok(HttpLlm { config, key, agent })
     }
 
+    /// The configuration the client was built with.
     pub fn config(&self) -> &ClientConfig {
         &self.config
     }

@@ -25,6 +25,9 @@ pub const SMALL: usize = 16;
 
 type Sorted = imbl::OrdMap<Value, Value>;
 
+/// A persistent map (O(1) clone, structural sharing): iterates in the
+/// order its keys were first added, or in canonical key order for a
+/// `sorted-map`.
 #[derive(Clone, Default)]
 pub struct Map(Repr);
 
@@ -68,6 +71,7 @@ fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
 }
 
 impl Map {
+    /// An empty map.
     pub fn new() -> Map {
         Map(Repr::Empty)
     }
@@ -97,7 +101,7 @@ impl Map {
     }
 
     /// A map of `entries` in their order, without duplicate keys (what a
-    /// record literal builds); at most [`SMALL`] of them.
+    /// record literal builds); at most `SMALL` of them.
     pub fn from_distinct(entries: Vec<(Value, Value)>) -> Map {
         debug_assert!(entries.len() <= SMALL);
         if entries.is_empty() {
@@ -107,6 +111,7 @@ impl Map {
         }
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,
@@ -116,6 +121,7 @@ impl Map {
         }
     }
 
+    /// Whether the map has no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -143,6 +149,7 @@ impl Map {
         }
     }
 
+    /// The value of key `k` (keys compare by `=`: `1` and `1.0` differ).
     pub fn get(&self, k: &Value) -> Option<&Value> {
         match &self.0 {
             Repr::Empty => None,
@@ -152,6 +159,7 @@ impl Map {
         }
     }
 
+    /// The stored key equal to `k` and its value.
     pub fn get_key_value(&self, k: &Value) -> Option<(&Value, &Value)> {
         match &self.0 {
             Repr::Empty => None,
@@ -161,6 +169,7 @@ impl Map {
         }
     }
 
+    /// Whether key `k` is present.
     pub fn contains_key(&self, k: &Value) -> bool {
         self.get(k).is_some()
     }
@@ -277,10 +286,12 @@ impl Map {
         }
     }
 
+    /// The keys, in the map's order.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Value> {
         self.iter().map(|(k, _)| k)
     }
 
+    /// The values, in the map's order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> {
         self.iter().map(|(_, v)| v)
     }
@@ -304,9 +315,11 @@ pub struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
+    /// The value of the slot, inserting `v` if the key is absent.
     pub fn or_insert(self, v: Value) -> &'a mut Value {
         self.map.get_or_insert_with(self.key, || v)
     }
+    /// The value of the slot, inserting `f()` if the key is absent.
     pub fn or_insert_with(self, f: impl FnOnce() -> Value) -> &'a mut Value {
         self.map.get_or_insert_with(self.key, f)
     }
@@ -314,8 +327,11 @@ impl<'a> Entry<'a> {
 
 /// Entries in the map's order.
 pub enum Iter<'a> {
+    /// Over a map of at most [`SMALL`] entries.
     Small(std::slice::Iter<'a, (Value, Value)>),
+    /// Over a larger insertion-ordered map.
     Large(ordered::Iter<'a>),
+    /// Over a `sorted-map`.
     Sorted(imbl::ordmap::Iter<'a, Value, Value>),
 }
 

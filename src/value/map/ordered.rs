@@ -60,10 +60,6 @@ impl Ordered {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Whether both maps share all their storage.
     pub fn ptr_eq(&self, other: &Ordered) -> bool {
         self.entries.ptr_eq(&other.entries) && self.index.ptr_eq(&other.index)

@@ -9,9 +9,9 @@
 use std::time::{Duration, Instant};
 
 use libfuzzer_sys::fuzz_target;
-use ptc_lisp::eval::{CannedTool, StaticHost};
-use ptc_lisp::format::to_clojure;
-use ptc_lisp::value::json::to_json;
+use ptc_lisp::{CannedTool, StaticHost};
+use ptc_lisp::to_clojure;
+use ptc_lisp::to_json;
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 const TIMEOUT_MS: u64 = 250;

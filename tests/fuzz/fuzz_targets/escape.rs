@@ -7,9 +7,9 @@
 use std::hash::{Hash, Hasher};
 
 use libfuzzer_sys::fuzz_target;
-use ptc_lisp::eval::{CannedTool, StaticHost};
-use ptc_lisp::format::{display, to_clojure};
-use ptc_lisp::value::json::to_json;
+use ptc_lisp::{CannedTool, StaticHost};
+use ptc_lisp::{display, to_clojure};
+use ptc_lisp::to_json;
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fn inspect(v: Value) {

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ptc_lisp::eval::{CannedTool, StaticHost};
-use ptc_lisp::format::to_clojure;
+use ptc_lisp::{CannedTool, StaticHost};
+use ptc_lisp::to_clojure;
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fuzz_target!(|data: &[u8]| {

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use ptc_lisp::analyze::SPECIAL_NAMES;
-use ptc_lisp::builtins::{self, Ns};
+use crate::analyze::SPECIAL_NAMES;
+use crate::builtins::{self, Ns};
 
 #[test]
 fn every_target_var_resolves() {
