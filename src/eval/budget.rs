@@ -98,6 +98,13 @@ fn drain_meter() -> (u64, u64) {
     METER.with(|m| (m.work.replace(0), m.heap.replace(0)))
 }
 
+/// Puts `(work, heap)` in this thread's meter and returns what it held: a
+/// program started while another runs on the same thread (host code it
+/// called runs one) leaves the outer program's charges as they were.
+pub(crate) fn swap_meter((work, heap): (u64, u64)) -> (u64, u64) {
+    METER.with(|m| (m.work.replace(work), m.heap.replace(heap)))
+}
+
 /// Configurable limits; `None` means unlimited.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
