@@ -135,7 +135,7 @@ impl Default for Limits {
 
 impl Limits {
     /// `--no-limits`: everything off except call depth, which grows to what
-    /// the evaluation thread's stack allows.
+    /// the evaluation stack allows.
     pub fn none() -> Limits {
         Limits {
             timeout_ms: None,
@@ -150,7 +150,7 @@ impl Limits {
 }
 
 /// The deepest call nesting any configuration allows: what the evaluation
-/// thread's stack ([`crate::eval::STACK_BYTES`]) holds with room to spare.
+/// stack ([`crate::eval::STACK_BYTES`]) holds with room to spare.
 pub const HARD_MAX_DEPTH: usize = 20_000;
 
 /// What one turn has used so far.
