@@ -409,6 +409,47 @@ mod tests {
         assert!(on_caller_stack(here).abs_diff(caller) < 64 << 10);
     }
 
+    /// A host whose one tool, `where`, reports where its stack is.
+    struct StackReportingHost;
+
+    impl crate::eval::Host for StackReportingHost {
+        fn data(&self, _: &str) -> Option<crate::value::Value> {
+            None
+        }
+        fn data_names(&self) -> Vec<String> {
+            Vec::new()
+        }
+        fn has_tool(&self, name: &str) -> bool {
+            name == "where"
+        }
+        fn tool_names(&self) -> Vec<String> {
+            vec!["where".into()]
+        }
+        fn call_tool(
+            &mut self,
+            _: &str,
+            _: &[crate::value::Value],
+        ) -> std::result::Result<crate::value::Value, String> {
+            Ok(crate::value::Value::Int(here() as i64))
+        }
+    }
+
+    #[test]
+    fn tools_a_program_calls_run_on_the_callers_stack() {
+        let mut interp =
+            crate::eval::Interp::new(Box::new(StackReportingHost), crate::eval::Limits::default());
+        let caller = here();
+        let out = interp.run_program("(tool/where)");
+        let Ok(crate::value::Value::Int(tool)) = out.result else {
+            panic!("{:?}", out.result)
+        };
+        let tool = tool as usize;
+        assert!(
+            tool < caller && caller - tool < 1 << 20,
+            "{caller:x} {tool:x}"
+        );
+    }
+
     #[test]
     fn a_program_started_by_host_code_gets_its_own_stack() {
         let (outer, inner, after) = run_on_big_stack(|| {
