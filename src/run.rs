@@ -1,6 +1,6 @@
 //! Running one program: read it all, then analyze and evaluate each top-level
 //! form in turn (a `def` is visible to the next form, as in Clojure), on a
-//! big-stack thread, all or nothing.
+//! big stack (`eval/stack.rs`), all or nothing.
 //!
 //! A program that fails leaves user/ exactly as it was (definitions and
 //! the recorded return values of its functions); its prints and tool
@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crate::analyze::{Analyzer, Context};
 use crate::error::{Error, ErrorKind, Result};
-use crate::eval::{run_on_big_stack, Frame, Globals, Interp};
+use crate::eval::{budget, run_on_big_stack, Frame, Globals, Interp};
 use crate::reader::{read_program, Form, FormKind};
-use crate::value::{depth, Func, Value};
+use crate::value::{depth, regex, Func, Value};
 
 /// How a program ended.
 #[derive(Debug)]
@@ -40,7 +40,14 @@ impl Interp {
     pub fn run_program(&mut self, source: &str) -> Outcome {
         let src: Arc<str> = source.into();
         let snapshot = self.globals.clone();
-        match run_on_big_stack(|| self.run_program_here(&src)) {
+        // The turn's own per-thread state: an empty meter and regex cache
+        // (what ran on this thread before cannot change what it is charged).
+        let outer_meter = budget::swap_meter((0, 0));
+        let outer_regexes = regex::swap_regex_cache(Default::default());
+        let ran = run_on_big_stack(|| self.run_program_here(&src));
+        budget::swap_meter(outer_meter);
+        drop(regex::swap_regex_cache(outer_regexes));
+        match ran {
             Ok(outcome) => outcome,
             Err(crash) => {
                 self.globals = snapshot;

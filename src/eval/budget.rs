@@ -98,6 +98,13 @@ fn drain_meter() -> (u64, u64) {
     METER.with(|m| (m.work.replace(0), m.heap.replace(0)))
 }
 
+/// Puts `(work, heap)` in this thread's meter and returns what it held: a
+/// program started while another runs on the same thread (host code it
+/// called runs one) leaves the outer program's charges as they were.
+pub(crate) fn swap_meter((work, heap): (u64, u64)) -> (u64, u64) {
+    METER.with(|m| (m.work.replace(work), m.heap.replace(heap)))
+}
+
 /// Configurable limits; `None` means unlimited.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -136,7 +143,7 @@ impl Default for Limits {
 
 impl Limits {
     /// `--no-limits`: everything off except call depth, which grows to what
-    /// the evaluation thread's stack allows.
+    /// the evaluation stack allows.
     pub fn none() -> Limits {
         Limits {
             timeout_ms: None,
@@ -151,7 +158,7 @@ impl Limits {
 }
 
 /// The deepest call nesting any configuration allows: what the evaluation
-/// thread's stack ([`crate::eval::STACK_BYTES`]) holds with room to spare.
+/// stack ([`crate::eval::stack::STACK_BYTES`]) holds with room to spare.
 pub const HARD_MAX_DEPTH: usize = 20_000;
 
 /// What one turn has used so far.

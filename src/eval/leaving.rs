@@ -63,7 +63,7 @@ impl Interp {
     /// Checks the data an error carries out of the turn (`fail`'s reason,
     /// `ex-info`'s data, `return`'s value): an error whose data may not
     /// leave becomes the limit error saying why, and the data is dropped
-    /// here, on the evaluation thread's big stack.
+    /// here, on the evaluation stack.
     pub(crate) fn check_error_leaving(&self, e: Error) -> Error {
         let Some(data) = e.data() else { return e };
         let what = match e.kind() {

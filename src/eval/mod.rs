@@ -13,7 +13,7 @@
 //! or function sees the flag and runs its body again.
 //!
 //! Native stack: evaluation recurses, so [`run_on_big_stack`] runs it on a
-//! thread with [`STACK_BYTES`] of stack, and call depth is capped by
+//! stack of [`stack::STACK_BYTES`] (`stack.rs`), and call depth is capped by
 //! [`budget::HARD_MAX_DEPTH`] whatever the limits say.
 
 pub mod budget;
@@ -27,6 +27,7 @@ pub mod iter;
 mod leaving;
 mod outside;
 mod print;
+pub mod stack;
 
 use std::sync::Arc;
 
@@ -38,30 +39,7 @@ use crate::value::{Func, Map, Value, Vector};
 pub use budget::{Budget, Limits};
 pub use globals::{Definition, Globals};
 pub use host::{CannedTool, Host, StaticHost};
-
-/// Stack size of the evaluation thread.
-pub const STACK_BYTES: usize = 1 << 30;
-
-/// Runs `f` on a thread with a [`STACK_BYTES`] stack (reserved, committed
-/// only as used). A panic in `f` (a bug of ptc) comes back as an
-/// `internal-error` instead of taking the process down.
-pub fn run_on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
-    std::thread::scope(|s| {
-        let handle = std::thread::Builder::new()
-            .name("ptc-eval".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(s, f)
-            .map_err(|e| Error::internal(format!("cannot start the evaluation thread: {e}")))?;
-        handle.join().map_err(|panic| {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Error::internal(format!("ptc crashed while evaluating: {msg}"))
-        })
-    })
-}
+pub use stack::run_on_big_stack;
 
 /// Receives each print as it happens.
 pub type PrintSink = Box<dyn FnMut(&str) + Send>;

@@ -5,7 +5,7 @@
 //! and its result is charged to the heap budget like a value the program
 //! built.
 
-use super::{guard, Interp, ToolCall};
+use super::{guard, stack, Interp, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
 
@@ -48,8 +48,11 @@ impl Interp {
         self.budget.check_clock()?;
         let time_left = self.budget.time_left();
         let host = &mut self.host;
-        let result = guard::catch_quietly(|| host.call_tool_within(name, &args, time_left))
-            .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
+        // Host code runs on the calling thread's own stack (`stack.rs`).
+        let result = guard::catch_quietly(|| {
+            stack::on_caller_stack(|| host.call_tool_within(name, &args, time_left))
+        })
+        .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
         self.tool_calls.push(ToolCall {
             name: name.to_string(),
             args,

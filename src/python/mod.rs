@@ -16,8 +16,9 @@
 //! | [`turn`] | `Turn`, `RunResult` |
 //! | `ptc_lisp/` | the Python package around the native module: re-exports, the `@tool` decorator, type stubs, `py.typed` |
 //!
-//! Threads: evaluation runs with the GIL released, on the library's own
-//! evaluation thread; tool callbacks take the GIL for the call only.
+//! Threads: evaluation runs with the GIL released, on the calling thread
+//! switched onto the library's big evaluation stack; tool callbacks run back
+//! on the thread's own stack and take the GIL for the call only.
 
 pub mod config;
 pub mod convert;

@@ -1,7 +1,9 @@
 //! Python callables as ptc tools.
 //!
 //! A [`PyTool`] implements the session layer's [`Tool`] trait: the
-//! evaluation thread (running without the GIL) takes the GIL for each call,
+//! evaluation (running without the GIL) takes the GIL for each call, on the
+//! calling thread's own stack (`eval/stack.rs`, so CPython's stack checks
+//! see the stack they expect),
 //! converts the arguments to Python ([`ToPython`]), calls the function and
 //! converts its result back ([`from_python`]). A Python `Exception` in the
 //! tool becomes the tool's error message, `"TypeName: message"` (the

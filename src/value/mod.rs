@@ -14,7 +14,7 @@
 //! iteration and printing are deterministic.
 //!
 //! Values are `Send + Sync` (`Arc`, not `Rc`), so a session can move between
-//! threads and evaluation can run on a big-stack thread.
+//! threads and host code can use what a program returns on any thread.
 
 pub(crate) mod depth;
 pub(crate) mod function;

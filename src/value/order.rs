@@ -14,7 +14,7 @@
 //!
 //! Comparison of nested collections recurses; values nested deeper than the
 //! reader and evaluator allow cannot be built, and evaluation runs on a
-//! big-stack thread.
+//! big stack (`eval/stack.rs`).
 
 use std::cmp::Ordering;
 use std::collections::HashSet;

@@ -48,8 +48,19 @@ impl std::fmt::Debug for Pattern {
     }
 }
 
+/// Compiled regexes by source.
+pub(crate) type RegexCache = HashMap<String, Arc<Pattern>>;
+
 thread_local! {
-    static REGEX_CACHE: RefCell<HashMap<String, Arc<Pattern>>> = RefCell::new(HashMap::new());
+    static REGEX_CACHE: RefCell<RegexCache> = RefCell::new(HashMap::new());
+}
+
+/// Puts `cache` in place of this thread's regex cache and returns the one
+/// it replaces. A turn runs with a cache of its own, empty at its start
+/// ([`crate::Interp::run_program`]), so what a program compiles is charged
+/// the same whatever ran on the thread before it.
+pub(crate) fn swap_regex_cache(cache: RegexCache) -> RegexCache {
+    REGEX_CACHE.with(|c| std::mem::replace(&mut *c.borrow_mut(), cache))
 }
 
 const REGEX_CACHE_MAX: usize = 64;
@@ -75,8 +86,8 @@ const REGEX_FIRST_SIZE: usize = 4 << 10;
 /// ([`crate::eval::budget::charge_heap`]) for what the regex may hold: its
 /// program (compiled forward and reverse) and the lazy DFA's cache, each
 /// bounded by the size limit it compiled under, so three times that limit
-/// (at least 12 KiB). A cache hit is not charged again: the cache lives on
-/// the evaluation thread, which ends with the turn.
+/// (at least 12 KiB). A cache hit is not charged again: the cache lives as
+/// long as the turn ([`swap_regex_cache`]).
 pub fn compile_regex(src: &str) -> Result<Arc<Pattern>> {
     if let Some(re) = REGEX_CACHE.with(|c| c.borrow().get(src).cloned()) {
         return Ok(re);

@@ -1,12 +1,14 @@
-//! criterion benchmarks: reading, evaluating (call-heavy and
+//! criterion benchmarks: a trivial turn (fresh interpreter, reused
+//! interpreter, session turn), reading, evaluating (call-heavy and
 //! allocation-heavy), printing a large value, rendering a 100-turn session,
 //! and snapshotting a 10k-definition memory.
 //!
 //! `cargo bench --bench ptc` (add `-- NAME` to run one). Timings are never
 //! asserted in tests; these are the numbers to compare across changes.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ptc_lisp::render::{to_messages, MemoryView, RenderInput, RenderOptions, Strategy, TurnRecord};
+use ptc_lisp::session::Session;
 use ptc_lisp::to_clojure;
 use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{Interp, Limits, Value};
@@ -28,6 +30,46 @@ fn source() -> String {
 (def report {:top (summarize data/orders) :note "weekly" :tags #{:a :b} :ratio 0.75})
 "#;
     block.repeat(300)
+}
+
+/// The fixed cost of one turn: `(+ 1 2)` with default limits, on a fresh
+/// interpreter (what `ptc_lisp.run` does), on a reused one (a session's
+/// second and later turns), and as a whole session turn (program
+/// extraction, the turn record, the next prompt rendered).
+fn trivial_turn(c: &mut Criterion) {
+    let three = Value::Int(3);
+    c.bench_function("trivial turn, fresh Interp", |b| {
+        b.iter(|| {
+            let mut interp = Interp::new(Box::new(StaticHost::default()), Limits::default());
+            let out = interp.run_program("(+ 1 2)");
+            assert_eq!(out.result.as_ref().ok(), Some(&three));
+        })
+    });
+    let mut interp = Interp::new(Box::new(StaticHost::default()), Limits::default());
+    assert!(interp.run_program("(+ 1 2)").is_ok());
+    c.bench_function("trivial turn, reused Interp", |b| {
+        b.iter(|| {
+            let out = interp.run_program("(+ 1 2)");
+            assert_eq!(out.result.as_ref().ok(), Some(&three));
+        })
+    });
+    c.bench_function("trivial turn, Session::run_turn", |b| {
+        b.iter_batched(
+            || {
+                Session::builder("Add one and two")
+                    .build()
+                    .expect("a session")
+            },
+            |mut session| {
+                let turn = session
+                    .run_turn("```clojure\n(+ 1 2)\n```")
+                    .expect("a running session");
+                assert_eq!(turn.result.as_ref().ok(), Some(&three));
+                session
+            },
+            BatchSize::SmallInput,
+        )
+    });
 }
 
 fn reading(c: &mut Criterion) {
@@ -142,5 +184,13 @@ fn snapshots(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, reading, evaluating, printing, rendering, snapshots);
+criterion_group!(
+    benches,
+    trivial_turn,
+    reading,
+    evaluating,
+    printing,
+    rendering,
+    snapshots
+);
 criterion_main!(benches);

@@ -72,6 +72,27 @@ fn a_regex_compiled_last_is_still_charged() {
     assert!(i.run_program("(re-pattern \"[a-z]+x\")").is_ok());
 }
 
+/// Every turn pays for the regexes it compiles, whatever compiled them on
+/// the same thread before (an earlier turn, or the host): turns run on the
+/// caller's thread, and its regex cache does not carry into a turn.
+#[test]
+fn a_regex_compiled_before_the_turn_is_charged_again() {
+    let limits = Limits {
+        max_heap_bytes: Some(100_000),
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    };
+    let big = "(re-pattern \"[a-z]{1,900}x\")";
+    let mut i = interp_with(limits.clone());
+    for _ in 0..2 {
+        let out = i.run_program(big);
+        assert_eq!(out.result.unwrap_err().kind(), ErrorKind::MemoryExceeded);
+    }
+    // An unlimited turn on this thread compiles (and caches) the regex.
+    assert!(interp_with(Limits::none()).run_program(big).is_ok());
+    expect_in(interp_with(limits), &[ErrorKind::MemoryExceeded], big);
+}
+
 #[test]
 fn re_seq_with_many_groups_is_charged_per_group() {
     expect_memory(
