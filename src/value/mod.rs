@@ -6,7 +6,9 @@
 //! in [`order`]; JSON conversion in [`json`]; function values in [`function`];
 //! the infinite sequences of `(range)`, `iterate`, `repeat`, `cycle` in [`lazy`].
 //!
-//! Collections are persistent and structurally shared (imbl). There is one
+//! Collections are persistent: small ones are contiguous arrays copied on
+//! write, large ones structurally shared imbl trees ([`vector`], [`map`],
+//! [`set`]). There is one
 //! sequential type, the vector: lists, `map`/`filter` results and seqs are all
 //! vectors (`language.md`, deliberate differences). Maps iterate in the
 //! order their keys were first added and sets in the canonical order, so
@@ -26,16 +28,16 @@ pub mod order;
 pub mod regex;
 pub mod set;
 pub mod size;
+pub mod vector;
 
 use std::sync::Arc;
 
 pub use function::{Func, NativeFn};
 pub use lazy::LazySeq;
 
-/// The sequential collection (vectors, lists, seqs).
-pub type Vector = imbl::Vector<Value>;
 pub use map::Map;
 pub use set::Set;
+pub use vector::Vector;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
 #[derive(Clone)]
@@ -102,11 +104,13 @@ impl Value {
     pub fn symbol(s: impl Into<Arc<str>>) -> Value {
         Value::Symbol(s.into())
     }
-    pub fn vector(v: Vector) -> Value {
+    /// A vector value; a small vector's spare capacity is dropped.
+    pub fn vector(mut v: Vector) -> Value {
+        v.shrink_to_fit();
         Value::Vector(Arc::new(v))
     }
     pub fn vector_from<I: IntoIterator<Item = Value>>(items: I) -> Value {
-        Value::Vector(Arc::new(items.into_iter().collect()))
+        Value::vector(items.into_iter().collect())
     }
     pub fn empty_vector() -> Value {
         Value::Vector(Arc::new(Vector::new()))
@@ -125,7 +129,7 @@ impl Value {
     }
     /// A map entry `[k v]`.
     pub fn entry(k: Value, v: Value) -> Value {
-        let mut vec = Vector::new();
+        let mut vec = Vector::with_capacity(2);
         vec.push_back(k);
         vec.push_back(v);
         Value::vector(vec)
