@@ -33,7 +33,9 @@ type Large = imbl::Vector<Value>;
 /// The most items a vector holds contiguously. imbl copies a chunk of up
 /// to 64 items when it changes a shared one, so copying a small vector of
 /// that many costs no more; a 64-item small vector is 1.5 KB, what one
-/// imbl chunk is.
+/// imbl chunk is. Measured against 32: the same on the benchmark programs;
+/// 5,000 rows of 48 items plus `conj`/`assoc` onto a shared 50-item vector
+/// took 7% less memory and 2% fewer instructions at 64.
 pub const SMALL: usize = 64;
 
 /// The length at or below which a large vector losing items one at a time
