@@ -96,7 +96,7 @@ pub fn items(fname: &str, v: &Value) -> Result<Vector> {
 /// `map`, `filter`, `frequencies` … clone only what they keep).
 pub fn each(fname: &str, v: &Value, mut each: impl FnMut(&Value) -> Result<()>) -> Result<()> {
     match v {
-        Value::Vector(vec) => vec.try_for_each(each),
+        Value::Vector(vec) => vec.iter().try_for_each(each),
         Value::Nil => Ok(()),
         Value::Set(s) => s.iter().try_for_each(each),
         Value::Map(m) => m

@@ -375,17 +375,6 @@ impl Vector {
         }
     }
 
-    /// Calls `f` with every item in order until it fails: one dispatch on
-    /// the representation for the whole loop (an iterator's `try_for_each`
-    /// dispatches on every item).
-    #[inline]
-    pub fn try_for_each<E>(&self, f: impl FnMut(&Value) -> Result<(), E>) -> Result<(), E> {
-        match &self.0 {
-            Repr::Small(v) => v.iter().try_for_each(f),
-            Repr::Large(v) => v.iter().try_for_each(f),
-        }
-    }
-
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         match &mut self.0 {
