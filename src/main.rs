@@ -66,6 +66,32 @@ unsafe impl GlobalAlloc for Mimalloc {
 #[global_allocator]
 static GLOBAL: Mimalloc = Mimalloc;
 
+/// `mi_option_arena_eager_commit` in mimalloc 2's `mi_option_t`.
+const MI_OPTION_ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
+
+extern "C" {
+    /// mimalloc's option setter (in the library libmimalloc-sys builds;
+    /// the crate declares it only with its `extended` feature).
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// mimalloc commits its whole first arena (1 GiB) up front on Linux, and
+/// the kernel then backs the pages it touches with huge pages where it can:
+/// even `(+ 1 2)` held 15 MB resident. Committing as used keeps a run's
+/// peak memory close to what its values take (7 MB at start). The arena is
+/// made before `main` runs, so this is a constructor that runs before
+/// default-priority ones (mimalloc's own included).
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array.00100"]
+static COMMIT_ARENAS_AS_USED: extern "C" fn() = {
+    extern "C" fn commit_arenas_as_used() {
+        // SAFETY: sets an integer option, before any allocation.
+        unsafe { mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) };
+    }
+    commit_arenas_as_used
+};
+
 fn main() {
     std::process::exit(ptc_lisp::cli::main());
 }

@@ -666,7 +666,7 @@ impl Interp {
                 })
             }
             Expr::Vector(items) => {
-                let mut v = Vector::new();
+                let mut v = Vector::with_capacity(items.len());
                 for item in items {
                     v.push_back(self.eval(item, frame)?);
                 }

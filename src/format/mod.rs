@@ -292,7 +292,7 @@ fn write_fn(out: &mut String, f: &Func) {
 
 /// The items of a collection being printed.
 enum Items<'a> {
-    Vector(imbl::vector::Iter<'a, Value>),
+    Vector(crate::value::vector::Iter<'a>),
     Set(crate::value::set::Iter<'a>),
     Map(crate::value::map::Iter<'a>),
 }

@@ -7,7 +7,9 @@
 //! and `Value`'s serde impls); function values in `function.rs`; the infinite
 //! sequences of `(range)`, `iterate`, `repeat`, `cycle` in `lazy.rs`.
 //!
-//! Collections are persistent and structurally shared (imbl). There is one
+//! Collections are persistent: small ones are contiguous arrays copied on
+//! write, large ones structurally shared imbl trees ([`vector`], [`map`],
+//! [`set`]). There is one
 //! sequential type, the vector: lists, `map`/`filter` results and seqs are all
 //! vectors (`language.md`, deliberate differences). Maps iterate in the
 //! order their keys were first added and sets in the canonical order, so
@@ -28,6 +30,7 @@ pub(crate) mod regex;
 pub(crate) mod serial;
 pub(crate) mod set;
 pub(crate) mod size;
+pub(crate) mod vector;
 
 use std::sync::Arc;
 
@@ -36,10 +39,9 @@ pub(crate) use lazy::LazySeq;
 
 pub use json::{from_json, to_json, to_json_lossless};
 
-/// The sequential collection (vectors, lists, seqs).
-pub type Vector = imbl::Vector<Value>;
 pub use map::Map;
 pub use set::Set;
+pub use vector::Vector;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
 ///
@@ -129,13 +131,14 @@ impl Value {
     pub fn symbol(s: impl Into<Arc<str>>) -> Value {
         Value::Symbol(s.into())
     }
-    /// A vector holding `v`.
-    pub fn vector(v: Vector) -> Value {
+    /// A vector holding `v`; a small vector's spare capacity is dropped.
+    pub fn vector(mut v: Vector) -> Value {
+        v.shrink_to_fit();
         Value::Vector(Arc::new(v))
     }
     /// A vector of `items`, in order.
     pub fn vector_from<I: IntoIterator<Item = Value>>(items: I) -> Value {
-        Value::Vector(Arc::new(items.into_iter().collect()))
+        Value::vector(items.into_iter().collect())
     }
     /// `[]`.
     pub fn empty_vector() -> Value {
@@ -160,7 +163,7 @@ impl Value {
     }
     /// A map entry `[k v]`.
     pub fn entry(k: Value, v: Value) -> Value {
-        let mut vec = Vector::new();
+        let mut vec = Vector::with_capacity(2);
         vec.push_back(k);
         vec.push_back(v);
         Value::vector(vec)

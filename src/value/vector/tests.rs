@@ -1,0 +1,132 @@
+//! Tests of [`Vector`](super::Vector): both representations and the moves
+//! between them.
+
+use super::*;
+
+fn ints(r: Range<i64>) -> Vector {
+    r.map(Value::Int).collect()
+}
+
+fn as_ints(v: &Vector) -> Vec<i64> {
+    v.iter().map(|x| x.as_int().unwrap()).collect()
+}
+
+fn is_small(v: &Vector) -> bool {
+    matches!(v.0, Repr::Small(_))
+}
+
+#[test]
+fn a_vector_is_no_bigger_than_a_vec() {
+    assert_eq!(std::mem::size_of::<Vector>(), 24);
+}
+
+#[test]
+fn small_vectors_take_exactly_their_items_room() {
+    let v = Value::vector_from((0..6).map(Value::Int));
+    let Value::Vector(items) = &v else { panic!() };
+    assert!(is_small(items));
+    assert_eq!(items.heap_bytes(), 6 * std::mem::size_of::<Value>());
+}
+
+#[test]
+fn pushing_past_the_threshold_moves_to_imbl_and_keeps_order() {
+    let mut v = Vector::new();
+    for i in 0..(SMALL as i64 + 10) {
+        v.push_back(Value::Int(i));
+        assert_eq!(is_small(&v), v.len() <= SMALL);
+    }
+    assert_eq!(as_ints(&v), (0..SMALL as i64 + 10).collect::<Vec<_>>());
+    let mut front = ints(0..SMALL as i64);
+    front.push_front(Value::Int(-1));
+    assert!(!is_small(&front));
+    assert_eq!(front[0], Value::Int(-1));
+    assert_eq!(front.len(), SMALL + 1);
+}
+
+#[test]
+fn collecting_picks_the_representation_by_length() {
+    assert!(is_small(&ints(0..SMALL as i64)));
+    let big = ints(0..1000);
+    assert!(!is_small(&big));
+    assert_eq!(as_ints(&big), (0..1000).collect::<Vec<_>>());
+    assert_eq!(big.iter().next_back(), Some(&Value::Int(999)));
+    assert_eq!(big.iter().len(), 1000);
+}
+
+#[test]
+fn cutting_a_large_vector_down_gives_a_small_one() {
+    let big = ints(0..1000);
+    let tail = big.skip(990);
+    assert!(is_small(&tail));
+    assert_eq!(as_ints(&tail), (990..1000).collect::<Vec<_>>());
+    let head = big.take(3);
+    assert!(is_small(&head));
+    assert_eq!(as_ints(&head), vec![0, 1, 2]);
+    assert_eq!(as_ints(&big.skip(500).take(2)), vec![500, 501]);
+    assert!(big.skip(2000).is_empty());
+    assert_eq!(big.take(2000).len(), 1000);
+    let (l, r) = big.clone().split_at(998);
+    assert!(!is_small(&l) && is_small(&r));
+    assert_eq!(as_ints(&r), vec![998, 999]);
+    let mut cut = big.clone();
+    let mid = cut.slice(10..20);
+    assert_eq!(as_ints(&mid), (10..20).collect::<Vec<_>>());
+    assert_eq!(cut.len(), 990);
+    assert_eq!(cut[10], Value::Int(20));
+}
+
+#[test]
+fn popping_goes_back_to_small_at_half_the_threshold() {
+    let mut v = ints(0..SMALL as i64 + 1);
+    while v.len() > DEMOTE + 1 {
+        v.pop_back();
+        assert!(!is_small(&v));
+    }
+    v.pop_back();
+    assert!(is_small(&v));
+    assert_eq!(as_ints(&v), (0..DEMOTE as i64).collect::<Vec<_>>());
+    let mut w = ints(0..SMALL as i64 + 1);
+    while w.pop_front().is_some() {}
+    assert!(w.is_empty() && is_small(&w));
+}
+
+#[test]
+fn equal_items_are_equal_whatever_the_representation() {
+    let mut large = ints(0..SMALL as i64 + 1);
+    large.pop_back();
+    assert!(!is_small(&large));
+    let small = ints(0..SMALL as i64);
+    assert!(is_small(&small));
+    assert_eq!(large, small);
+    assert_eq!(Value::vector(large), Value::vector(small));
+}
+
+#[test]
+fn append_insert_remove_set_keep_every_item() {
+    let mut v = ints(0..40);
+    v.append(ints(40..100));
+    assert_eq!(as_ints(&v), (0..100).collect::<Vec<_>>());
+    let mut s = ints(0..3);
+    s.append(ints(3..5));
+    assert!(is_small(&s));
+    assert_eq!(as_ints(&s), vec![0, 1, 2, 3, 4]);
+    s.insert(2, Value::Int(9));
+    assert_eq!(s.remove(0), Value::Int(0));
+    assert_eq!(s.set(0, Value::Int(7)), Value::Int(1));
+    assert_eq!(as_ints(&s), vec![7, 9, 2, 3, 4]);
+    let u = s.update(4, Value::Int(0));
+    assert_eq!(as_ints(&u), vec![7, 9, 2, 3, 0]);
+    assert_eq!(as_ints(&s), vec![7, 9, 2, 3, 4]);
+    s.retain(|x| x.as_int() != Some(9));
+    s.truncate(2);
+    assert_eq!(as_ints(&s), vec![7, 2]);
+}
+
+#[test]
+fn a_shared_small_vector_is_copied_on_write() {
+    let a = std::sync::Arc::new(ints(0..5));
+    let mut b = a.clone();
+    std::sync::Arc::make_mut(&mut b).push_back(Value::Int(5));
+    assert_eq!(a.len(), 5);
+    assert_eq!(b.len(), 6);
+}
