@@ -924,7 +924,7 @@ fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 fn peek(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match &a[0] {
-        Value::Vector(items) => Ok(items.last().cloned().unwrap_or(Value::Nil)),
+        Value::Vector(items) => Ok(items.back().cloned().unwrap_or(Value::Nil)),
         Value::Nil => Ok(Value::Nil),
         other => Err(args::type_error("peek", "a vector", other)),
     }

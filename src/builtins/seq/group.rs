@@ -376,7 +376,7 @@ pub(super) fn dedupe(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out: Vector = Vector::new();
     for x in items {
         interp.tick(1)?;
-        if out.last().is_some_and(|p| lisp_equal(p, &x)) {
+        if out.back().is_some_and(|p| lisp_equal(p, &x)) {
             continue;
         }
         out.push_back(x);

@@ -165,11 +165,6 @@ impl Vector {
         self.get(0)
     }
 
-    /// The first item (as [`Vector::front`]).
-    pub fn head(&self) -> Option<&Value> {
-        self.get(0)
-    }
-
     /// The last item.
     #[inline]
     pub fn back(&self) -> Option<&Value> {
@@ -177,11 +172,6 @@ impl Vector {
             Repr::Small(v) => v.last(),
             Repr::Large(v) => v.back(),
         }
-    }
-
-    /// The last item (as [`Vector::back`]).
-    pub fn last(&self) -> Option<&Value> {
-        self.back()
     }
 
     /// Moves a full small vector into imbl before it grows.
