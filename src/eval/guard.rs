@@ -29,13 +29,15 @@ pub fn catch_quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     let was = QUIET.with(|q| q.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(was));
-    result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "(no message)".to_string())
-    })
+    result.map_err(|payload| panic_message(&*payload).unwrap_or_else(|| "(no message)".into()))
+}
+
+/// The message a panic was raised with (`panic!("…")`), if it has one.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 #[cfg(test)]

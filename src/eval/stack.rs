@@ -66,11 +66,7 @@ fn on_new_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
 
 /// The `internal-error` of a panic with `payload`.
 fn crash(payload: Box<dyn std::any::Any + Send>) -> Error {
-    let msg = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
+    let msg = super::guard::panic_message(&*payload).unwrap_or_else(|| "unknown panic".into());
     Error::internal(format!("ptc crashed while evaluating: {msg}"))
 }
 
