@@ -99,6 +99,8 @@ pub mod cli;
 pub(crate) mod error;
 pub(crate) mod eval;
 pub(crate) mod format;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 #[cfg(feature = "python")]
 mod python;
 pub(crate) mod reader;
