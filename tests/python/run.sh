@@ -10,5 +10,5 @@ cd "$(dirname "$0")/../.."
 venv="target/python-venv"
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check . pytest "mypy==2.4.1"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check . pytest "mypy==2.4.1" -r tests/deps/requirements.txt
 "$venv/bin/python" -m pytest -q tests/python "$@"
