@@ -79,7 +79,7 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
             )
         }
         "cond" => {
-            if args.len() % 2 != 0 {
+            if !args.len().is_multiple_of(2) {
                 return Err(invalid(span, "cond requires an even number of forms (test/expression pairs)")
                     .with_hint("use :else as the last test for a default, e.g. (cond (> x 0) :pos :else :other)"));
             }
@@ -166,7 +166,7 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
                     format!("{name} expects a value and test/form pairs"),
                 ));
             };
-            if (args.len() - 1) % 2 != 0 {
+            if !(args.len() - 1).is_multiple_of(2) {
                 return Err(invalid(
                     span,
                     format!("{name} requires an even number of test/form pairs"),

@@ -346,7 +346,7 @@ impl Acc {
 /// Key value pairs of `hash-map` and friends.
 /// `m` with the key value pairs `kvs` added in order.
 fn pairs_to_map(interp: &mut Interp, fname: &str, mut m: Map, kvs: &[Value]) -> Result<Value> {
-    if kvs.len() % 2 != 0 {
+    if !kvs.len().is_multiple_of(2) {
         return Err(Error::arity(format!(
             "{fname} expects an even number of arguments (key value pairs), got {}",
             kvs.len()
@@ -468,7 +468,7 @@ fn get_in_by_ref<'a>(m: &'a Value, keys: &Vector) -> Option<Option<&'a Value>> {
 
 fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kvs = &a[1..];
-    if kvs.len() % 2 != 0 {
+    if !kvs.len().is_multiple_of(2) {
         return Err(Error::arity(format!(
             "assoc expects a collection followed by key value pairs, got {} arguments after the collection",
             kvs.len()
@@ -486,7 +486,7 @@ fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `assoc` taking its collection: updated in place when nothing else holds it.
 fn assoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     let kvs = a.len() - 1;
-    if kvs % 2 != 0 {
+    if !kvs.is_multiple_of(2) {
         return assoc(interp, a);
     }
     interp.tick(n64(kvs / 2))?;

@@ -167,7 +167,7 @@ mod switched {
         /// before it is given back.
         fn trim_after(&mut self, ran: Duration) {
             self.runs = self.runs.wrapping_add(1);
-            if ran >= TRIM_CHECK_AFTER || self.runs % TRIM_CHECK_EVERY == 0 {
+            if ran >= TRIM_CHECK_AFTER || self.runs.is_multiple_of(TRIM_CHECK_EVERY) {
                 self.trim();
             }
         }
