@@ -56,9 +56,18 @@ pub(crate) fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .map_err(|e| format!("line {}: not a conformance case ({e}); {CASE_SHAPE}", i + 1))
+        })
         .collect()
 }
+
+/// What a line of a case file must be, for errors on lines that are not.
+const CASE_SHAPE: &str = "a case file (.jsonl) holds one JSON object per line, e.g. \
+{\"id\": \"add-1\", \"program\": \"(+ 1 2)\", \"expect\": \"3\"} \
+(`id` and `program` required; then `expect`, or `error`/`error_contains`; \
+see the conformance README)";
 
 fn literal(what: &str, src: &str) -> Result<Value, String> {
     read_value(src).map_err(|e| format!("cannot read {what} literal {src:?}: {e}"))

@@ -181,3 +181,31 @@ fn a_missing_key_for_a_hosted_provider_is_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("set the environment variable PTC_TEST_UNSET_KEY_VAR"));
 }
+
+#[test]
+fn a_base_url_that_misses_the_api_paths_is_a_404_that_says_where_to_look() {
+    // The mock answers 404 off the API's paths, as a real server does.
+    let mock = MockLlm::start(vec![Reply::text("(return 1)")]);
+    let dir = workdir("base-url-without-v1");
+    let bare = mock.anthropic_base(); // http://127.0.0.1:PORT, no /v1
+    let out = run_agent(&dir, &bare, &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("HTTP 404"), "{err}");
+    assert!(
+        err.contains(&format!("the request went to {bare}/chat/completions"))
+            && err.contains("check that --base-url ends where the API's paths begin (…/v1"),
+        "{err}"
+    );
+    // Anthropic with a base URL that already has /v1: …/v1/v1/messages.
+    let out = run_agent(&dir, &mock.openai_base(), &["--provider", "anthropic"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("check that --base-url is the API's root, without /v1"),
+        "{err}"
+    );
+    // Neither request consumed the script; the right base URL still works.
+    let out = run_agent(&dir, &mock.openai_base(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

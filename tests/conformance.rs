@@ -13,8 +13,16 @@ use std::path::PathBuf;
 
 use ptc_lisp::check::run_file;
 
+/// `../shared/conformance/public`; a missing folder fails the calling test
+/// with one line saying where it should be (the other tests still run).
 fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/public")
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/public");
+    assert!(
+        dir.is_dir(),
+        "../shared/conformance not found ({}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")",
+        dir.display()
+    );
+    dir
 }
 
 fn known_failures() -> BTreeMap<String, String> {

@@ -579,3 +579,72 @@ fn budget_tokens_degrades_the_compressed_view_or_fails_by_how_much() {
         stderr(&tight)
     );
 }
+
+/// Wrong inputs a new user tries first: each message names the way forward.
+#[test]
+fn wrong_inputs_point_the_way() {
+    let session = examples().join("sales-by-region.json");
+    let session = session.to_string_lossy();
+    // A session file given to `ptc run`.
+    let out = ptc(&["run", &session]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("looks like a session file, not a program")
+            && err.contains(&format!("ptc replay {session}"))
+            && err.contains("--session")
+            && err.contains("ptc agent"),
+        "{err}"
+    );
+    // A flag's bad value is the flag's error, not the session file's.
+    for cmd in [
+        vec!["agent", &*session, "--model", "m", "--max-turns", "0"],
+        vec![
+            "eval",
+            &*session,
+            "--model",
+            "m",
+            "--runs",
+            "1",
+            "--max-turns",
+            "0",
+        ],
+        vec!["repl", &*session, "--max-turns", "0"],
+    ] {
+        let out = ptc(&cmd);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("--max-turns") && err.contains("must be at least 1"),
+            "{cmd:?}: {err}"
+        );
+        assert!(!err.contains("sales-by-region.json:"), "{cmd:?}: {err}");
+    }
+    // `ptc check` on a file that is not JSONL: the line and the expected shape.
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let out = ptc(&["check", &readme.to_string_lossy()]);
+    assert_ne!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    assert!(
+        err.contains("line 1: not a conformance case")
+            && err.contains("one JSON object per line")
+            && err.contains("\"program\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_tool_call_under_plain_run_says_where_tools_come_from() {
+    let dir = std::env::temp_dir().join(format!("ptc-run-tool-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("p.clj");
+    std::fs::write(&program, "(tool/search {:q \"x\"})").unwrap();
+    let out = ptc(&["run", &program.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("tool/search is not defined") && err.contains("--session S.json"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -10,7 +10,11 @@ use crate::builtins::{self, Ns};
 #[test]
 fn every_target_var_resolves() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/clojure-vars.tsv");
-    let text = std::fs::read_to_string(&path).expect("clojure-vars.tsv is readable");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "../shared/spec/clojure-vars.tsv not found ({e}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")"
+        )
+    });
     let mut missing = Vec::new();
     let mut count = 0;
     for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {

@@ -42,7 +42,7 @@ pub struct AgentArgs {
     #[arg(long, value_enum)]
     view: Option<ViewArg>,
     /// Turns before the session is exhausted (default: the file's).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::limits::turns_at_least_one)]
     max_turns: Option<usize>,
     /// Token budget of the compressed view: prompts are degraded in the
     /// documented order to fit (default: the file's render.budget_tokens).

@@ -32,7 +32,7 @@ pub struct EvalArgs {
     #[arg(long, value_enum)]
     view: Vec<ViewArg>,
     /// Turns before a run is exhausted (default: the file's).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::limits::turns_at_least_one)]
     max_turns: Option<usize>,
     /// Token budget of the compressed view (default: the file's
     /// render.budget_tokens).

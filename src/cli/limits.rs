@@ -61,3 +61,13 @@ impl LimitArgs {
         l
     }
 }
+
+/// Parses a turn count flag (`--max-turns`): a whole number of at least 1,
+/// so `--max-turns 0` is the flag's own error, not the session file's.
+pub(crate) fn turns_at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (a session needs a turn to run)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a whole number of turns, got {text:?}")),
+    }
+}

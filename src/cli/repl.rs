@@ -24,7 +24,7 @@ pub struct ReplArgs {
     /// End the session after N turns, as the LLM's would (default: the REPL
     /// never runs out of turns; the file's max_turns only drives the turn
     /// indicator of the prompt).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::limits::turns_at_least_one)]
     max_turns: Option<usize>,
     /// The mission of a new session (without a session file).
     #[arg(long, value_name = "TEXT", conflicts_with = "file")]
@@ -38,9 +38,6 @@ pub struct ReplArgs {
 }
 
 pub fn repl(args: ReplArgs) -> i32 {
-    if args.max_turns == Some(0) {
-        return input_error("--max-turns must be at least 1");
-    }
     let ReplArgs {
         file,
         plain,

@@ -48,6 +48,14 @@ pub fn run(args: RunArgs) -> i32 {
             Err(e) => return input_error(format!("cannot read {}: {e}", args.file.display())),
         }
     };
+    if args.session.is_none() && looks_like_session_file(&source) {
+        return input_error(format!(
+            "{} looks like a session file, not a program: `ptc replay {0}` renders its next \
+             prompt, `ptc run PROGRAM.clj --session {0}` runs a program as its next turn, \
+             `ptc agent {0} --model M` runs it with an LLM",
+            args.file.display()
+        ));
+    }
     if let Some(path) = &args.session {
         return run_in_session(path, &source, &args.limits);
     }
@@ -83,7 +91,7 @@ pub fn run(args: RunArgs) -> i32 {
         }
         Err(e) => {
             let _ = std::io::stdout().flush();
-            eprintln!("{:?}", e.diagnostic());
+            eprintln!("{:?}", without_tools_hint(e).diagnostic());
             1
         }
     };
@@ -91,6 +99,29 @@ pub fn run(args: RunArgs) -> i32 {
     // defined (100k records take ~10% of a benchmark's time) is left to the OS.
     std::mem::forget(interp);
     code
+}
+
+/// A JSON object with a `"mission"`: what a session file is.
+fn looks_like_session_file(source: &str) -> bool {
+    source.trim_start().starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(source)
+            .is_ok_and(|json| json.get("mission").is_some())
+}
+
+/// A call of an undefined `tool/…` under a plain `ptc run` (which has no
+/// tools of its own): the hint says where tools come from.
+fn without_tools_hint(e: crate::Error) -> crate::Error {
+    if e.kind() == crate::ErrorKind::Undefined
+        && e.message().starts_with("tool/")
+        && e.hint().is_none()
+    {
+        e.with_hint(
+            "`ptc run` alone has no tools: give a session file that defines them, \
+             `ptc run PROGRAM.clj --session S.json` (its \"tools\")",
+        )
+    } else {
+        e
+    }
 }
 
 /// Runs `source` as the next turn of the session in `path`.

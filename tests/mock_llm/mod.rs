@@ -171,6 +171,9 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
     if reader.read_exact(&mut body).is_err() {
         return;
     }
+    // Like a real server: only the API's paths exist (the request is
+    // still recorded; the script is not consumed).
+    let known = path == "/v1/chat/completions" || path == "/v1/messages";
     let reply = {
         let mut s = state.lock().expect("state");
         s.requests.push(Request {
@@ -179,6 +182,11 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             body: String::from_utf8_lossy(&body).into_owned(),
             at: Instant::now(),
         });
+        if !known {
+            drop(s);
+            let body = format!(r#"{{"error": {{"message": "no route for POST {path}"}}}}"#);
+            return answer(stream, &path, Reply::status(404, &body));
+        }
         if s.script.is_empty() {
             if let Some(again) = s.again.clone() {
                 s.script = again.into();

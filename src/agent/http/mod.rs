@@ -219,8 +219,12 @@ impl HttpLlm {
             500..=599 => LlmErrorKind::Server,
             _ => LlmErrorKind::Rejected,
         };
+        let mut message = provider_message(&text);
+        if status == 404 {
+            message = format!("{message} ({})", not_found_hint(self.config.provider, url));
+        }
         Err((
-            LlmError::new(kind, provider_message(&text)).with_status(status),
+            LlmError::new(kind, message).with_status(status),
             retry_after,
         ))
     }
@@ -254,6 +258,22 @@ impl Llm for HttpLlm {
         })?;
         response.latency = start.elapsed();
         Ok(response)
+    }
+}
+
+/// What a 404 from a provider usually means: a base URL that does not end
+/// where the API's paths begin. The URL named has no secrets (keys travel in
+/// headers).
+fn not_found_hint(provider: Provider, url: &str) -> String {
+    match provider {
+        Provider::OpenAi => format!(
+            "the request went to {url}: check that --base-url ends where the API's paths \
+             begin (…/v1, e.g. http://127.0.0.1:8080/v1); ptc appends /chat/completions"
+        ),
+        Provider::Anthropic => format!(
+            "the request went to {url}: check that --base-url is the API's root, without /v1 \
+             (e.g. https://api.anthropic.com); ptc appends /v1/messages"
+        ),
     }
 }
 
