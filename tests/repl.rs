@@ -183,7 +183,7 @@ fn ptc_without_a_command_opens_the_repl() {
     p.send_line("(defn f [x]").unwrap();
     entry(&mut p, "(* x 3))", &line("#'f"));
     entry(&mut p, "(f 14)", &line("42"));
-    entry(&mut p, ":help", "exact next USER message");
+    entry(&mut p, ":help", "exact next prompt the LLM would get");
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
@@ -353,5 +353,44 @@ fn the_repl_never_loses_work() {
     assert_eq!(saved.turns().len(), 4);
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The quick start's example: its recorded turns returned. The REPL opens
+/// before that last turn (saying so), so the first entry runs; `:prompt`
+/// shows the whole next prompt in the uncompressed view too.
+#[test]
+fn an_example_that_returned_opens_where_the_user_can_type() {
+    let dir = temp_dir("returned-example");
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("lisp-examples/products-in-stock.json");
+    let example = example.to_string_lossy();
+    let mut p = spawn(&dir, &["repl", &example, "--plain"]);
+    p.exp_string("the file's turn 3 returned").unwrap();
+    p.exp_string("the REPL opens before it").unwrap();
+    p.exp_string(PROMPT).unwrap();
+    entry(&mut p, "(count well-reviewed)", &line("2"));
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+
+    // The uncompressed view's next prompt is the whole history, not only
+    // its last USER message.
+    let (code, text) = script(&dir, &["repl", &example], ":prompt uncompressed\n:prompt\n");
+    assert_eq!(code, Some(0), "{text}");
+    // The compressed view's one USER message comes last.
+    let at = text
+        .rfind("Find well-reviewed products in stock\n\n;; ===")
+        .unwrap();
+    let (uncompressed, compressed) = text.split_at(at);
+    assert!(
+        uncompressed.starts_with("[USER]\nFind well-reviewed"),
+        "{text}"
+    );
+    assert!(uncompressed.contains("\n[ASSISTANT]\n"), "{text}");
+    assert!(
+        uncompressed.contains("\n[USER]\nResult: #'reviews"),
+        "{text}"
+    );
+    assert!(!compressed.contains("[ASSISTANT]"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{open_session, Output, Repl};
 use crate::format::to_clojure;
 use crate::session::messages::render;
-use crate::session::{render_messages, Message, Role, Status, View};
+use crate::session::{render_messages, Message, Role, View};
 
 /// `(name, arguments, what it does)`, in the order `:help` lists them.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
@@ -14,7 +14,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         ":prompt",
         "[compressed|uncompressed]",
-        "the exact next USER message the LLM would get",
+        "the exact next prompt the LLM would get, after SYSTEM",
     ),
     (":system", "", "the SYSTEM message"),
     (
@@ -157,7 +157,7 @@ fn help() -> Output {
 fn prompt(repl: &Repl, arg: &str) -> Output {
     let view = match arg {
         // what the session recorded for its next turn
-        "" => return last_user(repl.session().next_prompt()),
+        "" => return after_system(repl.session().next_prompt()),
         "compressed" => View::Compressed,
         "uncompressed" => View::Uncompressed,
         other => {
@@ -166,13 +166,29 @@ fn prompt(repl: &Repl, arg: &str) -> Output {
             ))
         }
     };
-    last_user(&render_messages(repl.session(), view))
+    after_system(&render_messages(repl.session(), view))
 }
 
-fn last_user(messages: &[Message]) -> Output {
-    match messages.iter().rev().find(|m| m.role == Role::User) {
-        Some(m) => Output::text(m.content.trim_end_matches('\n')),
-        None => Output::note("no USER message"),
+/// The next prompt's messages after SYSTEM (`:system` shows that one): the
+/// USER message alone in the compressed view, the whole history with
+/// `[ROLE]` headers (as `ptc replay` prints them) in the uncompressed one.
+fn after_system(messages: &[Message]) -> Output {
+    let rest: Vec<&Message> = messages.iter().filter(|m| m.role != Role::System).collect();
+    match rest.as_slice() {
+        [] => Output::note("no USER message"),
+        [one] => Output::text(one.content.trim_end_matches('\n')),
+        many => Output::text(
+            many.iter()
+                .map(|m| {
+                    format!(
+                        "[{}]\n{}",
+                        m.role.name().to_uppercase(),
+                        m.content.trim_end_matches('\n')
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        ),
     }
 }
 
@@ -494,7 +510,8 @@ fn load(repl: &mut Repl, arg: &str) -> Output {
     }
     let path = PathBuf::from(arg);
     match open_session(&path, &repl.config) {
-        Ok((session, own_limits)) => {
+        Ok((mut session, own_limits)) => {
+            let reopened = super::reopen_before_end(&mut session);
             let turns = session.turns().len();
             let mission = one_line(session.mission(), 70);
             let status = session.status().clone();
@@ -507,8 +524,8 @@ fn load(repl: &mut Repl, arg: &str) -> Output {
             if !mission.is_empty() {
                 out.push_note(format!("mission: {mission}"));
             }
-            if let Status::Returned(_) | Status::Failed(_) = status {
-                out.push_note(":undo takes the last turn back to continue");
+            if let Some(note) = reopened {
+                out.push_note(note);
             }
             out
         }

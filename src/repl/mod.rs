@@ -2,7 +2,7 @@
 //!
 //! Each entry is one turn of a [`Session`] — the session file's mission,
 //! data and tools, or an empty session — so what the REPL shows is what
-//! the LLM would get: `:prompt` prints the exact next USER message.
+//! the LLM would get: `:prompt` prints the exact next prompt after SYSTEM.
 //!
 //! [`Repl::eval_entry`] is the core that the terminal loop
 //! ([`terminal::run_interactive`]), the non-interactive mode
@@ -54,7 +54,9 @@ use crate::error::Error;
 use crate::eval::{error_value, Interp, Limits, StaticHost};
 use crate::format::{to_clojure, to_clojure_capped};
 use crate::reader::{read_all, Form, FormKind};
-use crate::session::{extract_program, Session, SessionError, SessionFile, DEFAULT_MAX_TURNS};
+use crate::session::{
+    extract_program, Session, SessionError, SessionFile, Status, DEFAULT_MAX_TURNS,
+};
 use crate::value::Value;
 
 pub use helper::ReplHelper;
@@ -122,6 +124,8 @@ pub struct Repl {
     origin: Option<(PathBuf, serde_json::Value)>,
     /// Set by Ctrl-C during an evaluation ([`Repl::interrupt_flag`]).
     interrupt: Arc<AtomicBool>,
+    /// What opening the session file did besides replaying it.
+    opened_note: Option<String>,
     /// Results pretty-printed (`:pp`).
     pretty: bool,
 }
@@ -143,6 +147,7 @@ impl Repl {
             last_error: None,
             last_value: None,
             last_stats: None,
+            opened_note: None,
         }
     }
 
@@ -157,14 +162,24 @@ impl Repl {
         Ok(Repl::new(session, config))
     }
 
-    /// A REPL over a session file, its turns replayed.
+    /// A REPL over a session file, its turns replayed. A file whose turns
+    /// ended the session (`return`/`fail`) opens before that last turn, so
+    /// the first entry can run ([`Repl::opened_note`] says so).
     pub fn open(path: &Path, config: ReplConfig) -> Result<Repl, SessionError> {
-        let (session, own_limits) = open_session(path, &config)?;
+        let (mut session, own_limits) = open_session(path, &config)?;
+        let note = reopen_before_end(&mut session);
         let mut repl = Repl::new(session, config);
+        repl.opened_note = note;
         repl.path = Some(path.to_path_buf());
         repl.own_limits = own_limits;
         repl.origin = origin_of(path);
         Ok(repl)
+    }
+
+    /// Set when the session file's turns had ended the session and the
+    /// REPL opened before the last one (the file is unchanged).
+    pub fn opened_note(&self) -> Option<&str> {
+        self.opened_note.as_deref()
     }
 
     pub fn session(&self) -> &Session {
@@ -432,6 +447,26 @@ pub fn open_session(
     session.set_budget_tokens(config.budget_tokens);
     session.replay(&file.turns);
     Ok((session, file.limits))
+}
+
+/// A session whose replayed turns ended it with `return` or `fail` cannot
+/// take an entry: take that last turn back (the file is unchanged), so the
+/// REPL opens where the user can type; the note says what was taken back.
+pub(crate) fn reopen_before_end(session: &mut Session) -> Option<String> {
+    let (Status::Returned(v) | Status::Failed(v)) = session.status().clone() else {
+        return None;
+    };
+    let n = session.turns().len();
+    let how = format!(
+        "{} {}",
+        session.status().state(),
+        to_clojure(&v, Some(5), Some(80)).0
+    );
+    session.truncate_turns(n - 1);
+    Some(format!(
+        "the file's turn {n} {how}; the REPL opens before it so you can take that turn \
+         yourself (the file is unchanged)"
+    ))
 }
 
 /// A session file's path and JSON (keys in file order), if it reads.

@@ -57,6 +57,9 @@ pub fn banner(repl: &Repl) -> String {
             s.status()
         ));
     }
+    if let Some(note) = repl.opened_note() {
+        lines.push(note.to_string());
+    }
     lines.join("\n") + "\n"
 }
 

@@ -127,25 +127,39 @@ fn the_repl_never_runs_out_of_turns_unless_asked() {
 }
 
 #[test]
-fn prompt_shows_the_next_user_message() {
+fn prompt_shows_the_next_prompt_after_system() {
+    use crate::session::{render_messages, Role, View};
     let mut r = repl();
     let first = plain(&mut r, ":prompt");
     assert!(first.contains("Find the most expensive product"), "{first}");
     plain(&mut r, "(def top (first (sort-by :price > data/products)))");
-    let next = plain(&mut r, ":prompt uncompressed");
-    let messages = render_messages_last_user(&r, crate::session::View::Uncompressed);
-    assert_eq!(next, format!("{messages}\n"));
+    // Compressed: the one USER message, as it is.
+    let compressed = render_messages(r.session(), View::Compressed);
+    assert_eq!(compressed.len(), 2);
+    assert_eq!(
+        plain(&mut r, ":prompt compressed"),
+        format!("{}\n", compressed[1].content.trim_end())
+    );
+    // Uncompressed: every message after SYSTEM, each under its role.
+    let messages = render_messages(r.session(), View::Uncompressed);
+    assert!(messages.len() > 2, "a turn makes the history longer");
+    let expected: Vec<String> = messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| {
+            format!(
+                "[{}]\n{}",
+                m.role.name().to_uppercase(),
+                m.content.trim_end()
+            )
+        })
+        .collect();
+    assert_eq!(
+        plain(&mut r, ":prompt uncompressed"),
+        format!("{}\n", expected.join("\n\n"))
+    );
     assert!(plain(&mut r, ":prompt sideways").contains("unknown view"));
     assert!(!plain(&mut r, ":system").is_empty());
-}
-
-fn render_messages_last_user(r: &Repl, view: crate::session::View) -> String {
-    crate::session::render_messages(r.session(), view)
-        .into_iter()
-        .rev()
-        .find(|m| m.role == crate::session::Role::User)
-        .unwrap()
-        .content
 }
 
 #[test]
