@@ -37,7 +37,10 @@ fn the_readme_embedding_example_builds_as_an_external_crate() {
         "git = \"…\"",
         &format!("path = {:?}", repo.to_string_lossy()),
     );
-    assert!(deps.contains("path = "), "the ptc-lisp line names git = \"…\": {deps}");
+    assert!(
+        deps.contains("path = "),
+        "the ptc-lisp line names git = \"…\": {deps}"
+    );
     let example = block_after(&readme, "### Embedding", "rust");
 
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-embedding");

@@ -658,7 +658,7 @@ fn r50_error_block_shows_only_the_last_turn_with_hint() {
 }
 
 #[test]
-fn r50_raw_response_stands_in_when_no_program_was_extracted() {
+fn r50_a_reply_without_a_program_is_quoted_never_fenced() {
     let mut input = RenderInput {
         mission: "m".into(),
         max_turns: 5,
@@ -685,8 +685,26 @@ fn r50_raw_response_stands_in_when_no_program_was_extracted() {
     );
     assert_eq!(
         r.messages[1].content,
-        "m\n\n---\nYour previous attempt:\n```clojure\nI think the answer is 42.\n```\n\nError: no PTC-Lisp code found in the response\nHint: answer with a ```clojure block\n---\n\nTurns left: 4"
+        "m\n\n---\nYour previous response (no code was found in it) began:\n> I think the answer is 42.\n\nError: no PTC-Lisp code found in the response\nHint: answer with a ```clojure block\n---\n\nTurns left: 4"
     );
+
+    // A long reply with its own fences: its first lines, quoted, and how
+    // many were left out; never a fence of ours around its fences.
+    let reply = "Let me write it in Python.\n\n```python\nxs = [1, 2, 3]\nprint(sum(xs))\n```\nThat prints 6.\nDone.\nOne more line.";
+    input.turns[0].raw_response = reply.into();
+    let r = to_messages(
+        &input,
+        &RenderOptions::default(),
+        Strategy::SingleUserCoalesced,
+    );
+    let content = &r.messages[1].content;
+    assert!(
+        content.contains(
+            "began:\n> Let me write it in Python.\n> ```python\n> xs = [1, 2, 3]\n> print(sum(xs))\n> ```\n> That prints 6.\n> … (2 more lines)\n\nError:"
+        ),
+        "{content}"
+    );
+    assert!(!content.contains("```clojure\nLet me"), "{content}");
 }
 
 // ---- R-60: turn indicator, R-03: single shot --------------------------------

@@ -432,3 +432,57 @@ fn a_session_serializes_as_its_replay_json_with_every_turn() {
         serde_json::to_value(TurnJson::of(turn)).unwrap()
     );
 }
+
+/// Replies a real model sent that hold nothing to run: a lone closing fence
+/// after prose, an empty block, comments only. Each is a failed turn whose
+/// error says the block was empty (it used to be "ok, nil"), and the next
+/// prompt shows it; memory is unchanged.
+#[test]
+fn an_empty_program_is_a_failed_turn_with_a_hint() {
+    for reply in [
+        "This is prose, not code.\n```",
+        "```clojure\n```",
+        "```clojure\n  \n```",
+        "```clojure\n;; let me think\n```",
+    ] {
+        let mut s = Session::builder("m").max_turns(3).build().unwrap();
+        s.run_turn("(def a 1)").unwrap();
+        let turn = s.run_turn(reply).unwrap();
+        assert!(!turn.success, "{reply:?}");
+        let e = turn.error().unwrap();
+        assert_eq!(e.kind(), ErrorKind::Parse, "{reply:?}");
+        assert!(
+            e.message().contains("your code block was empty"),
+            "{reply:?}"
+        );
+        assert!(e.hint().unwrap().contains("inside the ```clojure block"));
+        assert_eq!(memory_names(&s), ["a"]);
+        let prompt = &s.next_prompt().last().unwrap().content;
+        assert!(
+            prompt.contains("Error: your code block was empty"),
+            "{prompt}"
+        );
+    }
+}
+
+/// "No code found" names the fenced languages the model wrote instead.
+#[test]
+fn no_code_names_the_language_that_was_skipped() {
+    let mut s = Session::builder("m").max_turns(3).build().unwrap();
+    let turn = s
+        .run_turn("Sure:\n```python\nprint(sum([1, 2]))\n```")
+        .unwrap();
+    assert!(!turn.success);
+    assert_eq!(
+        turn.error().unwrap().message(),
+        "no PTC-Lisp code found in the response (found a ```python block, which is not run)"
+    );
+    // The compressed view quotes the reply, not wrapped in a clojure fence.
+    let messages = ptc_lisp::session::render_messages(&s, ptc_lisp::session::View::Compressed);
+    let prompt = &messages.last().unwrap().content;
+    assert!(
+        prompt.contains("began:\n> Sure:\n> ```python\n"),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("```clojure\nSure:"), "{prompt}");
+}

@@ -299,7 +299,6 @@ pub fn error_lines(e: &super::input::ErrorInfo) -> String {
 pub fn error_block(turns: &[TurnRecord], note_loops: bool) -> Option<String> {
     let last = turns.last()?;
     let err = last.result.as_ref().err()?;
-    let program = last.program_or_response().trim_end_matches('\n');
     let mut lines = error_lines(err);
     if let Some(note) = note_loops
         .then(|| super::loops::error_loop_note(super::loops::error_streak(turns)))
@@ -308,9 +307,57 @@ pub fn error_block(turns: &[TurnRecord], note_loops: bool) -> Option<String> {
         lines.push('\n');
         lines.push_str(&note);
     }
-    Some(format!(
-        "---\nYour previous attempt:\n```clojure\n{program}\n```\n\n{lines}\n---"
-    ))
+    let attempt = match &last.program {
+        Some(program) => format!(
+            "Your previous attempt:\n```clojure\n{}\n```",
+            program.trim_end_matches('\n')
+        ),
+        None => format!(
+            "Your previous response (no code was found in it) began:\n{}",
+            quoted_reply(&last.raw_response)
+        ),
+    };
+    Some(format!("---\n{attempt}\n\n{lines}\n---"))
+}
+
+/// Lines of a reply quoted in the error block when it held no program.
+pub const QUOTED_REPLY_LINES: usize = 6;
+/// Characters of each quoted line.
+pub const QUOTED_LINE_CHARS: usize = 160;
+
+/// A reply without a program, as quoted text (R-50): its first non-blank
+/// lines, each after `> ` and cut to [`QUOTED_LINE_CHARS`], at most
+/// [`QUOTED_REPLY_LINES`], then how many lines were left out. Never inside
+/// a code fence: the reply's own fences would nest in ours.
+pub fn quoted_reply(raw: &str) -> String {
+    let lines: Vec<&str> = raw
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(QUOTED_REPLY_LINES)
+        .map(|l| {
+            if l.chars().count() > QUOTED_LINE_CHARS {
+                let cut: String = l.chars().take(QUOTED_LINE_CHARS).collect();
+                format!("> {cut}…")
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect();
+    if out.is_empty() {
+        out.push("> (an empty response)".to_string());
+    }
+    if lines.len() > QUOTED_REPLY_LINES {
+        let more = lines.len() - QUOTED_REPLY_LINES;
+        out.push(format!(
+            "> … ({more} more line{})",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    out.join("\n")
 }
 
 /// The turn indicator of R-60: `None` once no turn is left.

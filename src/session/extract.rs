@@ -8,7 +8,13 @@
 //! 2. otherwise a response whose trimmed text starts with `(` — after any
 //!    leading `;` comment lines and blank lines — is the program (models
 //!    often open with `;; Step 1: …`, as `ptc run` accepts);
-//! 3. otherwise there is no program ([`no_code_error`], a `parse-error`).
+//! 3. otherwise there is no program ([`no_code_error`], a `parse-error`
+//!    whose message names the fenced languages it skipped: "(found a
+//!    ```python block, which is not run)");
+//! 4. a program with nothing to run — a lone fence line, an empty block,
+//!    only whitespace or `;` comments — is a failed turn too
+//!    ([`empty_program_error`], a `parse-error` "your code block was
+//!    empty"), never a successful `nil`.
 //!
 //! Before that, zero-width characters and byte-order marks are removed from
 //! the response, and in the program typographic quotes outside strings and
@@ -40,10 +46,82 @@ fn is_bare_code(response: &str) -> bool {
         .is_some_and(|l| l.starts_with('('))
 }
 
-/// The error of a turn whose response holds no code (R-70.3).
-pub fn no_code_error() -> Error {
-    Error::parse("no PTC-Lisp code found in the response")
-        .with_hint("answer with the program in a ```clojure code block")
+/// The error of a turn whose response holds no code (R-70.3). When the
+/// response had fenced blocks in other languages, the message names them
+/// (models write Python, JSON … blocks), so the model sees what was
+/// skipped: "no PTC-Lisp code found in the response (found a ```python
+/// block, which is not run)".
+pub fn no_code_error(response: &str) -> Error {
+    let skipped = skipped_languages(response);
+    let message = match skipped.as_slice() {
+        [] => "no PTC-Lisp code found in the response".to_string(),
+        [one] => format!(
+            "no PTC-Lisp code found in the response (found a ```{one} block, which is not run)"
+        ),
+        many => format!(
+            "no PTC-Lisp code found in the response (found blocks in {}, which are not run)",
+            many.iter()
+                .map(|l| format!("```{l}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let hint = if skipped.is_empty() {
+        "answer with the program in a ```clojure code block"
+    } else {
+        "write PTC-Lisp (Clojure syntax) in a ```clojure code block; only that language runs"
+    };
+    Error::parse(message).with_hint(hint)
+}
+
+/// The error of a turn whose code block holds nothing to run (only
+/// whitespace or comments): a failed turn, never `nil` (R-70.4).
+pub fn empty_program_error() -> Error {
+    Error::parse("your code block was empty: there was no program to run")
+        .with_hint("write the program inside the ```clojure block, not after it")
+}
+
+/// Whether an extracted program has nothing to run: blank, or only `;`
+/// comments (a program that does not read is not empty: its parse error
+/// is the turn's error).
+pub fn is_empty_program(program: &str) -> bool {
+    program
+        .lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with(';'))
+}
+
+/// The distinct tags of fenced blocks that are not code (`python`, `json`
+/// …), in order of appearance, at most 3, each at most 20 characters.
+fn skipped_languages(response: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut fence: Option<usize> = None;
+    for line in response.lines() {
+        let trimmed = line.trim();
+        let ticks = trimmed.chars().take_while(|&c| c == '`').count();
+        match fence {
+            None if ticks >= 3 => {
+                fence = Some(ticks);
+                let tag = trimmed[ticks..].split_whitespace().next().unwrap_or("");
+                let tag: String = tag
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || "+-#_.".contains(*c))
+                    .take(20)
+                    .collect::<String>()
+                    .to_lowercase();
+                if !tag.is_empty()
+                    && !CODE_TAGS.contains(&tag.as_str())
+                    && !found.contains(&tag)
+                    && found.len() < 3
+                {
+                    found.push(tag);
+                }
+            }
+            Some(f) if ticks >= f && ticks == trimmed.len() => fence = None,
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The code blocks of a response, or `None` when it has none.
@@ -242,10 +320,44 @@ mod tests {
 
     #[test]
     fn no_code_error_is_a_parse_error_with_a_hint() {
-        let e = no_code_error();
+        let e = no_code_error("The answer is 42.");
         assert_eq!(e.kind(), crate::error::ErrorKind::Parse);
         assert_eq!(e.message(), "no PTC-Lisp code found in the response");
         assert!(e.hint().unwrap_or("").contains("```clojure"));
+    }
+
+    #[test]
+    fn no_code_error_names_the_languages_it_skipped() {
+        let r = "Here:\n```python\nprint(1)\n```\nand\n```json\n{\"a\": 1}\n```\n```python\nx\n```";
+        assert_eq!(ex(r), None);
+        let e = no_code_error(r);
+        assert_eq!(
+            e.message(),
+            "no PTC-Lisp code found in the response (found blocks in ```python, ```json, which are not run)"
+        );
+        assert!(e.hint().unwrap().contains("PTC-Lisp (Clojure syntax)"));
+        let e = no_code_error("```C#\nvar x = 1;\n```");
+        assert_eq!(
+            e.message(),
+            "no PTC-Lisp code found in the response (found a ```c# block, which is not run)"
+        );
+    }
+
+    #[test]
+    fn empty_programs() {
+        // A lone fence line, an empty block, whitespace, comments only.
+        for r in [
+            "This is prose, not code.\n```",
+            "```clojure\n```",
+            "```clojure\n   \n\n```",
+            "```clojure\n;; I will think first\n```",
+        ] {
+            let p = ex(r).unwrap_or_else(|| panic!("{r:?} has a (empty) code block"));
+            assert!(is_empty_program(&p), "{r:?} -> {p:?}");
+        }
+        assert!(!is_empty_program("(+ 1 2)"));
+        assert!(!is_empty_program(";; sum\n(+ 1 2)"));
+        assert!(!is_empty_program("#_(+ 1 2) )"));
     }
 
     #[test]

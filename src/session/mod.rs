@@ -472,7 +472,15 @@ impl Session {
         let program = extract_program(raw_response);
         let (mut result, mut returned, prints, tool_calls, notes) = match &program {
             None => (
-                Err(extract::no_code_error()),
+                Err(extract::no_code_error(raw_response)),
+                false,
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+            ),
+            // A lone fence or an empty block: a failed turn, not `nil`.
+            Some(p) if extract::is_empty_program(p) => (
+                Err(extract::empty_program_error()),
                 false,
                 Vec::new(),
                 Vec::new(),

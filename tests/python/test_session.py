@@ -127,3 +127,16 @@ def test_turn_tool_calls_and_star_vars():
     t = s.run_turn("(inc *1)")
     assert t.value == 43
     assert s.turns[0].tool_calls == [{"name": "double", "args": [21], "result": 42, "error": None}]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["```clojure\n```", "This is prose, not code.\n```", "```clojure\n;; thinking\n```"],
+)
+def test_an_empty_program_is_a_failed_turn(reply):
+    s = session()
+    turn = s.run_turn(reply)
+    assert not turn.success
+    assert turn.error.kind == "parse-error"
+    assert "your code block was empty" in turn.error.message
+    assert s.status == "running"
