@@ -784,6 +784,45 @@ fn r80_result_line_limits() {
     );
 }
 
+/// One chatty turn (a real model's printed 30 KB and overflowed an 8k
+/// context): the uncompressed view caps each turn's output as R-33 caps
+/// the compressed view's, saying what it left out.
+#[test]
+fn r80_printed_output_is_capped_per_turn_and_says_what_was_cut() {
+    let mut s = Sim::new("m", 5);
+    s.turn("(doseq [i (range 20)] (println (apply str i \":\" (repeat 3000 \"x\"))))");
+    let o = RenderOptions {
+        println_limit: 3,
+        print_char_limit: 100,
+        ..RenderOptions::default()
+    };
+    let r = to_messages(&s.input, &o, Strategy::Uncompressed);
+    let fb = &r.messages[3].content;
+    assert!(
+        fb.starts_with(
+            "Result: nil\n\n;; Output:\n... (17 earlier println entries not shown)\n17:xxx"
+        ),
+        "{fb}"
+    );
+    assert_eq!(fb.matches("... (2903 more characters)").count(), 3, "{fb}");
+    assert!(fb.len() < 1000, "{} characters", fb.len());
+    assert_eq!(
+        (
+            r.stats.printlns_total,
+            r.stats.printlns_shown,
+            r.stats.printlns_dropped,
+            r.stats.printlns_truncated
+        ),
+        (20, 3, 17, 3)
+    );
+    // With the defaults: 15 entries of at most 2000 characters.
+    let r = to_messages(&s.input, &RenderOptions::default(), Strategy::Uncompressed);
+    assert!(r.messages[3]
+        .content
+        .contains("(5 earlier println entries not shown)"));
+    assert!(r.messages[3].content.len() < 16 * 2100);
+}
+
 // ---- the three extra options ------------------------------------------------
 
 #[test]

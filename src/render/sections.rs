@@ -230,7 +230,16 @@ pub fn output(turns: &[TurnRecord], o: &RenderOptions) -> Output {
         .filter(|t| t.success())
         .flat_map(|t| t.prints.iter())
         .collect();
-    let shown = &prints[prints.len().saturating_sub(o.println_limit)..];
+    capped_output(&prints, o, false)
+}
+
+/// `;; Output:` with the most recent `println_limit` of `prints`, each cut
+/// at `print_char_limit` characters; with `note_dropped`, a line
+/// saying how many earlier entries were left out (the uncompressed view,
+/// R-80, where each turn's output stands alone).
+pub fn capped_output(prints: &[&String], o: &RenderOptions, note_dropped: bool) -> Output {
+    let dropped = prints.len().saturating_sub(o.println_limit);
+    let shown = &prints[dropped..];
     if shown.is_empty() {
         return Output {
             text: None,
@@ -239,6 +248,12 @@ pub fn output(turns: &[TurnRecord], o: &RenderOptions) -> Output {
         };
     }
     let mut out = String::from(";; Output:");
+    if note_dropped && dropped > 0 {
+        out.push_str(&format!(
+            "\n... ({dropped} earlier println entr{} not shown)",
+            if dropped == 1 { "y" } else { "ies" }
+        ));
+    }
     let mut truncated = 0;
     for p in shown {
         out.push('\n');

@@ -1,5 +1,8 @@
 //! The uncompressed strategy: the full history as USER/ASSISTANT
-//! pairs, no limits, no prelude, no collapsing. Also what single-shot
+//! pairs, no prelude, no collapsing; each turn's printed output capped as
+//! the compressed view caps it (R-33's `println_limit` and
+//! `print_char_limit`, per turn, saying what was left out), so one chatty
+//! turn cannot overflow a context window. Also what single-shot
 //! sessions (`max_turns == 1`, R-03) get, without a turn indicator.
 
 use super::input::{RenderInput, TurnRecord};
@@ -31,9 +34,12 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
         Message::system(system_prompt()),
         Message::user(first.join("\n\n")),
     ];
+    let (mut printlns_shown, mut printlns_truncated) = (0, 0);
     for (i, turn) in input.turns.iter().enumerate() {
         messages.push(Message::assistant(turn.raw_response.clone()));
-        let mut fb = feedback(&input.turns, i, o);
+        let (mut fb, output) = feedback(&input.turns, i, o);
+        printlns_shown += output.shown;
+        printlns_truncated += output.truncated;
         if i + 1 == input.turns.len() {
             if let Some(ind) = &indicator {
                 fb.push_str("\n\n");
@@ -51,7 +57,9 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
         tool_calls_total,
         tool_calls_shown: tool_calls_total,
         printlns_total,
-        printlns_shown: printlns_total,
+        printlns_shown,
+        printlns_dropped: printlns_total - printlns_shown,
+        printlns_truncated,
         ..Stats::default()
     };
     stats.measure(&messages);
@@ -59,8 +67,10 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
 }
 
 /// `Result: VALUE` or `Error: MESSAGE` (with the error-loop note), the
-/// repeated-tool-calls note, then a blank line and all prints.
-fn feedback(turns: &[TurnRecord], i: usize, o: &RenderOptions) -> String {
+/// repeated-tool-calls note, then a blank line and the turn's prints, capped
+/// as the compressed view caps them (R-33: the last `println_limit`
+/// entries, each cut at `print_char_limit` characters), saying what was cut.
+fn feedback(turns: &[TurnRecord], i: usize, o: &RenderOptions) -> (String, sections::Output) {
     let turn = &turns[i];
     let mut out = match &turn.result {
         Ok(v) => format!("Result: {}", sections::result_text(v)),
@@ -78,12 +88,11 @@ fn feedback(turns: &[TurnRecord], i: usize, o: &RenderOptions) -> String {
             out.push_str(&note);
         }
     }
-    if !turn.prints.is_empty() {
-        out.push_str("\n\n;; Output:");
-        for p in &turn.prints {
-            out.push('\n');
-            out.push_str(p);
-        }
+    let prints: Vec<&String> = turn.prints.iter().collect();
+    let output = sections::capped_output(&prints, o, true);
+    if let Some(text) = &output.text {
+        out.push_str("\n\n");
+        out.push_str(text);
     }
-    out
+    (out, output)
 }
