@@ -25,10 +25,17 @@ fn retries_with_backoff_honour_retry_after_then_succeed() {
         Reply::text("(return 2)"),
     ]);
     let dir = workdir("retries");
+    // The mock is local: retrying its timeouts is asked for explicitly.
     let out = run_agent(
         &dir,
         &mock.openai_base(),
-        &["--retries", "4", "--llm-timeout", "0.5"],
+        &[
+            "--retries",
+            "4",
+            "--llm-timeout",
+            "0.5",
+            "--retry-local-timeouts",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
@@ -208,4 +215,29 @@ fn a_base_url_that_misses_the_api_paths_is_a_404_that_says_where_to_look() {
     // Neither request consumed the script; the right base URL still works.
     let out = run_agent(&dir, &mock.openai_base(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A local server computes a request the client gave up on: with retries
+/// left, a timeout against 127.0.0.1 still fails at once (one request, not
+/// three piling up), naming the flag and its value.
+#[test]
+fn a_timeout_against_a_local_server_is_not_retried() {
+    let mock = MockLlm::start(vec![
+        Reply::slow(1500, Reply::text("(return 1)")),
+        Reply::text("(return 2)"),
+    ]);
+    let dir = workdir("local-timeout");
+    let out = run_agent(
+        &dir,
+        &mock.openai_base(),
+        &["--retries", "2", "--llm-timeout", "0.3"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(mock.requests().len(), 1, "no retry of a local timeout");
+    let err = text(&out.stderr);
+    assert!(err.contains("--llm-timeout 0.3 s"), "{err}");
+    assert!(
+        err.contains("not retried") && err.contains("--retry-local-timeouts"),
+        "{err}"
+    );
 }

@@ -69,6 +69,11 @@ pub struct LlmArgs {
     /// jitter; at least the provider's Retry-After).
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub retry_delay_ms: u64,
+    /// Retry timeouts against a local server (loopback or private address)
+    /// too; by default they are not, since the server keeps computing the
+    /// request the client gave up on.
+    #[arg(long)]
+    pub retry_local_timeouts: bool,
 }
 
 impl LlmArgs {
@@ -92,6 +97,7 @@ impl LlmArgs {
         config.retry = RetryPolicy {
             max_retries: self.retries,
             base_delay: Duration::from_millis(self.retry_delay_ms),
+            retry_local_timeouts: self.retry_local_timeouts,
             ..RetryPolicy::default()
         };
         HttpLlm::new(config).map_err(|e| input_error(e.message))

@@ -10,7 +10,10 @@
 //! URL is the provider's hosted one, which is a [`LlmErrorKind::Config`]
 //! error naming the variable. Retried (with exponential backoff and
 //! jitter, at most [`RetryPolicy::max_retries`] times): 408, 429, 5xx,
-//! dropped or refused connections and timeouts; a `Retry-After` of
+//! dropped or refused connections and timeouts — except a timeout against
+//! a local server (loopback or private address, `retry::is_local_url`),
+//! which keeps computing the abandoned request: that one fails at once
+//! unless [`RetryPolicy::retry_local_timeouts`] is set; a `Retry-After` of
 //! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). Every
 //! other status fails at once with the provider's own message.
 
@@ -25,7 +28,7 @@ use serde_json::Value as Json;
 use super::{Llm, LlmError, LlmErrorKind, LlmResponse};
 use crate::session::Message;
 
-pub use retry::{RetryPolicy, MAX_RETRY_AFTER};
+pub use retry::{is_local_url, RetryPolicy, MAX_RETRY_AFTER};
 
 /// Which wire format a provider speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +179,25 @@ impl HttpLlm {
             let mut error = error;
             error.message = self.redact(error.message);
             error.attempts = attempt;
+            // Our own timeout (no HTTP status): name the flag and its value;
+            // a local server is not asked again by default (it is still
+            // computing the request we gave up on).
+            if error.kind == LlmErrorKind::Timeout && error.status.is_none() {
+                error.message = format!(
+                    "{} (--llm-timeout {} s, --connect-timeout {} s)",
+                    error.message,
+                    self.config.request_timeout.as_secs_f64(),
+                    self.config.connect_timeout.as_secs_f64()
+                );
+                if !policy.retry_local_timeouts && retry::is_local_url(&self.config.base_url) {
+                    error.message.push_str(
+                        "; not retried: a local server goes on computing a request the client \
+                         gave up on, so retries would pile up work; raise --llm-timeout, or \
+                         pass --retry-local-timeouts",
+                    );
+                    return Err(error);
+                }
+            }
             if !error.kind.is_retryable() || attempt > policy.max_retries {
                 return Err(error);
             }
