@@ -24,6 +24,9 @@ pub struct Overrides {
     /// The compressed view's token budget (the file's `render.budget_tokens`
     /// when `None`).
     pub budget_tokens: Option<usize>,
+    /// The model the prompts go to: a budget counts with its tokenizer
+    /// ([`Session::set_token_model`]).
+    pub token_model: Option<String>,
 }
 
 /// Builds the session of `file` (read from `path`, whose `text` locates
@@ -46,6 +49,9 @@ pub fn session_from_file(
     }
     let mut session = file.session(path, text, overrides.limits.clone())?;
     session.set_budget_tokens(overrides.budget_tokens);
+    if let Some(model) = &overrides.token_model {
+        session.set_token_model(model);
+    }
     if overrides.continue_turns {
         file.run_turns(&mut session);
     }

@@ -60,6 +60,7 @@ pub fn agent(args: AgentArgs) -> i32 {
         limits: Some(args.limits.apply(base_limits)),
         continue_turns: args.continue_turns,
         budget_tokens: args.budget_tokens,
+        token_model: Some(args.llm.model.clone()),
     };
     let (_, mut session) = match open_for_agent(&args.file, &overrides) {
         Ok(opened) => opened,

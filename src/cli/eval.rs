@@ -84,6 +84,7 @@ pub fn eval(args: EvalArgs) -> i32 {
             limits: limits.clone(),
             continue_turns: false,
             budget_tokens: args.budget_tokens,
+            token_model: Some(args.llm.model.clone()),
         };
         open_for_agent(&args.file, &overrides)
             .map(|(_, s)| s)

@@ -108,8 +108,11 @@ pub fn replay(args: ReplayArgs) -> i32 {
     };
     record(&session);
     let mut ran = 0;
-    for response in &file.turns[..n] {
-        if session.run_turn(response).is_err() {
+    for (k, response) in file.turns[..n].iter().enumerate() {
+        // With what the LLM reported: a token budget's calibration comes
+        // from it, so the prompts are the ones that were sent.
+        let llm = file.llm.get(k).cloned().flatten();
+        if session.run_llm_turn(response, llm).is_err() {
             break;
         }
         ran += 1;
@@ -402,6 +405,19 @@ fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> S
         s.tokens_estimate,
     );
     if let Some(budget) = s.budget_tokens {
+        if let (Some(tokenizer), Some(counted), Some(used)) =
+            (&s.tokenizer, s.tokens_counted, s.tokens_budgeted)
+        {
+            out.push_str(&format!(
+                "budget count: {counted} tokens ({tokenizer}){}\n",
+                match (s.calibration, s.calibration_offset) {
+                    (Some(r), Some(d)) => format!(
+                        "; calibrated by recent turns' reports (x {r:.3}, or {d:+} tokens, whichever is more) = {used}"
+                    ),
+                    _ => " (no calibration: no turn reported its prompt tokens yet)".into(),
+                }
+            ));
+        }
         out.push_str(&format!(
             "token budget: {budget}; degraded: {}{}\n",
             if s.degraded.is_empty() {
@@ -414,7 +430,19 @@ fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> S
                 .unwrap_or_default()
         ));
     }
-    out.push_str("\nprompt tokens for the next turn (cl100k_base; ~ = chars/4):\nafter turn  compressed  uncompressed  saved\n");
+    // What the provider reported for the prompt each turn was sent (the
+    // prompt rendered after turn i went with turn i+1).
+    let reported: Vec<Option<u64>> = session
+        .turns()
+        .iter()
+        .map(|t| t.llm.as_ref().and_then(|l| l.usage.input_tokens))
+        .collect();
+    let any_reported = reported.iter().any(Option::is_some);
+    out.push_str(&format!(
+        "\nprompt tokens for the next turn (cl100k_base; ~ = chars/4{}):\nafter turn  compressed  uncompressed  saved{}\n",
+        if any_reported { "; reported: the provider's count of what was sent" } else { "" },
+        if any_reported { "  reported" } else { "" }
+    ));
     for (i, (c, u)) in sizes.iter().enumerate() {
         let saved = if u.stats.chars > 0 {
             format!(
@@ -424,8 +452,14 @@ fn stats_text(session: &Session, s: &Stats, sizes: &[(Rendered, Rendered)]) -> S
         } else {
             "-".into()
         };
+        let sent = if any_reported {
+            let r = reported.get(i).copied().flatten();
+            format!("  {:>8}", r.map_or("-".to_string(), |n| n.to_string()))
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "{i:>10}  {:>10}  {:>12}  {saved:>5}\n",
+            "{i:>10}  {:>10}  {:>12}  {saved:>5}{sent}\n",
             tokens(c),
             tokens(u)
         ));

@@ -130,7 +130,7 @@ fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    session.replay(&file.turns);
+    file.run_turns(&mut session);
     if !session.status().is_running() {
         let n = session.turns().len();
         return input_error(format!(

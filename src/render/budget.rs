@@ -2,9 +2,12 @@
 //! compressed view's messages for the next turn fit it, degrading in a
 //! fixed order when they would not.
 //!
-//! Tokens are counted as the statistics count them by default: `ceil(chars
-//! / 4)` per message, summed over the messages (SYSTEM included; exact BPE
-//! counts depend on the model and are only computed on request).
+//! Tokens are counted by the options' tokenizer (`tokens.rs`): by default
+//! as the statistics estimate them, `ceil(chars / 4)` per message summed
+//! over the messages (SYSTEM included); with `render.tokenizer` a BPE count
+//! with the chat format's framing; and once turns reported the provider's
+//! prompt tokens, times the calibration ratio learnt from them, so the
+//! budget holds in the provider's own count.
 //!
 //! **The order** ([`STEPS`]), each step keeping the ones before it:
 //!
@@ -113,7 +116,7 @@ pub fn fit(
     let mut degraded = Vec::new();
     let mut steps = 0;
     for (name, step) in STEPS {
-        if rendered.stats.tokens_estimate <= budget {
+        if count(&mut rendered, base) <= budget {
             break;
         }
         step(&mut o, &mut shown);
@@ -124,15 +127,27 @@ pub fn fit(
         }
         rendered = next;
     }
+    let used = count(&mut rendered, base);
     rendered.stats.budget_tokens = Some(budget);
     rendered.stats.degrade_steps = steps;
     rendered.stats.degraded = degraded;
-    rendered.stats.over_budget_by = rendered
-        .stats
-        .tokens_estimate
-        .checked_sub(budget)
-        .filter(|n| *n > 0);
+    rendered.stats.over_budget_by = used.checked_sub(budget).filter(|n| *n > 0);
     rendered
+}
+
+/// Counts `rendered`'s messages as the budget does (the options' tokenizer,
+/// times their calibration), records the figures in its statistics, and
+/// returns the number compared with the budget.
+pub fn count(rendered: &mut Rendered, o: &RenderOptions) -> usize {
+    let counted = o.tokenizer.count(&rendered.messages);
+    let used = super::tokens::calibrated(counted, o.calibration);
+    let stats = &mut rendered.stats;
+    stats.tokenizer = Some(o.tokenizer.name().to_string());
+    stats.tokens_counted = Some(counted);
+    stats.calibration = o.calibration.map(|c| c.ratio);
+    stats.calibration_offset = o.calibration.map(|c| c.offset);
+    stats.tokens_budgeted = Some(used);
+    used
 }
 
 impl Rendered {
@@ -149,7 +164,9 @@ impl Rendered {
         Some(
             Error::limit(format!(
                 "{how} needs {} tokens, {over} more than the budget of {budget} tokens",
-                self.stats.tokens_estimate
+                self.stats
+                    .tokens_budgeted
+                    .unwrap_or(self.stats.tokens_estimate)
             ))
             .with_hint(
                 "raise the budget (render.budget_tokens, --budget-tokens), or shorten the mission, data names or the program that failed",

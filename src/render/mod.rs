@@ -83,6 +83,7 @@ mod redact;
 pub(crate) mod sections;
 pub(crate) mod stats;
 pub(crate) mod system;
+pub mod tokens;
 mod turns;
 mod uncompressed;
 
@@ -96,6 +97,7 @@ pub use input::{
 pub use options::RenderOptions;
 pub use stats::{exact_tokens, ExactTokens, MessageStats, Stats};
 pub use system::system_prompt;
+pub use tokens::Tokenizer;
 pub use turns::turns_view;
 
 /// How turns become messages.
@@ -176,7 +178,7 @@ impl Message {
 }
 
 /// The messages for the next turn, with statistics.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rendered {
     /// The chat messages to send, SYSTEM first.
     pub messages: Vec<Message>,
@@ -224,9 +226,13 @@ pub fn to_messages(input: &RenderInput, options: &RenderOptions, strategy: Strat
         Some(budget) if compressed => budget::fit(budget, options, once),
         Some(budget) => {
             let mut rendered = once(options, budget::Shown::default());
+            budget::count(&mut rendered, options);
             rendered.stats.budget_tokens = Some(budget);
-            rendered.stats.over_budget_by =
-                Some(rendered.stats.tokens_estimate.saturating_sub(budget)).filter(|n| *n > 0);
+            rendered.stats.over_budget_by = rendered
+                .stats
+                .tokens_budgeted
+                .and_then(|n| n.checked_sub(budget))
+                .filter(|n| *n > 0);
             rendered
         }
         None => once(options, budget::Shown::default()),

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How much of the history the compressed view shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RenderOptions {
     /// Most recent `println` entries shown.
@@ -44,6 +44,19 @@ pub struct RenderOptions {
     /// budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_tokens: Option<usize>,
+    /// How the budget counts tokens (`tokens.rs`): `chars4` (default),
+    /// `cl100k_base` or `o200k_base`. `ptc agent` picks the one for its
+    /// model when a budget is set and the file names none.
+    #[serde(skip_serializing_if = "is_default_tokenizer")]
+    pub tokenizer: super::tokens::Tokenizer,
+    /// The provider's count over ours, learnt from the turns' reported
+    /// prompt tokens (`tokens.rs`); derived by the session, never stored.
+    #[serde(skip)]
+    pub calibration: Option<super::tokens::Calibration>,
+}
+
+fn is_default_tokenizer(t: &super::tokens::Tokenizer) -> bool {
+    *t == super::tokens::Tokenizer::default()
 }
 
 impl Default for RenderOptions {
@@ -62,6 +75,8 @@ impl Default for RenderOptions {
             note_error_loops: true,
             note_repeated_tool_calls: true,
             budget_tokens: None,
+            tokenizer: super::tokens::Tokenizer::default(),
+            calibration: None,
         }
     }
 }

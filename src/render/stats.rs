@@ -17,7 +17,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// Numbers about one render.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// `single-user-coalesced` or `uncompressed`.
     pub strategy: String,
@@ -58,6 +58,24 @@ pub struct Stats {
     /// The token budget the render had to fit (`budget.rs`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_tokens: Option<usize>,
+    /// With a budget: the tokenizer that counted (`tokens.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokenizer: Option<String>,
+    /// With a budget: the messages' tokens as that tokenizer counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_counted: Option<usize>,
+    /// With a budget: the calibration ratio applied (the provider's count
+    /// over ours, from recent turns), when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<f64>,
+    /// With a calibration: the provider's count minus ours, from recent
+    /// turns (`tokens.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration_offset: Option<i64>,
+    /// With a budget: the number compared with it, `tokens_counted`
+    /// times `calibration`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_budgeted: Option<usize>,
     /// The degradation steps that changed the prompt to fit the budget, in
     /// order (`budget::STEPS` names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

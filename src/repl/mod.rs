@@ -445,7 +445,7 @@ pub fn open_session(
     let mut session = file.session(path, Some(&text), Some(limits))?;
     session.set_stop_at_max_turns(config.max_turns.is_some());
     session.set_budget_tokens(config.budget_tokens);
-    session.replay(&file.turns);
+    file.run_turns(&mut session);
     Ok((session, file.limits))
 }
 

@@ -99,11 +99,16 @@ pub fn render_input(session: &Session) -> RenderInput {
 
 /// Messages and statistics for the session's next turn in `view`.
 pub fn render(session: &Session, view: View) -> Rendered {
-    render::to_messages(
-        &render_input(session),
-        session.render_options(),
-        view.strategy(session),
-    )
+    let calibration = session.token_calibration();
+    let options = if calibration.is_some() {
+        std::borrow::Cow::Owned(RenderOptions {
+            calibration,
+            ..session.render_options().clone()
+        })
+    } else {
+        std::borrow::Cow::Borrowed(session.render_options())
+    };
+    render::to_messages(&render_input(session), &options, view.strategy(session))
 }
 
 /// The messages for the session's next turn in `view`.

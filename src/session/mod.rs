@@ -648,9 +648,41 @@ impl Session {
     /// The token budget of the compressed view (`--budget-tokens`); `None`
     /// keeps the session file's.
     pub fn set_budget_tokens(&mut self, budget: Option<usize>) {
-        if budget.is_some() {
+        if budget.is_some() && budget != self.render.budget_tokens {
             self.render.budget_tokens = budget;
+            self.rerender_next_prompt();
         }
+    }
+    /// The model the prompts go to: with a token budget and no
+    /// `render.tokenizer` of its own, the budget counts with the tokenizer
+    /// that fits it ([`crate::render::Tokenizer::for_model`]). Saved in the
+    /// session file, so replays count the same way.
+    pub fn set_token_model(&mut self, model: &str) {
+        let fits = crate::render::Tokenizer::for_model(model);
+        if self.render.budget_tokens.is_some()
+            && self.render.tokenizer == crate::render::Tokenizer::default()
+            && fits != self.render.tokenizer
+        {
+            self.render.tokenizer = fits;
+            self.rerender_next_prompt();
+        }
+    }
+    /// The provider's prompt-token count over the budget's own count of the
+    /// prompts it was sent, from the recent turns that reported one
+    /// (`render/tokens.rs`); `None` without a budget or a report.
+    pub fn token_calibration(&self) -> Option<crate::render::tokens::Calibration> {
+        self.render.budget_tokens?;
+        let tokenizer = self.render.tokenizer;
+        let pairs: Vec<(u64, usize)> = self
+            .turns
+            .iter()
+            .filter_map(|t| {
+                let reported = t.llm.as_ref()?.usage.input_tokens?;
+                let sent = self.prompts.get(t.number - 1)?;
+                Some((reported, tokenizer.count(sent)))
+            })
+            .collect();
+        crate::render::tokens::calibration(pairs.into_iter())
     }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {
@@ -701,6 +733,13 @@ impl Session {
     fn record_next_prompt(&mut self) {
         let messages = render_messages(self, View::of(self));
         self.prompts.push(messages);
+    }
+
+    /// Renders the prompt of the turn not yet run again (after a change of
+    /// how it is rendered); the prompts already sent stay.
+    fn rerender_next_prompt(&mut self) {
+        self.prompts.truncate(self.turns.len());
+        self.record_next_prompt();
     }
 
     /// The session as a session file: its definitions and every turn's raw

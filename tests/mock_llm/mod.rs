@@ -83,6 +83,9 @@ impl Request {
 }
 
 struct State {
+    /// Usage reports the prompt's tokens as a real server counts them
+    /// ([`server_prompt_tokens`]) instead of a fixed 100.
+    count_tokens: bool,
     script: VecDeque<Reply>,
     /// The whole script, to start again from (repeat mode).
     again: Option<Vec<Reply>>,
@@ -107,6 +110,7 @@ impl MockLlm {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
         let port = listener.local_addr()?.port();
         let state = Arc::new(Mutex::new(State {
+            count_tokens: false,
             again: repeat.then(|| script.clone()),
             script: script.into(),
             requests: Vec::new(),
@@ -130,6 +134,13 @@ impl MockLlm {
     /// `http://127.0.0.1:PORT`, the Anthropic-style base URL.
     pub fn anthropic_base(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// From now on, usage reports each request's prompt tokens as the
+    /// llama.cpp server of issue 30 counted them ([`server_prompt_tokens`]).
+    pub fn count_prompt_tokens(self) -> MockLlm {
+        self.state.lock().expect("state").count_tokens = true;
+        self
     }
 
     pub fn requests(&self) -> Vec<Request> {
@@ -174,18 +185,19 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
     // Like a real server: only the API's paths exist (the request is
     // still recorded; the script is not consumed).
     let known = path == "/v1/chat/completions" || path == "/v1/messages";
+    let body = String::from_utf8_lossy(&body).into_owned();
     let reply = {
         let mut s = state.lock().expect("state");
         s.requests.push(Request {
             path: path.clone(),
             headers,
-            body: String::from_utf8_lossy(&body).into_owned(),
+            body: body.clone(),
             at: Instant::now(),
         });
         if !known {
             drop(s);
             let body = format!(r#"{{"error": {{"message": "no route for POST {path}"}}}}"#);
-            return answer(stream, &path, Reply::status(404, &body));
+            return answer(stream, &path, Reply::status(404, &body), 0);
         }
         if s.script.is_empty() {
             if let Some(again) = s.again.clone() {
@@ -196,10 +208,48 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             .pop_front()
             .unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#))
     };
-    answer(stream, &path, reply);
+    let input = if state.lock().expect("state").count_tokens {
+        server_prompt_tokens(&body)
+    } else {
+        100
+    };
+    answer(stream, &path, reply, input);
 }
 
-fn answer(mut stream: TcpStream, path: &str, reply: Reply) {
+/// A request's prompt tokens as a real OpenAI-compatible server counted
+/// them (issue 30: llama.cpp serving SmolLM2 reported 1.135× the cl100k
+/// count, plus its chat template's ~14 tokens and ~11 per message pair):
+/// `ceil(1.135 × cl100k of every message's content) + 14 + 5.5 per
+/// message`. A real BPE underneath, so budgets are checked against a count
+/// that is not the one ptc makes.
+pub fn server_prompt_tokens(body: &str) -> u64 {
+    let json: Json = serde_json::from_str(body).unwrap_or(Json::Null);
+    let mut texts: Vec<String> = Vec::new();
+    if let Some(system) = json.get("system") {
+        // Anthropic: a string or content blocks.
+        texts.push(match system {
+            Json::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+    }
+    for m in json["messages"].as_array().into_iter().flatten() {
+        texts.push(match &m["content"] {
+            Json::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+    }
+    let bpe: usize = texts
+        .iter()
+        .map(|t| {
+            ptc_lisp::render::exact_tokens(t)
+                .expect("the mock counts tokens with the `tokens` feature")
+                .cl100k_base
+        })
+        .sum();
+    (bpe as f64 * 1.135).ceil() as u64 + 14 + (texts.len() as u64 * 11).div_ceil(2)
+}
+
+fn answer(mut stream: TcpStream, path: &str, reply: Reply, input: u64) {
     let (code, headers, body) = match reply {
         Reply::Drop => {
             let _ = stream.shutdown(std::net::Shutdown::Both);
@@ -207,9 +257,9 @@ fn answer(mut stream: TcpStream, path: &str, reply: Reply) {
         }
         Reply::Slow(wait, then) => {
             std::thread::sleep(wait);
-            return answer(stream, path, *then);
+            return answer(stream, path, *then, input);
         }
-        Reply::Text(text) => (200, Vec::new(), completion(path, &text)),
+        Reply::Text(text) => (200, Vec::new(), completion(path, &text, input)),
         Reply::Raw(body) => (200, Vec::new(), body),
         Reply::Status {
             code,
@@ -231,8 +281,9 @@ fn answer(mut stream: TcpStream, path: &str, reply: Reply) {
 }
 
 /// A completion body in the format the path asks for; usage counts are
-/// characters/4 of the response (input fixed at 100).
-fn completion(path: &str, text: &str) -> String {
+/// characters/4 of the response and `input` for the prompt (100 unless the
+/// mock counts tokens).
+fn completion(path: &str, text: &str, input: u64) -> String {
     let out = text.len().div_ceil(4);
     if path.ends_with("/v1/messages") {
         json!({
@@ -242,7 +293,7 @@ fn completion(path: &str, text: &str) -> String {
             "model": "mock-claude",
             "content": [{"type": "text", "text": text}],
             "stop_reason": "end_turn",
-            "usage": {"input_tokens": 100, "output_tokens": out}
+            "usage": {"input_tokens": input, "output_tokens": out}
         })
         .to_string()
     } else {
@@ -251,7 +302,7 @@ fn completion(path: &str, text: &str) -> String {
             "object": "chat.completion",
             "model": "mock-gpt",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 100, "completion_tokens": out, "total_tokens": 100 + out}
+            "usage": {"prompt_tokens": input, "completion_tokens": out, "total_tokens": input + out as u64}
         })
         .to_string()
     }
