@@ -111,3 +111,19 @@ fn a_retry_after_longer_than_the_time_budget_is_not_waited() {
     assert!(err.contains("rate-limited") && err.contains("time budget"), "{err}");
     assert_eq!(mock.requests().len(), 1);
 }
+
+#[test]
+fn control_characters_from_the_model_are_escaped_in_turn_lines() {
+    let mock = MockLlm::start(vec![Reply::text(
+        "(def x 1) ;; \u{1b}]0;owned\u{7}\u{1b}[2J\r\n(return \"\u{1b}[31mred\u{9b}\")",
+    )]);
+    let dir = workdir("control-chars");
+    let out = run_agent(&dir, &mock.openai_base(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{7}') && !stdout.contains('\u{9b}'),
+        "{stdout:?}"
+    );
+    assert!(stdout.contains("\\u{1b}"), "{stdout:?}");
+}
