@@ -52,3 +52,13 @@ fn a_tools_failure_text_is_cut_at_1_kb() {
         .expect("caught");
     assert!(v.as_int().unwrap() <= MESSAGE_BOUND as i64, "{v}");
 }
+
+#[test]
+fn a_million_surplus_closers_are_counted_not_repeated() {
+    let src = format!("(+ 1 2){}", ")".repeat(1_000_000));
+    let out = interp().run_program(&src);
+    assert_eq!(out.result.expect("runs").as_int(), Some(3));
+    let note = out.notes.join("\n");
+    assert!(note.contains("1000000 surplus closing brackets"), "{}", &note[..note.len().min(200)]);
+    assert!(note.len() < 300, "a note of {} bytes", note.len());
+}
