@@ -83,3 +83,26 @@ fn endless_data_and_session_files_are_refused() {
     );
     assert_refused(&["replay", "/dev/zero"], None, "/dev/zero: the session file is larger than");
 }
+
+#[test]
+fn a_tool_signature_30000_levels_deep_is_bad_input_naming_the_file_and_key() {
+    let dir = std::env::temp_dir().join(format!("ptc-cli-deep-sig-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (name, ty) in [
+        ("vector", format!("{}:int{}", "[".repeat(30_000), "]".repeat(30_000))),
+        ("record", format!("{}:int{}", "{a ".repeat(30_000), "}".repeat(30_000))),
+    ] {
+        let session = serde_json::json!({
+            "mission": "m",
+            "tools": {"deep": {"signature": format!("(x {ty}) -> :int"), "returns": 1}},
+            "turns": []
+        });
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, session.to_string()).expect("session file");
+        let shown = path.display().to_string();
+        let (code, err) = ptc_bounded(&["replay", &shown], None);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(err.contains(&shown) && err.contains("deep"), "{name}: {err}");
+        assert!(err.contains("nest"), "{name}: {err}");
+    }
+}
