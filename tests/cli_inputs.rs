@@ -104,5 +104,6 @@ fn a_tool_signature_30000_levels_deep_is_bad_input_naming_the_file_and_key() {
         assert_eq!(code, Some(2), "{name}: {err}");
         assert!(err.contains(&shown) && err.contains("deep"), "{name}: {err}");
         assert!(err.contains("nest"), "{name}: {err}");
+        assert!(err.len() < 4096, "{name}: {} bytes of error", err.len());
     }
 }

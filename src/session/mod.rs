@@ -303,7 +303,10 @@ impl SessionBuilder {
             Ok(t) => self.tool(t),
             Err(e) => {
                 self.problems
-                    .push(format!("tool/{name}: bad signature {signature:?}: {e}"));
+                    .push(format!(
+                        "tool/{name}: bad signature {:?}: {e}",
+                        crate::value::describe_text(signature)
+                    ));
                 self
             }
         }
