@@ -53,7 +53,11 @@ fn redirects_are_a_provider_error_naming_the_location() {
             err.contains("HTTP 302") && err.contains(&location) && err.contains("redirect"),
             "{provider}: {err}"
         );
-        assert_eq!(other.requests().len(), 0, "{provider}: the redirect was followed");
+        assert_eq!(
+            other.requests().len(),
+            0,
+            "{provider}: the redirect was followed"
+        );
         assert_eq!(mock.requests().len(), 1, "{provider}: retried a redirect");
         assert!(!text(&out.stdout).contains("from the other host"));
     }
@@ -106,9 +110,16 @@ fn a_retry_after_longer_than_the_time_budget_is_not_waited() {
         &["--retries", "1", "--llm-timeout", "1"],
     );
     let err = text(&out.stderr);
-    assert!(start.elapsed() < Duration::from_secs(20), "waited {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "waited {:?}",
+        start.elapsed()
+    );
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(err.contains("rate-limited") && err.contains("time budget"), "{err}");
+    assert!(
+        err.contains("rate-limited") && err.contains("time budget"),
+        "{err}"
+    );
     assert_eq!(mock.requests().len(), 1);
 }
 

@@ -39,9 +39,7 @@ fn ptc_bounded(args: &[&str], endless_stdin: Option<&'static [u8]>) -> (Option<i
         s
     });
     let started = Instant::now();
-    let status = child
-        .wait_timeout(Duration::from_secs(60))
-        .expect("wait");
+    let status = child.wait_timeout(Duration::from_secs(60)).expect("wait");
     if status.is_none() {
         let _ = child.kill();
         let _ = child.wait();
@@ -58,7 +56,11 @@ fn assert_refused(args: &[&str], endless_stdin: Option<&'static [u8]>, says: &st
 
 #[test]
 fn an_endless_program_file_is_refused_at_the_source_limit() {
-    assert_refused(&["run", "/dev/zero"], None, "/dev/zero: the program is larger than");
+    assert_refused(
+        &["run", "/dev/zero"],
+        None,
+        "/dev/zero: the program is larger than",
+    );
     assert_refused(
         &["run", "--max-source-bytes", "1000", "/dev/zero"],
         None,
@@ -68,7 +70,11 @@ fn an_endless_program_file_is_refused_at_the_source_limit() {
 
 #[test]
 fn endless_standard_input_is_refused_at_the_source_limit() {
-    assert_refused(&["run", "-"], Some(b"y\ny\ny\ny\n"), "standard input: the program is larger than");
+    assert_refused(
+        &["run", "-"],
+        Some(b"y\ny\ny\ny\n"),
+        "standard input: the program is larger than",
+    );
 }
 
 #[test]
@@ -81,7 +87,11 @@ fn endless_data_and_session_files_are_refused() {
         None,
         "/dev/zero: the data file is larger than",
     );
-    assert_refused(&["replay", "/dev/zero"], None, "/dev/zero: the session file is larger than");
+    assert_refused(
+        &["replay", "/dev/zero"],
+        None,
+        "/dev/zero: the session file is larger than",
+    );
 }
 
 #[test]
@@ -89,8 +99,14 @@ fn a_tool_signature_30000_levels_deep_is_bad_input_naming_the_file_and_key() {
     let dir = std::env::temp_dir().join(format!("ptc-cli-deep-sig-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     for (name, ty) in [
-        ("vector", format!("{}:int{}", "[".repeat(30_000), "]".repeat(30_000))),
-        ("record", format!("{}:int{}", "{a ".repeat(30_000), "}".repeat(30_000))),
+        (
+            "vector",
+            format!("{}:int{}", "[".repeat(30_000), "]".repeat(30_000)),
+        ),
+        (
+            "record",
+            format!("{}:int{}", "{a ".repeat(30_000), "}".repeat(30_000)),
+        ),
     ] {
         let session = serde_json::json!({
             "mission": "m",
@@ -102,7 +118,10 @@ fn a_tool_signature_30000_levels_deep_is_bad_input_naming_the_file_and_key() {
         let shown = path.display().to_string();
         let (code, err) = ptc_bounded(&["replay", &shown], None);
         assert_eq!(code, Some(2), "{name}: {err}");
-        assert!(err.contains(&shown) && err.contains("deep"), "{name}: {err}");
+        assert!(
+            err.contains(&shown) && err.contains("deep"),
+            "{name}: {err}"
+        );
         assert!(err.contains("nest"), "{name}: {err}");
         assert!(err.len() < 4096, "{name}: {} bytes of error", err.len());
     }

@@ -24,9 +24,9 @@ macro_rules! outln {
 #[cfg(feature = "agent")]
 mod agent;
 mod check;
-mod input;
 #[cfg(feature = "agent")]
 mod eval;
+mod input;
 mod limits;
 #[cfg(feature = "agent")]
 mod llm_args;

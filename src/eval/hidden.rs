@@ -588,7 +588,10 @@ mod tests {
             "got string \"[hidden]\" and x[hidden]y"
         );
         // Inside a word, a short piece stays: it is not the value.
-        assert_eq!(redact_pieces("as3cb [s3c other]", &pieces), "as3cb [[hidden] other]");
+        assert_eq!(
+            redact_pieces("as3cb [s3c other]", &pieces),
+            "as3cb [[hidden] other]"
+        );
     }
 
     #[test]

@@ -113,8 +113,8 @@ impl Hider<'_> {
     }
 }
 
-pub use crate::eval::hidden::HIDDEN;
 use crate::eval::hidden::redact_pieces;
+pub use crate::eval::hidden::HIDDEN;
 
 /// `input` with every hidden value replaced inside the values it renders.
 pub fn redact_input(input: &RenderInput) -> Cow<'_, RenderInput> {

@@ -604,9 +604,14 @@ mod tests {
         t.set_timeout(Some(Duration::from_secs(20)));
         let started = Instant::now();
         let v = t.call(&[]).expect("answers");
-        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
         assert_eq!(
-            v.as_map().and_then(|m| m.get(&Value::keyword("ok")).cloned()),
+            v.as_map()
+                .and_then(|m| m.get(&Value::keyword("ok")).cloned()),
             Some(Value::Int(1))
         );
         // The background child was stopped with the tool's process group.

@@ -27,7 +27,11 @@ fn names_and_strings_quoted_in_error_messages_are_cut_at_1_kb() {
             e.message().len()
         );
         let hint = e.hint().unwrap_or("");
-        assert!(hint.len() <= MESSAGE_BOUND, "{shown}: hint of {} bytes", hint.len());
+        assert!(
+            hint.len() <= MESSAGE_BOUND,
+            "{shown}: hint of {} bytes",
+            hint.len()
+        );
         assert!(e.message().contains("xxxx"), "{shown}: {}", e.message());
     }
 }
@@ -41,8 +45,16 @@ fn a_tools_failure_text_is_cut_at_1_kb() {
     );
     let mut i = on_host(Box::new(host), Limits::default());
     let e = i.run_program("(tool/boom 1)").result.expect_err("fails");
-    assert!(e.message().len() <= MESSAGE_BOUND, "{} bytes", e.message().len());
-    assert!(e.message().contains("Traceback yyy"), "{}", &e.message()[..60]);
+    assert!(
+        e.message().len() <= MESSAGE_BOUND,
+        "{} bytes",
+        e.message().len()
+    );
+    assert!(
+        e.message().contains("Traceback yyy"),
+        "{}",
+        &e.message()[..60]
+    );
     let recorded = i.tool_calls[0].result.as_ref().expect_err("failed call");
     assert!(recorded.len() <= MESSAGE_BOUND, "{} bytes", recorded.len());
     // Caught, the message is as short.
@@ -59,6 +71,10 @@ fn a_million_surplus_closers_are_counted_not_repeated() {
     let out = interp().run_program(&src);
     assert_eq!(out.result.expect("runs").as_int(), Some(3));
     let note = out.notes.join("\n");
-    assert!(note.contains("1000000 surplus closing brackets"), "{}", &note[..note.len().min(200)]);
+    assert!(
+        note.contains("1000000 surplus closing brackets"),
+        "{}",
+        &note[..note.len().min(200)]
+    );
     assert!(note.len() < 300, "a note of {} bytes", note.len());
 }

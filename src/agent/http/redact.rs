@@ -100,7 +100,10 @@ mod tests {
             "key [redacted] end"
         );
         // A body cut in the middle of the key.
-        assert_eq!(r.text("...xx sk-abcdefghijklmnopqrstuvwxyz01"), "...xx [redacted]");
+        assert_eq!(
+            r.text("...xx sk-abcdefghijklmnopqrstuvwxyz01"),
+            "...xx [redacted]"
+        );
         assert_eq!(r.text("mnopqrst and sk-abcd"), "[redacted] and sk-abcd");
         let none = Redactor::new(None);
         assert_eq!(none.text("sk-abcdefgh"), "sk-abcdefgh");
