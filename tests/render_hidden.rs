@@ -255,3 +255,12 @@ fn a_sample_cut_inside_hidden_text_is_still_hidden() {
     }
     assert_no_leak(&s, &["s3cr3t", "s3cr", "-token"]);
 }
+
+#[test]
+fn a_caught_error_raised_outside_a_builtin_hides_short_pieces_too() {
+    let mut s = session();
+    s.turn("(def head (subs data/_token 0 3))");
+    s.turn("(try (head 1) (catch Exception e (ex-message e)))");
+    s.turn("(head 1)");
+    assert_no_leak(&s, &["s3c"]);
+}

@@ -138,6 +138,17 @@ impl Interp {
         e.map_text(|t| hidden::redact_pieces(t, &pieces))
     }
 
+    /// A caught error in a session that read hidden data: the texts of
+    /// the marked values its message quotes replaced (errors raised
+    /// outside a builtin call, such as calling a marked string, were not
+    /// redacted at the source).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn redact_caught(&self, e: crate::error::Error) -> crate::error::Error {
+        let pieces: Vec<String> = self.hidden.marked_texts().map(str::to_string).collect();
+        e.map_text(|t| hidden::redact_pieces(t, &pieces))
+    }
+
     /// Marks the result of inline arithmetic on a marked operand.
     #[cold]
     #[inline(never)]

@@ -761,7 +761,12 @@ impl Interp {
                             Some(c) => {
                                 // `recur` cannot cross `try`, so nothing is pending.
                                 self.pending_recur = false;
-                                self.stack[frame.bp + c.slot as usize] = error_value(&e);
+                                let caught = if self.hidden.active() {
+                                    error_value(&self.redact_caught(e))
+                                } else {
+                                    error_value(&e)
+                                };
+                                self.stack[frame.bp + c.slot as usize] = caught;
                                 self.eval(&c.body, frame)
                             }
                             None => Err(e),

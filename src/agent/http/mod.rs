@@ -20,10 +20,10 @@
 //! which keeps computing the abandoned request: that one fails at once
 //! unless [`RetryPolicy::retry_local_timeouts`] is set; a `Retry-After` of
 //! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). The
-//! attempts and waits of one completion share a time budget of the
-//! request timeout times the number of attempts allowed: a wait longer
-//! than what is left of it ends the completion with the last error at
-//! once. Every other status fails at once with the provider's own message.
+//! attempts and waits of one completion share a time budget, the time
+//! the attempts alone may take ((connect + request timeout) × attempts
+//! allowed): a wait longer than what is left of it ends the completion
+//! with the last error at once. Every other status fails at once with the provider's own message.
 
 mod anthropic;
 mod openai;
@@ -188,6 +188,7 @@ impl HttpLlm {
         let budget = self
             .config
             .request_timeout
+            .saturating_add(self.config.connect_timeout)
             .saturating_mul(policy.max_retries.saturating_add(1));
         let start = Instant::now();
         let mut attempt = 0;
@@ -227,7 +228,7 @@ impl HttpLlm {
             if wait > left {
                 error.message = format!(
                     "{} (the next try would wait {:.1} s, more than the {:.1} s left of the \
-                     time budget: --llm-timeout × attempts)",
+                     time budget: (connect + --llm-timeout) × attempts)",
                     error.message,
                     wait.as_secs_f64(),
                     left.as_secs_f64()
