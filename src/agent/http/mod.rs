@@ -10,8 +10,9 @@
 //! headers quoted in errors), before anything is cut or stored
 //! (`redact.rs`). Redirects are never followed: a 3xx answer is a
 //! [`LlmErrorKind::Rejected`] error naming its `Location` (following it
-//! would send the key, or a POST turned GET, to another host). Without the variable set, requests go without a key
-//! (local servers such as llama.cpp or Ollama need none) unless the base
+//! would send the key, or a POST turned GET, to another host). Without
+//! the variable set, requests go without a key (local servers such as
+//! llama.cpp or Ollama need none) unless the base
 //! URL is the provider's hosted one, which is a [`LlmErrorKind::Config`]
 //! error naming the variable. Retried (with exponential backoff and
 //! jitter, at most [`RetryPolicy::max_retries`] times): 408, 429, 5xx,
@@ -23,7 +24,8 @@
 //! attempts and waits of one completion share a time budget, the time
 //! the attempts alone may take ((connect + request timeout) × attempts
 //! allowed): a wait longer than what is left of it ends the completion
-//! with the last error at once. Every other status fails at once with the provider's own message.
+//! with the last error at once. Every other status fails at once with the
+//! provider's own message.
 
 mod anthropic;
 mod openai;
