@@ -33,17 +33,50 @@ pub fn read_bounded(path: &Path, limit: usize, what: &str, raise: &str) -> Resul
             Err(e) => return Err(format!("cannot read {name}: {e}")),
         }
     };
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    if let Err(e) = reader.take(cap).read_to_end(&mut bytes) {
-        return Err(format!("cannot read {name}: {e}"));
-    }
-    if bytes.len() > limit {
-        return Err(format!(
-            "{name}: {what} is larger than {raise} of {limit} bytes; stopped reading there"
-        ));
-    }
+    let bytes = match read_at_most(reader, limit) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return Err(format!(
+                "{name}: {what} is larger than {raise} of {limit} bytes; stopped reading there"
+            ))
+        }
+        Err(e) => return Err(format!("cannot read {name}: {e}")),
+    };
     String::from_utf8(bytes).map_err(|e| format!("{name}: {what} is not UTF-8 text ({e})"))
+}
+
+/// All of `reader` if it holds at most `limit` bytes (`None`: more),
+/// gathered in 1 MiB pieces joined only at the end (a growing buffer
+/// would hold twice the limit while it is copied, and more with its
+/// doubling).
+fn read_at_most(mut reader: impl Read, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let cap = limit.saturating_add(1);
+    const PIECE: usize = 1 << 20;
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0;
+    while total < cap {
+        let mut piece = vec![0u8; PIECE.min(cap - total)];
+        let mut filled = 0;
+        while filled < piece.len() {
+            match reader.read(&mut piece[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        piece.truncate(filled);
+        total += filled;
+        let ended = filled == 0 || filled < PIECE.min(cap - (total - filled));
+        pieces.push(piece);
+        if ended {
+            break;
+        }
+    }
+    if total > limit {
+        return Ok(None);
+    }
+    Ok(Some(pieces.concat()))
 }
 
 /// The limits a session file sets, if it can be read.
@@ -55,4 +88,20 @@ pub fn session_limits(path: &Path) -> Option<crate::eval::Limits> {
 /// A `--data` or session file.
 pub fn read_json_file(path: &Path, what: &str) -> Result<String, String> {
     read_bounded(path, MAX_INPUT_FILE_BYTES, what, "the input limit")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_up_to_the_limit_and_refuses_one_byte_more() {
+        let text = vec![b'x'; (1 << 20) + 5];
+        let at = |n: usize| read_at_most(&text[..n], 1 << 20).unwrap();
+        assert_eq!(at(0), Some(Vec::new()));
+        assert_eq!(at(1 << 20).map(|b| b.len()), Some(1 << 20));
+        assert_eq!(at((1 << 20) + 1), None);
+        assert_eq!(read_at_most(&text[..3], 2).unwrap(), None);
+        assert_eq!(read_at_most(&text[..2], 2).unwrap(), Some(b"xx".to_vec()));
+    }
 }
