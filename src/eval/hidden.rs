@@ -320,7 +320,8 @@ impl HiddenMarks {
 
     /// The texts of the marked strings, symbols and numbers inside `vals`
     /// (iterative; at most [`MAX_PIECES`] of them, each shared part
-    /// visited once).
+    /// visited once, at most [`MAX_VISITS`] values visited: the renderer's
+    /// pass still replaces marked texts of 4 characters or more).
     pub fn marked_texts_in(&self, vals: &[Value]) -> Vec<String> {
         let mut out = Vec::new();
         if !self.active {
@@ -328,10 +329,12 @@ impl HiddenMarks {
         }
         let mut seen = HashSet::new();
         let mut todo: Vec<&Value> = vals.iter().collect();
+        let mut visits = 0usize;
         while let Some(x) = todo.pop() {
-            if out.len() >= MAX_PIECES {
+            if out.len() >= MAX_PIECES || visits >= MAX_VISITS {
                 break;
             }
+            visits += 1;
             if let Some(a) = x.shared_addr() {
                 if !seen.insert(a) {
                     continue;
@@ -408,6 +411,9 @@ pub const HIDDEN: &str = "[hidden]";
 /// The most marked pieces one error message is checked for.
 pub const MAX_PIECES: usize = 4096;
 
+/// The most values [`HiddenMarks::marked_texts_in`] visits.
+pub const MAX_VISITS: usize = 100_000;
+
 /// Pieces shorter than this are replaced only where they stand alone.
 pub const SHORT_PIECE: usize = 4;
 
@@ -416,10 +422,10 @@ pub const SHORT_PIECE: usize = 4;
 /// wherever it occurs; a shorter one where it stands alone — not next to
 /// a letter, digit, `-` or `_` (`"s3c"`, `[s3c other]`, a message that is
 /// only `s3c`) — so that a marked `"e"` does not mangle every word.
-pub fn redact_pieces(text: &str, pieces: &[String]) -> String {
+pub fn redact_pieces<S: AsRef<str>>(text: &str, pieces: &[S]) -> String {
     let mut sorted: Vec<&str> = pieces
         .iter()
-        .map(String::as_str)
+        .map(AsRef::as_ref)
         .filter(|p| !p.is_empty() && p.as_bytes() != HIDDEN.as_bytes())
         .collect();
     sorted.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));

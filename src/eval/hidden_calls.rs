@@ -91,6 +91,7 @@ impl Interp {
             Err(_) => {
                 let mut pieces = self.hidden.marked_texts_in(&call.scalars);
                 pieces.extend(self.hidden.marked_texts_in(args));
+                crate::eval::budget::charge_work(pieces.len() as u64 + 1);
                 return r.map_err(|e| e.map_text(|t| hidden::redact_pieces(t, &pieces)));
             }
         };
@@ -145,7 +146,11 @@ impl Interp {
     #[cold]
     #[inline(never)]
     pub(super) fn redact_caught(&self, e: crate::error::Error) -> crate::error::Error {
-        let pieces: Vec<String> = self.hidden.marked_texts().map(str::to_string).collect();
+        let pieces: Vec<&str> = self.hidden.marked_texts().collect();
+        // Work proportional to the marks and the message, charged to the
+        // turn (a loop catching errors in a session with big hidden data).
+        let len = e.message().len() + e.hint().map_or(0, str::len);
+        crate::eval::budget::charge_work(pieces.len() as u64 * (len as u64 / 64 + 1));
         e.map_text(|t| hidden::redact_pieces(t, &pieces))
     }
 
