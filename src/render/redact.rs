@@ -17,9 +17,14 @@
 //! that of the replacement), and a function's return type stays (only the
 //! type is shown). A `println` entry made from marked values shows the
 //! line with those arguments as `[hidden]`; error messages and hints get
-//! the text of marked strings of 6 characters or more replaced by
-//! `[hidden]`. After rendering, the USER messages' text has every remaining
-//! occurrence of a hidden data value's text replaced by `data/_NAME` too.
+//! the text of marked strings of any length replaced by `[hidden]` (under
+//! 4 characters only where they stand alone:
+//! [`crate::eval::hidden::redact_pieces`]). Inside every string value
+//! rendered, each occurrence of a hidden data value's text (4 characters
+//! or more) becomes `data/_NAME` *before* samples are cut, so a cut cannot
+//! split one out of reach of the final pass. After rendering, the USER
+//! messages' text has every remaining occurrence of a hidden data value's
+//! text replaced by `data/_NAME` too.
 //! Hidden data values whose printed text is shorter than 4 characters
 //! (`5`, `nil`, `"ab"`) are only replaced as whole values: replacing them
 //! in text would mangle unrelated output.
