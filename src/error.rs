@@ -228,6 +228,13 @@ impl Error {
         self.0.data = Some(data);
         self
     }
+    /// The error with `f` applied to its message and hint (hidden data
+    /// taken out of them, `eval/hidden.rs`).
+    pub(crate) fn map_text(mut self, f: impl Fn(&str) -> String) -> Error {
+        self.0.message = f(&self.0.message);
+        self.0.hint = self.0.hint.as_deref().map(f);
+        self
+    }
     /// Points the error at `span` of its source.
     pub fn with_span(mut self, span: Span) -> Error {
         self.0.span = Some(span);

@@ -8,6 +8,8 @@
 // One test binary; the classes of issue 17 live in `tests/hostile/`.
 #[path = "hostile/analysis.rs"]
 mod analysis;
+#[path = "hostile/leaks.rs"]
+mod leaks;
 #[path = "hostile/memory.rs"]
 mod memory;
 #[path = "hostile/steps.rs"]

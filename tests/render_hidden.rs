@@ -194,3 +194,73 @@ fn hidden_values_stay_hidden_in_later_turns() {
     }
     assert_no_leak(&s, &["s3cr3t", "S3CR3T"]);
 }
+
+// Issue 23 (H2 and the hidden-data channels of its Medium list).
+
+#[test]
+fn with_out_str_of_a_hidden_value_is_hidden() {
+    let mut s = session();
+    s.turn("(def w (with-out-str (print (str/upper-case data/_token))))");
+    s.turn("(with-out-str (print (str/upper-case data/_token)))");
+    let user = s.user();
+    assert!(
+        user.lines()
+            .any(|l| l.starts_with("w ") && l.ends_with(", [hidden]")),
+        "{user}"
+    );
+    assert_no_leak(&s, &["S3CR3T"]);
+}
+
+#[test]
+fn a_caught_error_message_quoting_hidden_data_is_hidden() {
+    let mut s = session();
+    s.turn("(try (+ 1 (str/upper-case data/_token)) (catch Exception e (ex-message e)))");
+    s.turn("(def m (try (+ 1 (str/upper-case data/_token)) (catch Exception e (ex-message e))))");
+    s.turn("(try (+ 1 (subs data/_token 8 13)) (catch Exception e (ex-message e)))");
+    assert_no_leak(&s, &["S3CR3T", "oken-"]);
+}
+
+#[test]
+fn symbols_and_patterns_made_from_hidden_data_are_hidden() {
+    let mut s = session();
+    s.turn("(def y (symbol (str/upper-case data/_token))) (def r (re-pattern (str/upper-case data/_token)))");
+    s.turn("[y r]");
+    assert_no_leak(&s, &["S3CR3T"]);
+}
+
+#[test]
+fn short_pieces_of_hidden_data_in_error_texts_are_hidden() {
+    let mut s = session();
+    s.turn("(+ 1 (subs data/_token 8 13))");
+    assert_no_leak(&s, &["oken-"]);
+    let mut s = session();
+    s.turn("(fail (subs data/_token 8 13))");
+    assert_no_leak(&s, &["oken-"]);
+    let mut s = session();
+    s.turn("(fail {:why (subs data/_token 0 3)})");
+    assert_no_leak(&s, &["s3c"]);
+}
+
+#[test]
+fn a_sample_cut_inside_hidden_text_is_still_hidden() {
+    let mut s = session();
+    // Built character by character through values that carry no mark (a
+    // lookup in a map the program built: R-23a's control-flow limit).
+    s.turn("(def m (zipmap (map char (range 32 127)) (map char (range 32 127))))");
+    for n in (20..=120).step_by(5) {
+        s.turn(&format!(
+            "(def v{n} (loop [i 0 acc (apply str (repeat {n} \"x\"))] \
+             (if (< i (count data/_token)) (recur (inc i) (str acc (get m (nth data/_token i)))) acc)))"
+        ));
+    }
+    assert_no_leak(&s, &["s3cr3t", "s3cr", "-token"]);
+}
+
+#[test]
+fn a_caught_error_raised_outside_a_builtin_hides_short_pieces_too() {
+    let mut s = session();
+    s.turn("(def head (subs data/_token 0 3))");
+    s.turn("(try (head 1) (catch Exception e (ex-message e)))");
+    s.turn("(head 1)");
+    assert_no_leak(&s, &["s3c"]);
+}

@@ -51,7 +51,7 @@ use std::time::Duration;
 
 pub use crate::session::{LlmInfo, Usage};
 pub use error::{LlmError, LlmErrorKind};
-pub use runner::{run, run_with_stop, turn_line, AgentError, Observer, RunEnd};
+pub use runner::{escape_controls, run, run_with_stop, turn_line, AgentError, Observer, RunEnd};
 pub use scripted::ScriptedLlm;
 pub use start::{session_from_file, Overrides};
 

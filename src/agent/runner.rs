@@ -110,9 +110,25 @@ const SHOWN_CHARS: usize = 60;
 fn shorten(s: &str) -> String {
     let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let more = s.trim_end().contains('\n') || line.chars().count() > SHOWN_CHARS;
-    let mut out: String = line.trim().chars().take(SHOWN_CHARS).collect();
+    let cut: String = line.trim().chars().take(SHOWN_CHARS).collect();
+    let mut out = escape_controls(&cut);
     if more {
         out.push_str(" …");
+    }
+    out
+}
+
+/// `text` with its control characters (terminal escape sequences, BEL,
+/// CR…) written as `\u{1b}`: what the model wrote is shown on a terminal,
+/// never sent to it raw.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
     }
     out
 }

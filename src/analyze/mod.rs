@@ -496,7 +496,8 @@ impl<'a> Analyzer<'a> {
             "user" => match self.cx.globals.id(name) {
                 Some(id) => Ok(Expr::Global(id)),
                 None => {
-                    Err(Error::undefined(format!("user/{name} is not defined")).with_span(span))
+                    let shown = crate::value::describe_text(name);
+                    Err(Error::undefined(format!("user/{shown} is not defined")).with_span(span))
                 }
             },
             _ => match Ns::from_qualifier(ns) {

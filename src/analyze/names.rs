@@ -65,7 +65,8 @@ const ALIASES: &[(&str, &str)] = &[
 
 /// The error for a symbol that names nothing.
 pub fn undefined_symbol(name: &str, globals: &Globals, host: &dyn Host) -> Error {
-    let err = Error::undefined(format!("undefined symbol '{name}'"));
+    let shown = crate::value::describe_text(name);
+    let err = Error::undefined(format!("undefined symbol '{shown}'"));
     match hint_for(name, globals, host) {
         Some(h) => err.with_hint(h),
         None => err,
@@ -257,7 +258,8 @@ pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     let method = name.len() > 1 && name.starts_with('.') && !name.starts_with("..");
     let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
     if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
-        return Err(Error::undefined(format!("{name} is not supported: Java interop is limited"))
+        let shown = crate::value::describe_text(name);
+        return Err(Error::undefined(format!("{shown} is not supported: Java interop is limited"))
             .with_hint("supported interop: dates ((java.util.Date.), (.getTime date), (System/currentTimeMillis), (LocalDate/parse s)), string methods (.contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace), (Exception. msg) and .getMessage; otherwise use the builtin functions")
             .with_span(span));
     }

@@ -306,7 +306,7 @@ pub static WITH_OUT_STR: Builtin = Builtin::new(
 );
 
 fn with_out_str(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    Ok(Value::string(interp.capture_output(&a[0])?))
+    interp.capture_output(&a[0])
 }
 
 fn print(interp: &mut Interp, a: &[Value]) -> Result<Value> {

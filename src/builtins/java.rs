@@ -383,6 +383,7 @@ fn is_lower(_: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 fn number_format(fname: &str, s: &str) -> Error {
+    let s = crate::value::describe_text(s);
     Error::execution(format!("For input string: \"{s}\""))
         .with_class("NumberFormatException")
         .with_hint(format!(

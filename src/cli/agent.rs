@@ -130,6 +130,6 @@ pub fn agent(args: AgentArgs) -> i32 {
 /// The limits written in the session file, if it can be read (LIMITS
 /// flags apply on top of them).
 pub(super) fn limits_of(path: &std::path::Path) -> Option<crate::eval::Limits> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = super::input::read_json_file(path, "the session file").ok()?;
     crate::session::SessionFile::parse(&text, path).ok()?.limits
 }

@@ -118,12 +118,7 @@ fn seconds(s: f64, flag: &str) -> Result<Duration, i32> {
 /// Reads a session file and builds its session with `overrides`, its own
 /// turns run; the exit code after reporting a problem (2).
 pub fn open_for_agent(path: &Path, overrides: &Overrides) -> Result<(SessionFile, Session), i32> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        input_error(format!(
-            "{}: cannot read the session file: {e}",
-            path.display()
-        ))
-    })?;
+    let text = super::input::read_json_file(path, "the session file").map_err(input_error)?;
     let file = SessionFile::parse(&text, path).map_err(input_error)?;
     let session = session_from_file(path, Some(&text), &file, overrides).map_err(input_error)?;
     Ok((file, session))

@@ -26,6 +26,7 @@ mod agent;
 mod check;
 #[cfg(feature = "agent")]
 mod eval;
+mod input;
 mod limits;
 #[cfg(feature = "agent")]
 mod llm_args;
@@ -100,12 +101,7 @@ fn open_session(
     path: &std::path::Path,
     limits: &LimitArgs,
 ) -> Result<(crate::session::SessionFile, crate::session::Session), i32> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        input_error(format!(
-            "{}: cannot read the session file: {e}",
-            path.display()
-        ))
-    })?;
+    let text = input::read_json_file(path, "the session file").map_err(input_error)?;
     let file = crate::session::SessionFile::parse(&text, path).map_err(input_error)?;
     let limits = limits.apply(file.limits.clone().unwrap_or_default());
     let session = file

@@ -347,7 +347,9 @@ pub(super) fn status_line(session: &Session) -> String {
     if let Some(r) = s.reason {
         line.push_str(&format!(", reason {r}"));
     }
-    line
+    // The value and reason come from the model's program: no raw control
+    // characters on the terminal.
+    crate::agent::escape_controls(&line)
 }
 
 /// Compressed and uncompressed renders of the session as it is now, with

@@ -6,12 +6,12 @@
 //! has already ended (a turn returned or failed, or `max_turns` ran) is
 //! refused with exit 2: no more turns can run in it.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{input_error, LimitArgs};
+use super::{input, input_error, LimitArgs};
 use crate::eval::{Interp, Limits, StaticHost};
 use crate::format::to_clojure;
 use crate::value::json::from_json;
@@ -36,17 +36,24 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> i32 {
-    let source = if args.file.as_os_str() == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
-            return input_error(format!("cannot read standard input: {e}"));
-        }
-        s
-    } else {
-        match std::fs::read_to_string(&args.file) {
-            Ok(s) => s,
-            Err(e) => return input_error(format!("cannot read {}: {e}", args.file.display())),
-        }
+    // Refused while reading once past the source limit in force.
+    let base = match &args.session {
+        Some(path) => input::session_limits(path).unwrap_or_default(),
+        None => Limits::default(),
+    };
+    let source_limit = args
+        .limits
+        .apply(base)
+        .max_source_bytes
+        .unwrap_or(input::MAX_INPUT_FILE_BYTES);
+    let source = match input::read_bounded(
+        &args.file,
+        source_limit,
+        "the program",
+        "the source limit (max_source_bytes)",
+    ) {
+        Ok(s) => s,
+        Err(e) => return input_error(e),
     };
     if args.session.is_none() && looks_like_session_file(&source) {
         return input_error(format!(
@@ -64,9 +71,9 @@ pub fn run(args: RunArgs) -> i32 {
         let Some((name, path)) = spec.split_once('=') else {
             return input_error(format!("--data expects NAME=FILE.json, got {spec:?}"));
         };
-        let text = match std::fs::read_to_string(path) {
+        let text = match input::read_json_file(std::path::Path::new(path), "the data file") {
             Ok(t) => t,
-            Err(e) => return input_error(format!("cannot read {path}: {e}")),
+            Err(e) => return input_error(e),
         };
         match serde_json::from_str(&text) {
             Ok(json) => {

@@ -25,6 +25,16 @@
 //! * The builtins that flatten a collection into text or a number (`str`,
 //!   `str/join`, `format`, `pr-str`…, `sum-by`, `avg-by`, the print family)
 //!   also look *inside* collection arguments for a marked value.
+//! * `symbol` and `re-pattern` of a marked string are marked (a symbol may
+//!   share the string's storage: it is marked with it).
+//! * `with-out-str` marks the string it returns when a print of a marked
+//!   value went into it.
+//! * A builtin call with a marked argument that fails, and `(throw v)` of
+//!   a value holding a mark, have the texts of the marked values they
+//!   quote replaced by `[hidden]` in the error's message and hint at the
+//!   source ([`redact_pieces`]: any length; pieces under 4 characters only
+//!   where they stand alone), so a caught `ex-message`, a `fail` reason
+//!   and the rendered error show none of it.
 //! * Printing (`println`, `prn`) with a marked argument marks the printed
 //!   line: the Output section shows it with each argument that is or holds
 //!   a marked value replaced by `[hidden]` (`(println "key:" k)` →
@@ -105,6 +115,8 @@ fn addr(v: &Value) -> Option<usize> {
         Value::Vector(items) if !items.is_empty() => Some(Arc::as_ptr(items) as *const u8 as usize),
         Value::Map(m) if !m.is_empty() => m.shared_addr(),
         Value::Set(s) if !s.is_empty() => s.shared_addr(),
+        Value::Symbol(s) if !s.is_empty() => Some(Arc::as_ptr(s) as *const u8 as usize),
+        Value::Regex(r) => Some(Arc::as_ptr(r) as *const u8 as usize),
         _ => None,
     }
 }
@@ -209,7 +221,8 @@ impl HiddenMarks {
     /// mark), and after every turn.
     pub fn prune(&mut self) {
         self.heap.retain(|_, v| match v {
-            Value::Str(s) => Arc::strong_count(s) > 1,
+            Value::Str(s) | Value::Symbol(s) => Arc::strong_count(s) > 1,
+            Value::Regex(r) => Arc::strong_count(r) > 1,
             other => other.shared_addr().is_some(),
         });
         self.next_prune = (self.heap.len() * 2).max(1024);
@@ -246,6 +259,12 @@ impl HiddenMarks {
     pub fn mark_derived(&mut self, v: &Value, fresh_parts: bool, from_scalars: bool) {
         match v {
             Value::Int(_) | Value::Float(_) if from_scalars => {
+                self.mark(v);
+                return;
+            }
+            // Made from a marked string (`symbol`, `re-pattern`); a symbol
+            // may share the string's storage, which is marked already.
+            Value::Symbol(_) | Value::Regex(_) => {
                 self.mark(v);
                 return;
             }
@@ -287,16 +306,80 @@ impl HiddenMarks {
         self.lines.get(line).map(String::as_str)
     }
 
-    /// The texts of marked strings of 4 characters or more (the renderer
-    /// replaces them in free text: error messages).
+    /// The texts of marked strings and symbols (the renderer replaces them
+    /// in free text, error messages, by [`redact_pieces`]'s rule).
     pub fn marked_texts(&self) -> impl Iterator<Item = &str> {
         self.heap
             .values()
             .filter_map(|v| match v {
-                Value::Str(s) if s.chars().count() >= 4 => Some(&**s),
+                Value::Str(s) | Value::Symbol(s) => Some(&**s),
                 _ => None,
             })
             .chain(self.quoted.iter().map(String::as_str))
+    }
+
+    /// The texts of the marked strings, symbols and numbers inside `vals`
+    /// (iterative; at most [`MAX_PIECES`] of them, each shared part
+    /// visited once, at most [`MAX_VISITS`] values visited: the renderer's
+    /// pass still replaces marked texts of 4 characters or more).
+    pub fn marked_texts_in(&self, vals: &[Value]) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.active {
+            return out;
+        }
+        let mut seen = HashSet::new();
+        let mut todo: Vec<&Value> = vals.iter().collect();
+        let mut visits = 0usize;
+        while let Some(x) = todo.pop() {
+            if out.len() >= MAX_PIECES || visits >= MAX_VISITS {
+                break;
+            }
+            visits += 1;
+            if let Some(a) = x.shared_addr() {
+                if !seen.insert(a) {
+                    continue;
+                }
+            }
+            if self.is_marked(x) {
+                match x {
+                    Value::Str(s) | Value::Symbol(s) => out.push(s.to_string()),
+                    Value::Int(_) | Value::Float(_) => {
+                        out.push(crate::format::to_clojure(x, None, None).0)
+                    }
+                    _ => {}
+                }
+            }
+            push_items(x, &mut todo);
+        }
+        out
+    }
+
+    /// `v` with every part that is or holds a marked value replaced
+    /// by the symbol `[hidden]` (what `fail`'s message shows of a reason
+    /// holding hidden data). Iterative over the path to marked parts;
+    /// below depth 64 a part holding a mark becomes `[hidden]` whole.
+    pub fn replace_marked(&self, v: &Value) -> Value {
+        self.replace_at(v, 0)
+    }
+
+    fn replace_at(&self, v: &Value, depth: usize) -> Value {
+        if !self.contains_marked(v) {
+            return v.clone();
+        }
+        if self.is_marked(v) || depth >= 64 {
+            return Value::symbol(HIDDEN);
+        }
+        match v {
+            Value::Vector(items) => {
+                Value::vector_from(items.iter().map(|x| self.replace_at(x, depth + 1)))
+            }
+            Value::Map(m) => Value::map_from(
+                m.iter()
+                    .map(|(k, x)| (self.replace_at(k, depth + 1), self.replace_at(x, depth + 1))),
+            ),
+            Value::Set(s) => Value::set_from(s.iter().map(|x| self.replace_at(x, depth + 1))),
+            _ => Value::symbol(HIDDEN),
+        }
     }
 
     /// Keeps the texts of marked strings that `message` (an error's message
@@ -310,7 +393,9 @@ impl HiddenMarks {
             .heap
             .values()
             .filter_map(|v| match v {
-                Value::Str(s) if s.chars().count() >= 4 && message.contains(&**s) => {
+                Value::Str(s) | Value::Symbol(s)
+                    if redact_pieces(message, std::slice::from_ref(&s.to_string())) != message =>
+                {
                     Some(s.to_string())
                 }
                 _ => None,
@@ -318,6 +403,63 @@ impl HiddenMarks {
             .collect();
         self.quoted.extend(found);
     }
+}
+
+/// How values derived from hidden data are shown.
+pub const HIDDEN: &str = "[hidden]";
+
+/// The most marked pieces one error message is checked for.
+pub const MAX_PIECES: usize = 4096;
+
+/// The most values [`HiddenMarks::marked_texts_in`] visits.
+pub const MAX_VISITS: usize = 100_000;
+
+/// Pieces shorter than this are replaced only where they stand alone.
+pub const SHORT_PIECE: usize = 4;
+
+/// `text` with each of `pieces` (texts of marked values, any length)
+/// replaced by `[hidden]`, longest first: a piece of 4 characters or more
+/// wherever it occurs; a shorter one where it stands alone — not next to
+/// a letter, digit, `-` or `_` (`"s3c"`, `[s3c other]`, a message that is
+/// only `s3c`) — so that a marked `"e"` does not mangle every word.
+pub fn redact_pieces<S: AsRef<str>>(text: &str, pieces: &[S]) -> String {
+    let mut sorted: Vec<&str> = pieces
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|p| !p.is_empty() && p.as_bytes() != HIDDEN.as_bytes())
+        .collect();
+    sorted.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    sorted.dedup();
+    let mut out = text.to_string();
+    for p in sorted {
+        if !out.contains(p) {
+            continue;
+        }
+        if p.chars().count() >= SHORT_PIECE {
+            out = out.replace(p, HIDDEN);
+            continue;
+        }
+        let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(p) {
+            let before = match rest[..i].chars().next_back() {
+                Some(c) => Some(c),
+                None => next.chars().next_back(),
+            };
+            let after = rest[i + p.len()..].chars().next();
+            next.push_str(&rest[..i]);
+            if before.is_some_and(word) || after.is_some_and(word) {
+                next.push_str(p);
+            } else {
+                next.push_str(HIDDEN);
+            }
+            rest = &rest[i + p.len()..];
+        }
+        next.push_str(rest);
+        out = next;
+    }
+    out
 }
 
 /// Whether `v` is a non-empty collection (a result built from one may share
@@ -441,6 +583,21 @@ mod tests {
             m.mark(&Value::string(format!("intermediate-{i}")));
         }
         assert!(m.heap.len() <= 1024, "{}", m.heap.len());
+    }
+
+    #[test]
+    fn pieces_of_any_length_are_redacted_short_ones_where_they_stand_alone() {
+        let pieces = vec!["s3c".to_string(), "oken-".to_string()];
+        assert_eq!(redact_pieces("s3c", &pieces), "[hidden]");
+        assert_eq!(
+            redact_pieces("got string \"s3c\" and xoken-y", &pieces),
+            "got string \"[hidden]\" and x[hidden]y"
+        );
+        // Inside a word, a short piece stays: it is not the value.
+        assert_eq!(
+            redact_pieces("as3cb [s3c other]", &pieces),
+            "as3cb [[hidden] other]"
+        );
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub(super) struct HiddenCall {
     line_started: bool,
     /// `println`/`prn`: the line with marked arguments as `[hidden]`.
     shown: Option<String>,
+    /// The marked strings, symbols and numbers among the arguments (an
+    /// owned builtin may have taken them by the time it fails).
+    scalars: Vec<Value>,
 }
 
 impl Interp {
@@ -39,6 +42,16 @@ impl Interp {
                 matches!(a, Value::Int(_) | Value::Float(_) | Value::Str(_))
                     && self.hidden.is_marked(a)
             }),
+            scalars: args
+                .iter()
+                .filter(|a| {
+                    matches!(
+                        a,
+                        Value::Str(_) | Value::Symbol(_) | Value::Int(_) | Value::Float(_)
+                    ) && self.hidden.is_marked(a)
+                })
+                .cloned()
+                .collect(),
             prints_before: self.prints.len(),
             line_started: !self.pending_line.is_empty(),
             shown: matches!(b.name, "println" | "prn").then(|| {
@@ -58,21 +71,42 @@ impl Interp {
     }
 
     /// After a builtin call with marked arguments: marks its result and
-    /// what it printed.
+    /// what it printed; a failure has the marked values it quotes taken
+    /// out of its message (any length, [`hidden::redact_pieces`]), so a
+    /// caught message (`ex-message`) or a `fail` reason shows none.
     #[cold]
     #[inline(never)]
     pub(super) fn mark_hidden_result(
         &mut self,
         b: &'static Builtin,
+        args: &[Value],
         seen: Option<HiddenCall>,
         r: Result<Value>,
     ) -> Result<Value> {
-        let (Some(call), Ok(v)) = (seen, &r) else {
+        let Some(call) = seen else {
             return r;
+        };
+        let v = match &r {
+            Ok(v) => v,
+            Err(_) => {
+                let mut pieces = self.hidden.marked_texts_in(&call.scalars);
+                pieces.extend(self.hidden.marked_texts_in(args));
+                crate::eval::budget::charge_work(pieces.len() as u64 + 1);
+                return r.map_err(|e| e.map_text(|t| hidden::redact_pieces(t, &pieces)));
+            }
         };
         if b.name != "count" {
             self.hidden
                 .mark_derived(v, call.fresh_parts, call.from_scalars);
+        }
+        if b.name == "ex-info" && args.first().is_some_and(|m| self.hidden.contains_marked(m)) {
+            // A message printed from a collection holding hidden data.
+            if let Value::Map(m) = v {
+                if let Some(msg) = m.get(&Value::keyword("message")) {
+                    let msg = msg.clone();
+                    self.hidden.mark(&msg);
+                }
+            }
         }
         if hidden::prints(b.name) {
             // Lines printed by functions this call ran mark themselves.
@@ -86,8 +120,38 @@ impl Interp {
             if !self.pending_line.is_empty() {
                 self.pending_line_hidden = true;
             }
+            if let Some(capture) = self.captures.last_mut() {
+                capture.1 = true;
+            }
         }
         r
+    }
+
+    /// The error `(throw v)` raises when `v` holds hidden data: the marked
+    /// values it quotes taken out of its message.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn redact_thrown(&self, v: &Value, e: crate::error::Error) -> crate::error::Error {
+        let pieces = self.hidden.marked_texts_in(std::slice::from_ref(v));
+        if pieces.is_empty() {
+            return e;
+        }
+        e.map_text(|t| hidden::redact_pieces(t, &pieces))
+    }
+
+    /// A caught error in a session that read hidden data: the texts of
+    /// the marked values its message quotes replaced (errors raised
+    /// outside a builtin call, such as calling a marked string, were not
+    /// redacted at the source).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn redact_caught(&self, e: crate::error::Error) -> crate::error::Error {
+        let pieces: Vec<&str> = self.hidden.marked_texts().collect();
+        // Work proportional to the marks and the message, charged to the
+        // turn (a loop catching errors in a session with big hidden data).
+        let len = e.message().len() + e.hint().map_or(0, str::len);
+        crate::eval::budget::charge_work(pieces.len() as u64 * (len as u64 / 64 + 1));
+        e.map_text(|t| hidden::redact_pieces(t, &pieces))
     }
 
     /// Marks the result of inline arithmetic on a marked operand.

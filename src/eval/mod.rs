@@ -138,8 +138,9 @@ pub struct Interp {
     pending_line_hidden: bool,
     /// Text `print`/`pr` wrote on a line not ended yet.
     pending_line: String,
-    /// Output captured by the open `with-out-str` forms, innermost last.
-    captures: Vec<String>,
+    /// Output captured by the open `with-out-str` forms, innermost last,
+    /// each with whether a print of a marked value went into it.
+    captures: Vec<(String, bool)>,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
@@ -286,7 +287,7 @@ impl Interp {
                 if self.hidden.active() {
                     let seen = self.hidden_args(b, args);
                     let r = owned(self, args);
-                    return self.mark_hidden_result(b, seen, r);
+                    return self.mark_hidden_result(b, args, seen, r);
                 }
                 owned(self, args)
             }
@@ -303,7 +304,7 @@ impl Interp {
         if self.hidden.active() {
             let seen = self.hidden_args(b, args);
             let r = (b.f)(self, args);
-            return self.mark_hidden_result(b, seen, r);
+            return self.mark_hidden_result(b, args, seen, r);
         }
         (b.f)(self, args)
     }
@@ -760,7 +761,12 @@ impl Interp {
                             Some(c) => {
                                 // `recur` cannot cross `try`, so nothing is pending.
                                 self.pending_recur = false;
-                                self.stack[frame.bp + c.slot as usize] = error_value(&e);
+                                let caught = if self.hidden.active() {
+                                    error_value(&self.redact_caught(e))
+                                } else {
+                                    error_value(&e)
+                                };
+                                self.stack[frame.bp + c.slot as usize] = caught;
                                 self.eval(&c.body, frame)
                             }
                             None => Err(e),
@@ -775,6 +781,10 @@ impl Interp {
             }
             Expr::Throw(x, span) => {
                 let v = self.eval(x, frame)?;
+                if self.hidden.active() {
+                    let e = thrown_error(v.clone());
+                    return Err(self.redact_thrown(&v, e).with_span(*span));
+                }
                 Err(thrown_error(v).with_span(*span))
             }
             Expr::For(f) => self.eval_for(f, frame),

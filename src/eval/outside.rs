@@ -52,7 +52,10 @@ impl Interp {
         let result = guard::catch_quietly(|| {
             stack::on_caller_stack(|| host.call_tool_within(name, &args, time_left))
         })
-        .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")));
+        .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")))
+        // A failure's text (a command's stderr, a Python traceback) goes
+        // into the next prompt: 1 KB of it.
+        .map_err(|msg| crate::value::describe_text(&msg).into_owned());
         self.tool_calls.push(ToolCall {
             name: name.to_string(),
             args,

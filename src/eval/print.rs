@@ -6,6 +6,7 @@
 
 use super::Interp;
 use crate::error::Result;
+use crate::value::Value;
 
 impl Interp {
     /// Ends the current output line with `text` (`println`, `prn`): one
@@ -13,7 +14,7 @@ impl Interp {
     /// it on the same line. Charged to the print budget.
     pub(crate) fn emit_print(&mut self, text: String) -> Result<()> {
         self.budget.print(text.len() + 1)?;
-        if let Some(buf) = self.captures.last_mut() {
+        if let Some((buf, _)) = self.captures.last_mut() {
             buf.push_str(&text);
             buf.push('\n');
             return Ok(());
@@ -33,19 +34,26 @@ impl Interp {
     pub(crate) fn emit_partial(&mut self, text: &str) -> Result<()> {
         self.budget.print(text.len())?;
         match self.captures.last_mut() {
-            Some(buf) => buf.push_str(text),
+            Some((buf, _)) => buf.push_str(text),
             None => self.pending_line.push_str(text),
         }
         Ok(())
     }
 
     /// `(with-out-str body…)`: calls `thunk` with output captured, and
-    /// returns what it printed as a string (its value is dropped).
-    pub(crate) fn capture_output(&mut self, thunk: &crate::value::Value) -> Result<String> {
-        self.captures.push(String::new());
+    /// returns what it printed as a string (its value is dropped), marked
+    /// as hidden when a print of a marked value went into it.
+    pub(crate) fn capture_output(&mut self, thunk: &Value) -> Result<Value> {
+        self.captures.push((String::new(), false));
         let result = self.call(thunk, &[]);
-        let text = self.captures.pop().unwrap_or_default();
-        result.map(|_| text)
+        let (text, hidden) = self.captures.pop().unwrap_or_default();
+        result?;
+        let text = Value::string(text);
+        if hidden {
+            self.hidden.mark(&text);
+            // An enclosing capture gets the marked text when it is printed.
+        }
+        Ok(text)
     }
 
     /// Ends a line that `print`/`pr` left open (at the end of a program).

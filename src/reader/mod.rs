@@ -88,6 +88,9 @@ pub struct SurplusClosers {
     pub brackets: String,
 }
 
+/// The most brackets a [`SurplusClosers::note`] repeats.
+pub const NOTE_BRACKETS: usize = 16;
+
 impl SurplusClosers {
     /// The note shown on the turn, e.g. `ignored 1 surplus closing bracket
     /// ")" at the end of the program (line 3, column 4)`.
@@ -95,9 +98,15 @@ impl SurplusClosers {
         let (line, col) = crate::error::line_col(src, self.start);
         let n = self.brackets.chars().count();
         let plural = if n == 1 { "" } else { "s" };
+        // A count and an excerpt: a flood of brackets is not repeated.
+        let shown: String = if n > NOTE_BRACKETS {
+            let head: String = self.brackets.chars().take(NOTE_BRACKETS).collect();
+            format!("{head}...")
+        } else {
+            self.brackets.clone()
+        };
         format!(
-            "ignored {n} surplus closing bracket{plural} \"{}\" at the end of the program (line {line}, column {col})",
-            self.brackets
+            "ignored {n} surplus closing bracket{plural} \"{shown}\" at the end of the program (line {line}, column {col})"
         )
     }
 }

@@ -17,9 +17,14 @@
 //! that of the replacement), and a function's return type stays (only the
 //! type is shown). A `println` entry made from marked values shows the
 //! line with those arguments as `[hidden]`; error messages and hints get
-//! the text of marked strings of 6 characters or more replaced by
-//! `[hidden]`. After rendering, the USER messages' text has every remaining
-//! occurrence of a hidden data value's text replaced by `data/_NAME` too.
+//! the text of marked strings of any length replaced by `[hidden]` (under
+//! 4 characters only where they stand alone:
+//! [`crate::eval::hidden::redact_pieces`]). Inside every string value
+//! rendered, each occurrence of a hidden data value's text (4 characters
+//! or more) becomes `data/_NAME` *before* samples are cut, so a cut cannot
+//! split one out of reach of the final pass. After rendering, the USER
+//! messages' text has every remaining occurrence of a hidden data value's
+//! text replaced by `data/_NAME` too.
 //! Hidden data values whose printed text is shorter than 4 characters
 //! (`5`, `nil`, `"ab"`) are only replaced as whole values: replacing them
 //! in text would mangle unrelated output.
@@ -45,8 +50,13 @@ fn hidden(input: &RenderInput) -> Vec<(String, Value)> {
 struct Hider<'a> {
     data: Vec<(String, Value)>,
     marks: &'a HiddenMarks,
-    /// Texts of marked strings long enough to replace in error messages.
-    texts: Vec<&'a str>,
+    /// Texts of marked strings, replaced in error messages by
+    /// [`redact_pieces`]'s rule.
+    texts: Vec<String>,
+    /// The texts of hidden data values (4 characters or more) and the
+    /// symbol replacing them, longest first: replaced inside strings
+    /// before samples are cut, so a cut cannot split one.
+    data_texts: Vec<(String, String)>,
 }
 
 impl Hider<'_> {
@@ -68,18 +78,25 @@ impl Hider<'_> {
                 Value::map_from(m.iter().map(|(k, x)| (self.replace(k), self.replace(x))))
             }
             Value::Set(s) => Value::set_from(s.iter().map(|x| self.replace(x))),
+            Value::Str(s) if self.data_texts.iter().any(|(t, _)| s.contains(t.as_str())) => {
+                Value::string(self.replace_data_texts(s))
+            }
             _ => v.clone(),
         }
     }
 
-    fn redact_text(&self, text: &str) -> String {
+    fn replace_data_texts(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for t in &self.texts {
-            if out.contains(t) {
-                out = out.replace(t, HIDDEN);
+        for (t, sym) in &self.data_texts {
+            if out.contains(t.as_str()) {
+                out = out.replace(t.as_str(), sym);
             }
         }
         out
+    }
+
+    fn redact_text(&self, text: &str) -> String {
+        self.replace_data_texts(&redact_pieces(text, &self.texts))
     }
 
     fn redact_error(&self, e: &mut ErrorInfo) {
@@ -101,8 +118,8 @@ impl Hider<'_> {
     }
 }
 
-/// How values derived from hidden data are shown.
-pub const HIDDEN: &str = "[hidden]";
+use crate::eval::hidden::redact_pieces;
+pub use crate::eval::hidden::HIDDEN;
 
 /// `input` with every hidden value replaced inside the values it renders.
 pub fn redact_input(input: &RenderInput) -> Cow<'_, RenderInput> {
@@ -110,17 +127,18 @@ pub fn redact_input(input: &RenderInput) -> Cow<'_, RenderInput> {
     if data.is_empty() && input.hidden.is_empty() {
         return Cow::Borrowed(input);
     }
-    let mut texts: Vec<&str> = input
-        .hidden
-        .marked_texts()
-        .filter(|t| t.chars().count() >= 6)
+    let texts: Vec<String> = input.hidden.marked_texts().map(str::to_string).collect();
+    let mut data_texts: Vec<(String, String)> = data
+        .iter()
+        .flat_map(|(sym, v)| text_forms(v).into_iter().map(move |f| (f, sym.clone())))
         .collect();
     // Longest first: a text inside another is replaced after it.
-    texts.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    data_texts.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
     let h = Hider {
         data,
         marks: &input.hidden,
         texts,
+        data_texts,
     };
     let mut out = input.clone();
     for turn in &mut out.turns {
@@ -148,19 +166,27 @@ pub fn redact_input(input: &RenderInput) -> Cow<'_, RenderInput> {
     Cow::Owned(out)
 }
 
+/// The texts of a hidden value replaced in free text: its printed form,
+/// and for a string its raw and escaped text; only those of 4 characters
+/// or more.
+fn text_forms(v: &Value) -> Vec<String> {
+    let printed = to_clojure(v, None, None).0;
+    let mut forms = vec![printed.clone()];
+    if let Value::Str(s) = v {
+        forms.push(s.to_string());
+        // The escaped form inside a printed string, without its quotes.
+        forms.push(printed[1..printed.len() - 1].to_string());
+    }
+    forms.retain(|f| f.chars().count() >= 4);
+    forms
+}
+
 /// `text` with every occurrence of a hidden value's text replaced.
 pub fn redact_text(input: &RenderInput, text: String) -> String {
     let mut text = text;
     for (sym, v) in hidden(input) {
-        let printed = to_clojure(&v, None, None).0;
-        let mut forms = vec![printed.clone()];
-        if let Value::Str(s) = &v {
-            forms.push(s.to_string());
-            // The escaped form inside a printed string, without its quotes.
-            forms.push(printed[1..printed.len() - 1].to_string());
-        }
-        for form in forms {
-            if form.chars().count() >= 4 && text.contains(&form) {
+        for form in text_forms(&v) {
+            if text.contains(&form) {
                 text = text.replace(&form, &sym);
             }
         }
@@ -179,6 +205,7 @@ mod tests {
             data: vec![("data/_key".to_string(), Value::string("s3cr3t-token"))],
             marks: &marks,
             texts: Vec::new(),
+            data_texts: Vec::new(),
         };
         let v = Value::vector_from([Value::map_from([(
             Value::keyword("key"),
@@ -196,7 +223,8 @@ mod tests {
         let h = Hider {
             data: Vec::new(),
             marks: &marks,
-            texts: vec!["S3CR3T"],
+            texts: vec!["S3CR3T".to_string()],
+            data_texts: Vec::new(),
         };
         let v = Value::vector_from([derived.clone(), Value::string("S3CR3T")]);
         assert_eq!(

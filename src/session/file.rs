@@ -289,7 +289,7 @@ fn tool_of(
         Some(text) => Signature::parse(text).map_err(|e| {
             err(
                 &["tools", name, "signature"],
-                format!("bad signature {text:?}: {e}"),
+                format!("bad signature {:?}: {e}", crate::value::describe_text(text)),
             )
         })?,
         None => Signature::any(),

@@ -302,8 +302,10 @@ impl SessionBuilder {
         match FnTool::new(name, signature, description, f) {
             Ok(t) => self.tool(t),
             Err(e) => {
-                self.problems
-                    .push(format!("tool/{name}: bad signature {signature:?}: {e}"));
+                self.problems.push(format!(
+                    "tool/{name}: bad signature {:?}: {e}",
+                    crate::value::describe_text(signature)
+                ));
                 self
             }
         }

@@ -141,14 +141,26 @@ impl fmt::Display for Signature {
 const FORMAT_HINT: &str =
     "signatures look like (query :string, limit :int) -> [:map] or -> :string";
 
+/// How deep vector and record types may nest. Parsing, printing,
+/// checking values against and dropping a type recurse once per level, so
+/// a deeper one (a session file's signature 30,000 levels deep) is an
+/// error instead of a stack overflow.
+pub const MAX_TYPE_DEPTH: usize = 64;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    /// Vector and record types open around the current position.
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Parser<'a> {
-        Parser { text, pos: 0 }
+        Parser {
+            text,
+            pos: 0,
+            depth: 0,
+        }
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> SignatureError {
@@ -295,6 +307,22 @@ impl<'a> Parser<'a> {
 
     fn ty(&mut self) -> Result<Type, SignatureError> {
         let at = self.pos;
+        if matches!(self.peek(), Some('[' | '{')) {
+            if self.depth >= MAX_TYPE_DEPTH {
+                return Err(self.error(
+                    at,
+                    format!("the type nests deeper than {MAX_TYPE_DEPTH} levels of [] and {{}}"),
+                ));
+            }
+            self.depth += 1;
+            let ty = self.nested_ty(at);
+            self.depth -= 1;
+            return ty;
+        }
+        self.nested_ty(at)
+    }
+
+    fn nested_ty(&mut self, at: usize) -> Result<Type, SignatureError> {
         match self.peek() {
             Some(':') => {
                 self.pos += 1;
@@ -501,6 +529,16 @@ mod tests {
             sig("(x [[:int]]) -> :any").params[0].ty.display(),
             "[[int]]"
         );
+    }
+
+    #[test]
+    fn types_nest_at_most_64_levels() {
+        let ok = format!("-> {}:int{}", "[".repeat(64), "]".repeat(64));
+        assert!(Signature::parse(&ok).is_ok());
+        let deep = format!("-> {}:int{}", "[".repeat(30_000), "]".repeat(30_000));
+        assert!(err(&deep).message.contains("nests deeper than 64"));
+        let deep = format!("-> {}:int{}", "{a ".repeat(65), "}".repeat(65));
+        assert!(err(&deep).message.contains("nests deeper than 64"));
     }
 
     #[test]

@@ -12,7 +12,11 @@
 //! * [`CommandTool`] — a process started per call that gets
 //!   `{"tool": NAME, "args": [...]}` as JSON on stdin and answers one JSON
 //!   value on stdout, or exits non-zero with the error on stderr. It is
-//!   killed when the session's `timeout_ms` passes.
+//!   killed when the session's `timeout_ms` passes. It runs in a process
+//!   group of its own; when it exits (or is stopped), the group is
+//!   killed, so a background child it left holding stdout open neither
+//!   outlives the call nor keeps its answer from being read: what the
+//!   pipes hold then (at most 500 ms more of reading) is the answer.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -319,6 +323,11 @@ impl CommandTool {
         if let Some(dir) = &self.dir {
             cmd.current_dir(dir);
         }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", self.display_command()))?;
@@ -330,7 +339,9 @@ impl CommandTool {
                 let _ = stdin.write_all(body.as_bytes());
             });
         }
-        let (tx, rx) = mpsc::channel::<(bool, Vec<u8>)>();
+        // Chunks as they are read (`None`: the pipe closed), so what a
+        // command wrote is there even if a child keeps the pipe open.
+        let (tx, rx) = mpsc::channel::<(bool, Option<Vec<u8>>)>();
         for (is_out, pipe) in [
             (
                 true,
@@ -350,9 +361,19 @@ impl CommandTool {
             if let Some(pipe) = pipe {
                 let tx = tx.clone();
                 std::thread::spawn(move || {
-                    let mut buf = Vec::new();
-                    let _ = pipe.take(MAX_OUTPUT_BYTES).read_to_end(&mut buf);
-                    let _ = tx.send((is_out, buf));
+                    let mut pipe = pipe.take(MAX_OUTPUT_BYTES);
+                    let mut buf = vec![0; 64 * 1024];
+                    loop {
+                        match pipe.read(&mut buf) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => {
+                                if tx.send((is_out, Some(buf[..n].to_vec()))).is_err() {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    let _ = tx.send((is_out, None));
                 });
             }
         }
@@ -365,6 +386,7 @@ impl CommandTool {
         let status = match waited {
             Ok(Some(status)) => status,
             Ok(None) => {
+                kill_group(&child);
                 let _ = child.kill();
                 let _ = child.wait();
                 let limit = timeout.unwrap_or_default();
@@ -381,15 +403,20 @@ impl CommandTool {
             Err(e) => return Err(format!("cannot wait for `{}`: {e}", self.display_command())),
         };
 
-        // The process has exited; its pipes close unless it left children
-        // holding them, so wait only a little for the readers.
+        // The process has exited; children it left holding the pipes go
+        // with its group, then the readers get what is left (waiting a
+        // little for any that escaped the group).
+        kill_group(&child);
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let grace = Instant::now() + Duration::from_millis(500);
-        for _ in 0..2 {
+        let mut open = 2;
+        while open > 0 {
             let left = grace.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
-                Ok((true, buf)) => out = buf,
-                Ok((false, buf)) => err = buf,
+                Ok((is_out, Some(chunk))) => {
+                    if is_out { &mut out } else { &mut err }.extend_from_slice(&chunk)
+                }
+                Ok((_, None)) => open -= 1,
                 Err(_) => break,
             }
         }
@@ -423,6 +450,22 @@ impl CommandTool {
             )),
         }
     }
+}
+
+/// Kills what is left of the command's process group (children it
+/// started); the command itself has exited or is killed next.
+fn kill_group(child: &std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group
+        // the command leads (made by `process_group(0)`); it touches no
+        // memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// A program given as a relative path (`tools/x.py`, `./run.sh`) is looked
@@ -548,6 +591,46 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("within the 100 ms left of the turn"), "{e}");
         assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn a_background_child_holding_stdout_open_does_not_hide_the_answer() {
+        let pid_file = std::env::temp_dir().join(format!("ptc-bg-child-{}", std::process::id()));
+        let script = format!(
+            "sleep 30 & echo $! > {}; echo '{{\"ok\": 1}}'",
+            pid_file.display()
+        );
+        let mut t = sh(&script);
+        t.set_timeout(Some(Duration::from_secs(20)));
+        let started = Instant::now();
+        let v = t.call(&[]).expect("answers");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            v.as_map()
+                .and_then(|m| m.get(&Value::keyword("ok")).cloned()),
+            Some(Value::Int(1))
+        );
+        // The background child was stopped with the tool's process group.
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .expect("pid file")
+            .trim()
+            .parse()
+            .expect("pid");
+        let _ = std::fs::remove_file(&pid_file);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let alive = |pid: i32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| !s.contains(") Z "))
+                .unwrap_or(false)
+        };
+        while alive(pid) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!alive(pid), "the background child {pid} still runs");
     }
 
     #[test]

@@ -92,6 +92,22 @@ pub enum Value {
 /// The most bytes of a value [`Value::describe`] shows.
 pub const DESCRIBE_BYTES: usize = 1024;
 
+/// A piece of outside or program text an error message quotes (a name, a
+/// string a parser refused, a tool's stderr or exception): at most
+/// [`DESCRIBE_BYTES`], cut at a character boundary with `...` appended as
+/// [`crate::format::to_clojure_capped`] does, so no message grows with its
+/// input and the next prompt gets at most 1 KB of it.
+pub fn describe_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= DESCRIBE_BYTES {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = DESCRIBE_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!("{}...", &text[..end]))
+}
+
 /// The address of `a`'s allocation when another handle holds it too.
 pub(crate) fn shared_addr<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
     (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)

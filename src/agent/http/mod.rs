@@ -4,9 +4,15 @@
 //!
 //! Decisions: the API key is read from the environment variable the
 //! config names when the client is made, kept only in memory, sent only in
-//! the auth header, and replaced by `[redacted]` in any provider message
-//! that echoes it. Without the variable set, requests go without a key
-//! (local servers such as llama.cpp or Ollama need none) unless the base
+//! the auth header, and replaced by `[redacted]` — with any piece of it of
+//! 8 characters or more — in everything the provider sends back (the
+//! body, so the response text, `model`, `usage` and error messages, and
+//! headers quoted in errors), before anything is cut or stored
+//! (`redact.rs`). Redirects are never followed: a 3xx answer is a
+//! [`LlmErrorKind::Rejected`] error naming its `Location` (following it
+//! would send the key, or a POST turned GET, to another host). Without
+//! the variable set, requests go without a key (local servers such as
+//! llama.cpp or Ollama need none) unless the base
 //! URL is the provider's hosted one, which is a [`LlmErrorKind::Config`]
 //! error naming the variable. Retried (with exponential backoff and
 //! jitter, at most [`RetryPolicy::max_retries`] times): 408, 429, 5xx,
@@ -14,11 +20,16 @@
 //! a local server (loopback or private address, `retry::is_local_url`),
 //! which keeps computing the abandoned request: that one fails at once
 //! unless [`RetryPolicy::retry_local_timeouts`] is set; a `Retry-After` of
-//! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). Every
-//! other status fails at once with the provider's own message.
+//! seconds is honoured (waited at least, up to [`MAX_RETRY_AFTER`]). The
+//! attempts and waits of one completion share a time budget, the time
+//! the attempts alone may take ((connect + request timeout) × attempts
+//! allowed): a wait longer than what is left of it ends the completion
+//! with the last error at once. Every other status fails at once with the
+//! provider's own message.
 
 mod anthropic;
 mod openai;
+mod redact;
 mod retry;
 
 use std::time::{Duration, Instant};
@@ -108,6 +119,7 @@ impl ClientConfig {
 pub struct HttpLlm {
     config: ClientConfig,
     key: Option<String>,
+    redactor: redact::Redactor,
     agent: ureq::Agent,
 }
 
@@ -145,11 +157,19 @@ impl HttpLlm {
         }
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            // A 3xx comes back as it is (an error naming its Location).
+            .max_redirects(0)
             .timeout_connect(Some(config.connect_timeout))
             .timeout_global(Some(config.request_timeout))
             .build()
             .new_agent();
-        Ok(HttpLlm { config, key, agent })
+        let redactor = redact::Redactor::new(key.as_deref());
+        Ok(HttpLlm {
+            config,
+            key,
+            redactor,
+            agent,
+        })
     }
 
     /// The configuration the client was built with.
@@ -157,18 +177,22 @@ impl HttpLlm {
         &self.config
     }
 
-    /// `text` with the key replaced by `[redacted]`.
+    /// `text` with the key (and any piece of it of 8 characters or more)
+    /// replaced by `[redacted]`.
     fn redact(&self, text: String) -> String {
-        match &self.key {
-            Some(k) if text.contains(k.as_str()) => text.replace(k.as_str(), "[redacted]"),
-            _ => text,
-        }
+        self.redactor.text(&text)
     }
 
     /// POSTs `body` with retries; the body of the 2xx answer.
     fn post(&self, url: &str, headers: &[(&str, String)], body: &Json) -> Result<String, LlmError> {
         let body = body.to_string();
         let policy = &self.config.retry;
+        let budget = self
+            .config
+            .request_timeout
+            .saturating_add(self.config.connect_timeout)
+            .saturating_mul(policy.max_retries.saturating_add(1));
+        let start = Instant::now();
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -201,7 +225,19 @@ impl HttpLlm {
             if !error.kind.is_retryable() || attempt > policy.max_retries {
                 return Err(error);
             }
-            std::thread::sleep(policy.delay(attempt - 1, retry_after));
+            let wait = policy.delay(attempt - 1, retry_after);
+            let left = budget.saturating_sub(start.elapsed());
+            if wait > left {
+                error.message = format!(
+                    "{} (the next try would wait {:.1} s, more than the {:.1} s left of the \
+                     time budget: (connect + --llm-timeout) × attempts)",
+                    error.message,
+                    wait.as_secs_f64(),
+                    left.as_secs_f64()
+                );
+                return Err(error);
+            }
+            std::thread::sleep(wait);
         }
     }
 
@@ -226,11 +262,32 @@ impl HttpLlm {
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
             .and_then(retry::parse_retry_after);
+        if (300..400).contains(&status) {
+            let location = response
+                .headers()
+                .get("location")
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            let location = match location {
+                Some(l) => format!("{:?}", cut(&self.redactor.text(&l), 500)),
+                None => "nowhere (no Location header)".into(),
+            };
+            let message = format!(
+                "the provider answered HTTP {status}, a redirect to {location}; redirects are not \
+                 followed for provider APIs (the key would go along): set --base-url to the \
+                 final address"
+            );
+            return Err((
+                LlmError::new(LlmErrorKind::Rejected, message).with_status(status),
+                None,
+            ));
+        }
         let text = response.body_mut().read_to_string().map_err(|e| {
             let mut err = transport_error(e);
             err.message = format!("reading the response body: {}", err.message);
             (err, None)
         })?;
+        // Before anything is parsed, cut or stored.
+        let text = self.redactor.text(&text);
         if (200..300).contains(&status) {
             return Ok(text);
         }
@@ -278,6 +335,11 @@ impl Llm for HttpLlm {
             e.message = self.redact(e.message);
             e
         })?;
+        // JSON escapes can spell the key differently in the raw body.
+        response.text = self.redactor.text(&response.text);
+        response.model = self.redactor.text(&response.model);
+        response.finish_reason = response.finish_reason.map(|f| self.redactor.text(&f));
+        response.usage.provider = response.usage.provider.map(|u| self.redactor.json(u));
         response.latency = start.elapsed();
         Ok(response)
     }
@@ -314,6 +376,11 @@ fn transport_error(e: ureq::Error) -> LlmError {
         other => other.to_string(),
     };
     LlmError::new(kind, message)
+}
+
+/// The first `n` characters of `text`.
+fn cut(text: &str, n: usize) -> String {
+    text.chars().take(n).collect()
 }
 
 /// The provider's own message in an error body: `error.message` (OpenAI,
