@@ -164,6 +164,9 @@ struct ErrorInner {
     /// (IllegalArgumentException. "msg"))`, `Integer/parseInt` failing):
     /// what `catch` matches on besides the kind.
     class: Option<&'static str>,
+    /// A Java exception built without a message (`(RuntimeException.)`):
+    /// `message` holds the class name for the reader, `ex-message` is nil.
+    no_message: bool,
 }
 
 /// `Result` with ptc's [`Error`].
@@ -182,6 +185,7 @@ impl Error {
             data: None,
             incomplete: false,
             class: None,
+            no_message: false,
         }))
     }
 
@@ -282,6 +286,15 @@ impl Error {
     pub(crate) fn with_class(mut self, class: &'static str) -> Error {
         self.0.class = Some(class);
         self
+    }
+    /// Marks a Java exception built without a message (`ex-message` is nil).
+    pub(crate) fn without_message(mut self) -> Error {
+        self.0.no_message = true;
+        self
+    }
+    /// Whether the error has a message of its own (see [`Error::without_message`]).
+    pub(crate) fn has_message(&self) -> bool {
+        !self.0.no_message
     }
     /// The Java exception class the error was built as, if any.
     pub(crate) fn class(&self) -> Option<&'static str> {

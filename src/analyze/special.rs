@@ -560,7 +560,8 @@ impl Analyzer<'_> {
                                 "catch expects a class and a name, e.g. (catch Exception e ...)",
                             )),
                         };
-                        catch_forms.push((CatchClass::of(class), name, &items[3..]));
+                        let class = CatchClass::of(class).map_err(|e| e.with_span(f.span))?;
+                        catch_forms.push((class, name, &items[3..]));
                         continue;
                     }
                     Some(FormKind::Symbol(s)) if s == "finally" && finally.is_none() => {

@@ -195,16 +195,6 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
-/// The Java exception classes `throw` knows, by simple name.
-pub const EXCEPTION_CLASSES: &[&str] = &[
-    "Exception",
-    "RuntimeException",
-    "IllegalArgumentException",
-    "IllegalStateException",
-    "ArithmeticException",
-    "NumberFormatException",
-];
-
 /// Calls the builtin `name` of `ns` (what a shim means in Clojure terms).
 fn delegate(interp: &mut Interp, ns: Ns, name: &str, a: &[Value]) -> Result<Value> {
     let b =

@@ -17,6 +17,7 @@
 //! clojure.core first, then clojure.string, clojure.set, clojure.walk.
 
 pub mod args;
+pub mod classes;
 pub mod coll;
 pub mod core;
 pub mod interop;

@@ -877,7 +877,7 @@ impl Interp {
         match &c.default {
             Some(d) => self.eval(d, frame),
             None => Err(Error::execution(format!(
-                "case has no clause matching {}",
+                "No matching clause: {}",
                 crate::format::to_clojure_capped(
                     &v,
                     Some(5),
@@ -886,6 +886,7 @@ impl Interp {
                 )
                 .0
             ))
+            .with_class("IllegalArgumentException")
             .with_hint("add a default expression as the last argument of case")
             .with_span(c.span)),
         }
@@ -1006,7 +1007,12 @@ fn destructure_rest(v: &Value, i: usize) -> Result<Value> {
 /// and `:data` when the error carries data (`ex-info`).
 pub fn error_value(e: &Error) -> Value {
     let mut m = Map::new();
-    m.insert(Value::keyword("message"), Value::string(e.message()));
+    let message = if e.has_message() {
+        Value::string(e.message())
+    } else {
+        Value::Nil
+    };
+    m.insert(Value::keyword("message"), message);
     m.insert(Value::keyword("kind"), Value::keyword(e.kind().name()));
     if let Some(d) = e.data() {
         m.insert(Value::keyword("data"), d.clone());
@@ -1020,10 +1026,7 @@ pub fn error_value(e: &Error) -> Value {
 /// The Java exception class an error value names (`(Exception. "m")`).
 fn java_class(m: &Map) -> Option<&'static str> {
     match m.get(&Value::keyword("class")) {
-        Some(Value::Str(c)) => crate::builtins::java::EXCEPTION_CLASSES
-            .iter()
-            .find(|k| **k == &**c)
-            .copied(),
+        Some(Value::Str(c)) => crate::builtins::classes::known(c),
         _ => None,
     }
 }
@@ -1039,12 +1042,12 @@ pub const THROWN_MESSAGE_BYTES: usize = 4096;
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
         if let Some(class) = java_class(m) {
-            // `(Exception.)` has no message: the class name stands in.
-            let msg = match m.get(&Value::keyword("message")) {
-                Some(Value::Str(s)) => s.to_string(),
-                _ => class.to_string(),
+            // `(Exception.)` has no message: the class name stands in for
+            // the reader, and `ex-message` gives nil as in Clojure.
+            return match m.get(&Value::keyword("message")) {
+                Some(Value::Str(s)) => Error::execution(s.to_string()).with_class(class),
+                _ => Error::execution(class).with_class(class).without_message(),
             };
-            return Error::execution(msg).with_class(class);
         }
         if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
             let mut e = Error::execution(msg.to_string());
