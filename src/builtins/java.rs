@@ -423,8 +423,12 @@ fn math_round(_: &mut Interp, a: &[Value]) -> Result<Value> {
         Value::Int(n) => Ok(Value::Int(*n)),
         Value::Float(f) if f.is_nan() => Ok(Value::Int(0)),
         Value::Float(f) => {
-            // Java: floor(x + 1/2), saturating at the long range.
-            let r = (f + 0.5).floor();
+            // Java: the closest long, halves rounded up, saturating at the
+            // long range. `(f + 0.5).floor()` would round
+            // 0.49999999999999994 up (the sum rounds to 1.0); the fraction
+            // is exact instead.
+            let fl = f.floor();
+            let r = if f - fl >= 0.5 { fl + 1.0 } else { fl };
             Ok(Value::Int(if r >= 9.223372036854776e18 {
                 i64::MAX
             } else if r <= -9.223372036854776e18 {
