@@ -686,6 +686,9 @@ impl Interp {
                 for (k, v) in entries {
                     let k = self.eval(k, frame)?;
                     let v = self.eval(v, frame)?;
+                    if m.contains_key(&k) {
+                        return Err(duplicate_key(&k, "map"));
+                    }
                     m.insert(k, v);
                 }
                 self.budget.alloc(48 * entries.len() as u64 + 32)?;
@@ -694,7 +697,11 @@ impl Interp {
             Expr::Set(items) => {
                 let mut s = crate::value::Set::new();
                 for item in items {
-                    s.insert(self.eval(item, frame)?);
+                    let x = self.eval(item, frame)?;
+                    if s.contains(&x) {
+                        return Err(duplicate_key(&x, "set"));
+                    }
+                    s.insert(x);
                 }
                 self.budget.alloc(32 * items.len() as u64 + 32)?;
                 Ok(Value::Set(s))
@@ -1021,6 +1028,20 @@ pub fn error_value(e: &Error) -> Value {
         m.insert(Value::keyword("class"), Value::string(class));
     }
     Value::Map(m)
+}
+
+/// A map or set literal whose computed keys repeat (`{(+ 1 0) :a 1 :b}`):
+/// Clojure's `IllegalArgumentException` "Duplicate key: 1" (issue 27 item
+/// 11; literal keys that repeat are a parse error already).
+fn duplicate_key(k: &Value, what: &str) -> Error {
+    let shown =
+        crate::format::to_clojure_capped(k, Some(5), Some(60), Some(crate::value::DESCRIBE_BYTES))
+            .0;
+    Error::execution(format!("Duplicate key: {shown}"))
+        .with_class("IllegalArgumentException")
+        .with_hint(format!(
+            "two keys of this {what} literal evaluate to the same value; use assoc/conj to let a later one win, or make the keys distinct"
+        ))
 }
 
 /// The Java exception class an error value names (`(Exception. "m")`).
