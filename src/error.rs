@@ -419,3 +419,15 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The hint for `atom`, `swap!`, `reset!`, `@x` … (issue 27 item 10): state
+/// lives in `def`, and the two shapes models reach for an atom for have a
+/// two-line rewrite each.
+pub(crate) const MUTABLE_STATE_HINT: &str =
+    "there is no mutable state: values kept across turns live in def. \
+An accumulator filled in doseq becomes reduce:
+  (def totals (reduce (fn [acc x] (conj acc (:amount x))) [] items))
+  ;; not (doseq [x items] (swap! acc conj (:amount x)))
+A counter becomes loop/recur (or count/filter):
+  (loop [xs items n 0] (if (seq xs) (recur (rest xs) (if (ok? (first xs)) (inc n) n)) n))
+  ;; not (swap! counter inc) inside doseq";

@@ -5,7 +5,7 @@
 
 use super::suggest::{suggest, Candidate};
 use crate::builtins::{self, Ns};
-use crate::error::{Error, Result, Span};
+use crate::error::{Error, Result, Span, MUTABLE_STATE_HINT};
 use crate::eval::{Globals, Host};
 
 /// Names LLMs borrow from other languages or libraries, with the ptc name.
@@ -166,31 +166,59 @@ pub fn unknown_namespace(ns: &str, name: &str) -> Error {
 /// Forms the sandbox forbids (`language.md`: `atom`, `eval`, `ns`,
 /// `require`, I/O, `System/exit` …): a `validation-error`.
 const FORBIDDEN: &[(&str, &str)] = &[
-    ("eval", "programs cannot evaluate code at run time; write the code directly"),
+    (
+        "eval",
+        "programs cannot evaluate code at run time; write the code directly",
+    ),
     ("load", "programs cannot load code"),
     ("load-file", "programs cannot read files"),
     ("load-string", "programs cannot evaluate code at run time"),
-    ("ns", "there are no namespaces to declare; just def and defn"),
-    ("require", "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/"),
+    (
+        "ns",
+        "there are no namespaces to declare; just def and defn",
+    ),
+    (
+        "require",
+        "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/",
+    ),
     ("import", "Java interop is not available"),
-    ("use", "clojure.string, clojure.set and clojure.walk are always available"),
+    (
+        "use",
+        "clojure.string, clojure.set and clojure.walk are always available",
+    ),
     ("in-ns", "there are no namespaces to switch to"),
-    ("slurp", "programs cannot read files or URLs; inputs are in data/ and tools in tool/"),
-    ("spit", "programs cannot write files; return results with (return v)"),
-    ("atom", "there is no mutable state; use let, loop/recur or reduce, and def for values kept across turns"),
-    ("swap!", "there is no mutable state; use reduce or loop/recur, and def to store results"),
-    ("reset!", "there is no mutable state; use def to store results"),
-    ("volatile!", "there is no mutable state; use reduce or loop/recur"),
-    ("vswap!", "there is no mutable state; use reduce or loop/recur"),
-    ("ref", "there is no mutable state"),
-    ("dosync", "there is no mutable state"),
-    ("agent", "there is no concurrency; use pmap for parallel-looking work"),
+    (
+        "slurp",
+        "programs cannot read files or URLs; inputs are in data/ and tools in tool/",
+    ),
+    (
+        "spit",
+        "programs cannot write files; return results with (return v)",
+    ),
+    ("atom", MUTABLE_STATE_HINT),
+    ("swap!", MUTABLE_STATE_HINT),
+    ("reset!", MUTABLE_STATE_HINT),
+    ("deref", MUTABLE_STATE_HINT),
+    ("volatile!", MUTABLE_STATE_HINT),
+    ("vswap!", MUTABLE_STATE_HINT),
+    ("vreset!", MUTABLE_STATE_HINT),
+    ("ref", MUTABLE_STATE_HINT),
+    ("ref-set", MUTABLE_STATE_HINT),
+    ("alter", MUTABLE_STATE_HINT),
+    ("dosync", MUTABLE_STATE_HINT),
+    (
+        "agent",
+        "there is no concurrency; use pmap for parallel-looking work",
+    ),
     ("future", "there is no concurrency; use pmap or pcalls"),
     ("promise", "there is no concurrency"),
-    ("set!", "there is no mutable state"),
+    ("set!", MUTABLE_STATE_HINT),
     ("with-open", "programs cannot open files or connections"),
     ("sh", "programs cannot start processes"),
-    (".", "Java interop is not available; use the builtin functions"),
+    (
+        ".",
+        "Java interop is not available; use the builtin functions",
+    ),
 ];
 
 /// Clojure features PTC-Lisp does not have: an `undefined-error` (they are
