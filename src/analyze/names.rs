@@ -112,7 +112,7 @@ fn hint_for(name: &str, globals: &Globals, host: &dyn Host) -> Option<String> {
 /// The error for `ns/name` where `ns` is a builtin namespace without that
 /// function, with a plausible suggestion: the namespace's own names first.
 pub fn unknown_in_namespace(written_ns: &str, ns: Ns, name: &str) -> Error {
-    let err = Error::undefined(format!(
+    let err = Error::validation(format!(
         "{}/{name} is not a function ptc provides",
         ns.name()
     ));
