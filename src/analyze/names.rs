@@ -284,37 +284,36 @@ pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     }
     let method = name.len() > 1 && name.starts_with('.') && !name.starts_with("..");
     let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
-    if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
-        return Err(Error::undefined(format!("{name} is not supported: Java interop is limited"))
-            .with_hint("supported interop: dates ((java.util.Date.), (.getTime date), (System/currentTimeMillis), (LocalDate/parse s)), string methods (.contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace), (Exception. msg) and .getMessage; otherwise use the builtin functions")
-            .with_span(span));
+    if (method || constructor) && builtins::lookup(name).is_none() {
+        return Err(
+            Error::undefined(format!("{name} is not supported: Java interop is limited"))
+                .with_hint(supported_interop_hint())
+                .with_span(span),
+        );
     }
     Ok(())
 }
 
-/// The Java interop PTC-Lisp supports: date helpers, and the string
-/// methods and exception constructors of `builtins/java.rs`.
-pub const SUPPORTED_INTEROP: &[&str] = &[
-    ".getTime",
-    "java.util.Date.",
-    ".contains",
-    ".startsWith",
-    ".endsWith",
-    ".toUpperCase",
-    ".toLowerCase",
-    ".trim",
-    ".length",
-    ".indexOf",
-    ".substring",
-    ".split",
-    ".replace",
-    ".getMessage",
-    "Exception.",
-    "RuntimeException.",
-    "IllegalArgumentException.",
-    "IllegalStateException.",
-    "ArithmeticException.",
-];
+/// The hint listing every supported Java method and constructor (the
+/// registry's names that start or end with `.`), and where statics are.
+pub fn supported_interop_hint() -> String {
+    let mut methods: Vec<&str> = builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| n.len() > 1 && n.starts_with('.'))
+        .collect();
+    methods.sort_unstable();
+    let ctors: Vec<&str> = builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| n.len() > 1 && n.ends_with('.'))
+        .collect();
+    format!(
+        "supported methods: {}; constructors: {}; statics such as Math/log, Integer/parseInt, Double/isNaN, LocalDate/parse, ChronoUnit/DAYS; otherwise use the builtin functions",
+        methods.join(" "),
+        ctors.join(" ")
+    )
+}
 
 /// Java static members that mean a builtin or a constant.
 pub fn java_static(full: &str) -> Option<JavaStatic> {
@@ -352,6 +351,32 @@ pub fn java_static(full: &str) -> Option<JavaStatic> {
         "String/valueOf" => Builtin("str"),
         "System/currentTimeMillis" => Builtin("current-time-millis"),
         "LocalDate/parse" | "java.time.LocalDate/parse" => Builtin("local-date-parse"),
+        "LocalDate/of" | "java.time.LocalDate/of" => Builtin("LocalDate/of"),
+        "ChronoUnit/DAYS" | "java.time.temporal.ChronoUnit/DAYS" => {
+            Const(crate::value::Value::string("DAYS"))
+        }
+        "ChronoUnit/WEEKS" | "java.time.temporal.ChronoUnit/WEEKS" => {
+            Const(crate::value::Value::string("WEEKS"))
+        }
+        "Integer/toString" | "Long/toString" => Builtin("Integer/toString"),
+        "Integer/valueOf" => Builtin("Integer/valueOf"),
+        "Long/valueOf" => Builtin("Long/valueOf"),
+        "Double/valueOf" => Builtin("Double/valueOf"),
+        "Double/isNaN" => Builtin("Double/isNaN"),
+        "Double/isInfinite" => Builtin("Double/isInfinite"),
+        "Math/log" => Builtin("Math/log"),
+        "Math/log10" => Builtin("Math/log10"),
+        "Math/exp" => Builtin("Math/exp"),
+        "Math/hypot" => Builtin("Math/hypot"),
+        "Math/cbrt" => Builtin("Math/cbrt"),
+        "Math/signum" => Builtin("Math/signum"),
+        "Math/toRadians" => Builtin("Math/toRadians"),
+        "Math/toDegrees" => Builtin("Math/toDegrees"),
+        "Math/sin" => Builtin("Math/sin"),
+        "Math/cos" => Builtin("Math/cos"),
+        "Math/tan" => Builtin("Math/tan"),
+        "Math/atan" => Builtin("Math/atan"),
+        "Math/atan2" => Builtin("Math/atan2"),
         _ => return None,
     })
 }

@@ -96,7 +96,7 @@ fn local_date_parse(_: &mut Interp, args: &[Value]) -> Result<Value> {
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
 /// algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -106,7 +106,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -135,7 +135,7 @@ fn iso_string(ms: i64) -> String {
     }
 }
 
-fn parse_ymd(s: &str) -> Option<(i64, i64, i64)> {
+pub(crate) fn parse_ymd(s: &str) -> Option<(i64, i64, i64)> {
     let mut parts = s.get(..10)?.split('-');
     let y = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;

@@ -22,6 +22,7 @@ pub mod coll;
 pub mod core;
 pub mod interop;
 pub mod java;
+pub mod java_methods;
 mod memo;
 pub mod numbers;
 pub mod predicates;
@@ -178,7 +179,7 @@ impl std::fmt::Debug for Builtin {
 }
 
 /// Every area's table.
-fn tables() -> [&'static [Builtin]; 11] {
+fn tables() -> [&'static [Builtin]; 12] {
     [
         core::BUILTINS,
         numbers::BUILTINS,
@@ -191,6 +192,7 @@ fn tables() -> [&'static [Builtin]; 11] {
         query::BUILTINS,
         interop::BUILTINS,
         java::BUILTINS,
+        java_methods::BUILTINS,
     ]
 }
 
