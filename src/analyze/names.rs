@@ -25,7 +25,6 @@ const ALIASES: &[(&str, &str)] = &[
     ("each", "doseq"),
     ("print-line", "println"),
     ("puts", "println"),
-    ("printf", "(println (format ...))"),
     ("null", "nil"),
     ("None", "nil"),
     ("True", "true"),
@@ -159,7 +158,7 @@ pub fn unknown_namespace(ns: &str, name: &str) -> Error {
         );
     }
     err.with_hint(
-        "available namespaces: data/, tool/, user/, clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/)",
+        "available namespaces: data/, tool/, user/, clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/), clojure.data.json and cheshire.core (json/)",
     )
 }
 
@@ -173,14 +172,6 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("load", "programs cannot load code"),
     ("load-file", "programs cannot read files"),
     ("load-string", "programs cannot evaluate code at run time"),
-    (
-        "ns",
-        "there are no namespaces to declare; just def and defn",
-    ),
-    (
-        "require",
-        "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/",
-    ),
     ("import", "Java interop is not available"),
     (
         "use",

@@ -161,6 +161,11 @@ pub fn analyze(
         }
         "defn" | "defn-" => a.defn(args, span)?,
         "letfn" => a.letfn(args, span, tail)?,
+        "require" => super::require::require(a, args, span)?,
+        "instance?" if matches!(args.first().map(|f| &f.kind), Some(FormKind::Symbol(_))) => {
+            super::require::instance(a, args, span)?
+        }
+        "ns" => super::require::ns(a, args, span)?,
         "try" => a.try_form(args)?,
         "throw" => {
             if args.len() != 1 {

@@ -36,6 +36,10 @@ use crate::eval::Interp;
 use crate::value::Value;
 
 pub const BUILTINS: &[Builtin] = &[
+    Builtin::new("AssertionError.", Arity::range(0, 1), "A java.lang.AssertionError to throw (what a failed assert throws; Exception does not catch it).", assertion_error),
+    Builtin::new("printf", Arity::at_least(1), "Prints (format fmt args…) without a newline; returns nil.", printf)
+        .example("(printf \"%d items%n\" 3) ;; prints 3 items"),
+    Builtin::new("instance?", Arity::exact(2), "(instance? Class x): whether x is of a class ptc knows (String Long Integer Double Number Boolean Keyword Symbol Map Set Vector List Fn Pattern, and the exception classes).", instance),
     Builtin::new(".size", Arity::exact(1), "Java .size: the number of items of a collection (characters of a string).", size),
     Builtin::new(".isEmpty", Arity::exact(1), "Java .isEmpty: whether a collection or string has no items.", is_empty),
     Builtin::new(".contains", Arity::exact(2), "Java .contains: a string contains the substring, or a vector/set an equal item.", contains),
@@ -503,4 +507,127 @@ fn between(_: &mut Interp, a: &[Value]) -> Result<Value> {
     };
     let days = epoch_day(date(".between", &a[2])?) - epoch_day(date(".between", &a[1])?);
     Ok(Value::Int(days / unit))
+}
+
+fn assertion_error(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let message = match a.first() {
+        None | Some(Value::Nil) => Value::Nil,
+        Some(Value::Str(s)) => Value::Str(s.clone()),
+        Some(other) => Value::string(crate::format::display_println(other)),
+    };
+    interp.alloc(128)?;
+    let mut m = crate::value::Map::new();
+    m.insert(Value::keyword("message"), message);
+    m.insert(Value::keyword("class"), Value::string("AssertionError"));
+    Ok(Value::Map(m))
+}
+
+fn printf(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let text = {
+        let b = super::lookup_in(super::Ns::String, "format")
+            .or_else(|| super::lookup_in(super::Ns::Core, "format"))
+            .ok_or_else(|| Error::internal("builtin format is missing"))?;
+        interp.call_builtin(b, a)?
+    };
+    call(interp, "print", &[text])
+}
+
+/// `(instance? C x)`: the analyzer passes the class as its simple name (a
+/// string) after checking ptc knows it (`analyze::special`).
+fn instance(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    let class = args::string("instance?", &a[0])?;
+    Ok(Value::Bool(is_instance(class, &a[1])))
+}
+
+/// The value classes `instance?` knows, besides the exception classes.
+pub const VALUE_CLASSES: &[&str] = &[
+    "Object",
+    "String",
+    "CharSequence",
+    "Character",
+    "Long",
+    "Integer",
+    "Double",
+    "Float",
+    "Number",
+    "Boolean",
+    "Keyword",
+    "Symbol",
+    "Map",
+    "IPersistentMap",
+    "APersistentMap",
+    "PersistentArrayMap",
+    "PersistentHashMap",
+    "Set",
+    "IPersistentSet",
+    "PersistentHashSet",
+    "Vector",
+    "IPersistentVector",
+    "PersistentVector",
+    "List",
+    "IPersistentList",
+    "PersistentList",
+    "Collection",
+    "IPersistentCollection",
+    "Sequential",
+    "ISeq",
+    "Seqable",
+    "Fn",
+    "IFn",
+    "AFn",
+    "Pattern",
+];
+
+fn is_instance(class: &str, x: &Value) -> bool {
+    use crate::builtins::classes;
+    if classes::known(class).is_some() {
+        // A caught error: {:message … :kind … :class? … :data? …}.
+        let Value::Map(m) = x else { return false };
+        let Some(Value::Keyword(kind)) = m.get(&Value::keyword("kind")) else {
+            return false;
+        };
+        let own: &[&str] = match m.get(&Value::keyword("class")) {
+            Some(Value::Str(c)) => match classes::known(c) {
+                Some(k) => return classes::is_a(k, class),
+                None => &["RuntimeException"],
+            },
+            _ if m.contains_key(&Value::keyword("data")) => &["ExceptionInfo"],
+            _ => match &**kind {
+                "arithmetic-error" => &["ArithmeticException"],
+                "arity-error" => &["ArityException"],
+                "type-error" => &["ClassCastException", "IllegalArgumentException"],
+                _ => &["RuntimeException"],
+            },
+        };
+        return own.iter().any(|c| classes::is_a(c, class));
+    }
+    match class {
+        "Object" => !matches!(x, Value::Nil),
+        "String" | "CharSequence" => matches!(x, Value::Str(_)),
+        "Character" => matches!(x, Value::Str(s) if s.chars().count() == 1),
+        "Long" | "Integer" => matches!(x, Value::Int(_)),
+        "Double" | "Float" => matches!(x, Value::Float(_)),
+        "Number" => matches!(x, Value::Int(_) | Value::Float(_)),
+        "Boolean" => matches!(x, Value::Bool(_)),
+        "Keyword" => matches!(x, Value::Keyword(_)),
+        "Symbol" => matches!(x, Value::Symbol(_)),
+        "Map" | "IPersistentMap" | "APersistentMap" | "PersistentArrayMap"
+        | "PersistentHashMap" => {
+            matches!(x, Value::Map(_))
+        }
+        "Set" | "IPersistentSet" | "PersistentHashSet" => matches!(x, Value::Set(_)),
+        "Vector" | "IPersistentVector" | "PersistentVector" | "List" | "IPersistentList"
+        | "PersistentList" | "Sequential" | "ISeq" => {
+            matches!(x, Value::Vector(_) | Value::Lazy(_))
+        }
+        "Collection" | "IPersistentCollection" | "Seqable" => {
+            matches!(
+                x,
+                Value::Vector(_) | Value::Lazy(_) | Value::Map(_) | Value::Set(_)
+            )
+        }
+        "Fn" | "IFn" | "AFn" => matches!(x, Value::Fn(_)),
+        "Pattern" => matches!(x, Value::Regex(_)),
+        _ => false,
+    }
 }
