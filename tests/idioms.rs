@@ -33,3 +33,29 @@ fn mutable_state_errors_teach_the_rewrite() {
         assert!(hint.contains("def"), "{src}: {hint}");
     }
 }
+
+/// Item 8: a response that is only code but does not start with `(` is a
+/// program in a turn too; prose that happens to read as forms never runs.
+#[test]
+fn code_only_responses_run_and_prose_does_not() {
+    use ptc_lisp::session::Session;
+    let mut s = Session::builder("m").build().unwrap();
+    let turn = s.run_turn("{:total (+ 1 2)}").unwrap();
+    assert!(turn.success, "{:?}", turn.result);
+    assert_eq!(
+        ptc_lisp::to_clojure(turn.result.as_ref().unwrap(), None, None).0,
+        "{:total 3}"
+    );
+    let turn = s.run_turn("[(count [1 2]) (first [7])]").unwrap();
+    assert!(turn.success, "{:?}", turn.result);
+    for prose in ["Done", "I think so", "well-known"] {
+        let turn = s.run_turn(prose).unwrap();
+        assert!(!turn.success, "{prose:?} ran");
+        let e = turn.result.as_ref().unwrap_err();
+        assert!(
+            e.message().contains("no PTC-Lisp code"),
+            "{prose:?}: {}",
+            e.message()
+        );
+    }
+}
