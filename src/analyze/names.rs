@@ -241,7 +241,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("binding", "there are no dynamic vars; use let"),
     (
         "lazy-seq",
-        "evaluation is eager; build the collection with loop/recur, for or reduce",
+        "build the sequence from iterate, range, repeatedly or map instead, e.g. Fibonacci: (take 10 (map first (iterate (fn [[a b]] [b (+ a b)]) [0 1]))); a finite recursion is loop/recur, for or reduce",
     ),
     ("rand", "programs are deterministic: there is no randomness"),
     (

@@ -45,7 +45,7 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 fn opts(fname: &str, rest: &[Value]) -> Result<Map> {
-    if rest.len() % 2 != 0 {
+    if !rest.len().is_multiple_of(2) {
         return Err(Error::arity(format!(
             "{fname} takes options as keyword/value pairs, e.g. :key-fn keyword"
         )));

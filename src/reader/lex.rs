@@ -379,13 +379,14 @@ fn number(text: &str, span: Span) -> Result<FormKind> {
     {
         // A ratio literal reads as the float it denotes (issue 27 item 5,
         // language.md: `/` gives floats, so `9/5` means what `(/ 9 5)` does).
-        let (n, d) = (num.parse::<f64>(), den.parse::<f64>());
-        return match (n, d) {
-            (_, Ok(d)) if d == 0.0 => Err(Error::arithmetic(format!(
-                "Divide by zero in the ratio {text}"
-            ))
-            .with_span(span)
-            .with_hint("a ratio's denominator cannot be 0")),
+        if den.bytes().all(|b| b == b'0') {
+            return Err(
+                Error::arithmetic(format!("Divide by zero in the ratio {text}"))
+                    .with_span(span)
+                    .with_hint("a ratio's denominator cannot be 0"),
+            );
+        }
+        return match (num.parse::<f64>(), den.parse::<f64>()) {
             (Ok(n), Ok(d)) => Ok(FormKind::Float(if sg == Some('-') {
                 -n / d
             } else {
