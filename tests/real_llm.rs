@@ -121,9 +121,12 @@ fn canonical(j: &Json) -> String {
     }
 }
 
+/// Recorded answers by (tool name, canonical arguments).
+type Answers = HashMap<(String, String), Result<Value, String>>;
+
 /// The tools of one incident, answering from the recording.
 struct Recorded {
-    calls: HashMap<(String, String), Result<Value, String>>,
+    calls: Answers,
 }
 
 impl Host for Recorded {
@@ -220,8 +223,7 @@ fn real_model_programs_agree_with_upstream() {
     let runs = lines("runs.jsonl");
     let programs = lines("programs.jsonl");
     let tools = lines("tools.jsonl");
-    let mut by_incident: HashMap<String, HashMap<(String, String), Result<Value, String>>> =
-        HashMap::new();
+    let mut by_incident: HashMap<String, Answers> = HashMap::new();
     for t in &tools {
         let incident = t["incident"].as_str().unwrap_or("").to_string();
         let name = t["name"].as_str().unwrap_or("").to_string();
