@@ -145,9 +145,90 @@ const JAVA_HINTS: &[(&str, &str)] = &[
     ("String/valueOf", "str"),
 ];
 
+/// The Java statics [`java_static`] knows, by class (for the error of an
+/// unknown one; a unit test keeps the list and the table in step).
+pub const JAVA_STATICS: &[(&str, &[&str])] = &[
+    (
+        "Math",
+        &[
+            "PI",
+            "E",
+            "abs",
+            "max",
+            "min",
+            "floor",
+            "ceil",
+            "round",
+            "pow",
+            "sqrt",
+            "log",
+            "log10",
+            "exp",
+            "hypot",
+            "cbrt",
+            "signum",
+            "toRadians",
+            "toDegrees",
+            "sin",
+            "cos",
+            "tan",
+            "atan",
+            "atan2",
+        ],
+    ),
+    (
+        "Integer",
+        &["MAX_VALUE", "MIN_VALUE", "parseInt", "toString", "valueOf"],
+    ),
+    (
+        "Long",
+        &["MAX_VALUE", "MIN_VALUE", "parseLong", "toString", "valueOf"],
+    ),
+    (
+        "Double",
+        &[
+            "POSITIVE_INFINITY",
+            "NEGATIVE_INFINITY",
+            "NaN",
+            "MAX_VALUE",
+            "MIN_VALUE",
+            "MIN_NORMAL",
+            "parseDouble",
+            "valueOf",
+            "isNaN",
+            "isInfinite",
+        ],
+    ),
+    (
+        "Character",
+        &[
+            "isLetter",
+            "isDigit",
+            "isWhitespace",
+            "isUpperCase",
+            "isLowerCase",
+        ],
+    ),
+    ("Boolean", &["parseBoolean"]),
+    ("String", &["valueOf"]),
+    ("System", &["currentTimeMillis"]),
+    ("LocalDate", &["parse", "of"]),
+    ("ChronoUnit", &["DAYS", "WEEKS"]),
+];
+
 /// `Unknown/name`: a namespace ptc does not have.
 pub fn unknown_namespace(ns: &str, name: &str) -> Error {
     let full = format!("{ns}/{name}");
+    let class = ns.rsplit('.').next().unwrap_or(ns);
+    if let Some((_, members)) = JAVA_STATICS.iter().find(|(c, _)| *c == class) {
+        if !JAVA_HINTS.iter().any(|(j, _)| *j == full) && full != "System/exit" {
+            return Error::validation(format!("{full} is not supported: Java interop is limited"))
+                .with_hint(format!(
+                    "{class}/ has {}; otherwise use the builtin functions",
+                    members.join(" ")
+                ));
+        }
+    }
     let err = Error::validation(format!("unknown namespace {ns} in {full}"));
     if let Some((_, to)) = JAVA_HINTS.iter().find(|(j, _)| *j == full) {
         return err.with_hint(format!("Java interop is not available; use {to}"));
@@ -382,6 +463,18 @@ pub enum JavaStatic {
 #[cfg(test)]
 mod tests {
     use super::super::suggest::closest;
+
+    #[test]
+    fn every_listed_java_static_resolves() {
+        for (class, members) in super::JAVA_STATICS {
+            for m in *members {
+                assert!(
+                    super::java_static(&format!("{class}/{m}")).is_some(),
+                    "{class}/{m}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn closest_prefers_near_names() {
