@@ -164,6 +164,9 @@ struct ErrorInner {
     /// (IllegalArgumentException. "msg"))`, `Integer/parseInt` failing):
     /// what `catch` matches on besides the kind.
     class: Option<&'static str>,
+    /// A Java exception built without a message (`(RuntimeException.)`):
+    /// `message` holds the class name for the reader, `ex-message` is nil.
+    no_message: bool,
 }
 
 /// `Result` with ptc's [`Error`].
@@ -182,6 +185,7 @@ impl Error {
             data: None,
             incomplete: false,
             class: None,
+            no_message: false,
         }))
     }
 
@@ -289,6 +293,15 @@ impl Error {
     pub(crate) fn with_class(mut self, class: &'static str) -> Error {
         self.0.class = Some(class);
         self
+    }
+    /// Marks a Java exception built without a message (`ex-message` is nil).
+    pub(crate) fn without_message(mut self) -> Error {
+        self.0.no_message = true;
+        self
+    }
+    /// Whether the error has a message of its own (see [`Error::without_message`]).
+    pub(crate) fn has_message(&self) -> bool {
+        !self.0.no_message
     }
     /// The Java exception class the error was built as, if any.
     pub(crate) fn class(&self) -> Option<&'static str> {
@@ -413,3 +426,15 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The hint for `atom`, `swap!`, `reset!`, `@x` … (issue 27 item 10): state
+/// lives in `def`, and the two shapes models reach for an atom for have a
+/// two-line rewrite each.
+pub(crate) const MUTABLE_STATE_HINT: &str =
+    "there is no mutable state: values kept across turns live in def. \
+An accumulator filled in doseq becomes reduce:
+  (def totals (reduce (fn [acc x] (conj acc (:amount x))) [] items))
+  ;; not (doseq [x items] (swap! acc conj (:amount x)))
+A counter becomes loop/recur (or count/filter):
+  (loop [xs items n 0] (if (seq xs) (recur (rest xs) (if (ok? (first xs)) (inc n) n)) n))
+  ;; not (swap! counter inc) inside doseq";

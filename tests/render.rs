@@ -189,7 +189,7 @@ Turns left: 4"
 }
 
 /// The seed's action-tool example: calls that return nil are listed (R-30),
-/// map arguments printed by `to_clojure` (sorted keys, no commas).
+/// map arguments printed by `to_clojure` (insertion order, no commas).
 #[test]
 fn seed_tool_calls_are_critical_example() {
     let mut s =

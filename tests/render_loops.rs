@@ -99,3 +99,39 @@ fn a_repeated_successful_tool_call_is_noted_in_the_next_message() {
     };
     assert!(!s.user_with(&off).contains("Repeated tool calls"));
 }
+
+/// Issue 27 item 11: a call made in a failed (rolled-back) turn is not a
+/// result the model can keep — the compressed view lists no calls (R-31,
+/// so repeating it is not noted, unless the failed turn's calls
+/// are shown (`keep_failed_turn_calls`).
+#[test]
+fn a_call_from_a_failed_turn_is_not_called_a_repeat() {
+    let mut s = Sim::new("m", 8).tool(
+        "search",
+        &[("q", "string")],
+        "string",
+        None,
+        Value::string("result"),
+    );
+    s.turn("(def a (tool/search \"laptops\")) (count 5)");
+    s.turn("(def a (tool/search \"laptops\"))");
+    let user = s.user();
+    assert!(
+        user.contains(";;   search(\"laptops\")") || user.contains(";   search(\"laptops\")"),
+        "{user}"
+    );
+    assert!(!user.contains("Repeated tool calls"), "{user}");
+    assert!(
+        !last_user(&s, &RenderOptions::default(), Strategy::Uncompressed)
+            .contains("Repeated tool calls")
+    );
+    let shown = RenderOptions {
+        keep_failed_turn_calls: true,
+        ..RenderOptions::default()
+    };
+    assert!(
+        s.user_with(&shown).contains("Repeated tool calls"),
+        "{}",
+        s.user_with(&shown)
+    );
+}

@@ -92,6 +92,18 @@ impl Analyzer<'_> {
                         self.bind_expr(rest, value, binds)?;
                     }
                     i += 2;
+                    // Clojure allows only `:as name` after the rest binding.
+                    match items.get(i).map(|f| &f.kind) {
+                        None => {}
+                        Some(FormKind::Keyword(k)) if k == "as" => {}
+                        Some(_) => {
+                            return Err(Error::validation(
+                                "after & name a binding vector may only have :as name, e.g. [x & more :as all]",
+                            )
+                            .with_span(items[i].span)
+                            .with_hint("[a & more extra] binds nothing to extra; take it from more, e.g. (let [[a & more] xs extra (last more)] ...)"));
+                        }
+                    }
                 }
                 FormKind::Keyword(k) if k == "as" => {
                     match items.get(i + 1).map(|f| &f.kind) {

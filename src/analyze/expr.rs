@@ -235,67 +235,23 @@ pub struct Catch {
     pub body: Expr,
 }
 
-/// Which errors a `catch` class name matches. Java classes map onto the
-/// error kinds: `ArithmeticException` → arithmetic errors, `ExceptionInfo`
-/// → errors thrown with `ex-info`, `ClassCastException` /
-/// `NullPointerException` → type errors, `IllegalArgumentException` → type
-/// and arity errors; `Exception`, `Throwable` and any other name catch every
-/// catchable error. An error built as a Java exception (`(throw
-/// (IllegalArgumentException. "m"))`, a failed `Integer/parseInt`) is
-/// matched by its class and the classes above it instead:
-/// `NumberFormatException` < `IllegalArgumentException` <
-/// `RuntimeException` < `Exception` < `Throwable`.
+/// The class a `catch` names (one of [`crate::builtins::classes::CLASSES`]):
+/// it catches errors of that class and the classes below it (the rule is in
+/// `builtins/classes.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CatchClass {
-    Any,
-    Arithmetic,
-    ExInfo,
-    Type,
-    IllegalArgument,
-    Arity,
-    NumberFormat,
-    Runtime,
-}
+pub struct CatchClass(pub &'static str);
 
 impl CatchClass {
-    pub fn of(name: &str) -> CatchClass {
-        let simple = name.rsplit('.').next().unwrap_or(name);
-        match simple {
-            "ArithmeticException" => CatchClass::Arithmetic,
-            "ExceptionInfo" => CatchClass::ExInfo,
-            "ClassCastException" | "NullPointerException" => CatchClass::Type,
-            "IllegalArgumentException" => CatchClass::IllegalArgument,
-            "ArityException" => CatchClass::Arity,
-            "NumberFormatException" => CatchClass::NumberFormat,
-            "RuntimeException" => CatchClass::Runtime,
-            _ => CatchClass::Any,
-        }
+    /// The known class `name` denotes (`java.lang.` / `clojure.lang.`
+    /// prefixes allowed), or a `validation-error` listing the known ones.
+    pub fn of(name: &str) -> crate::error::Result<CatchClass> {
+        crate::builtins::classes::known(name)
+            .map(CatchClass)
+            .ok_or_else(|| crate::builtins::classes::unknown_class(name))
     }
 
     pub fn matches(self, e: &crate::error::Error) -> bool {
-        use crate::error::ErrorKind as K;
-        if let Some(class) = e.class() {
-            return match self {
-                CatchClass::Any => true,
-                CatchClass::Runtime => class != "Exception",
-                CatchClass::IllegalArgument => {
-                    matches!(class, "IllegalArgumentException" | "NumberFormatException")
-                }
-                CatchClass::NumberFormat => class == "NumberFormatException",
-                CatchClass::Arithmetic => class == "ArithmeticException",
-                CatchClass::Type | CatchClass::ExInfo | CatchClass::Arity => false,
-            };
-        }
-        match self {
-            CatchClass::Runtime => true,
-            CatchClass::NumberFormat => false,
-            CatchClass::Any => true,
-            CatchClass::Arithmetic => e.kind() == K::Arithmetic,
-            CatchClass::ExInfo => e.kind() == K::Execution && e.data().is_some(),
-            CatchClass::Type => e.kind() == K::Type,
-            CatchClass::IllegalArgument => matches!(e.kind(), K::Type | K::Arity),
-            CatchClass::Arity => e.kind() == K::Arity,
-        }
+        crate::builtins::classes::catches(self.0, e)
     }
 }
 

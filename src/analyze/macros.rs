@@ -65,6 +65,50 @@ pub fn expand(a: &mut Analyzer, name: &str, form: &Form, items: &[Form]) -> Resu
                 list(vec![sym("if", span), test.clone(), nil(span), body], span)
             }
         }
+        "assert" => {
+            // (assert x msg?) → (if x nil (throw (AssertionError. "Assert failed: …"))),
+            // Clojure's message: "Assert failed: msg\nform" or "Assert failed: form".
+            let (Some(test), 1..=2) = (args.first(), args.len()) else {
+                return Err(invalid(
+                    span,
+                    "assert expects a condition and an optional message",
+                ));
+            };
+            let text =
+                a.cx.source
+                    .get(test.span.start as usize..test.span.end as usize)
+                    .unwrap_or("?")
+                    .to_string();
+            let message = match args.get(1) {
+                None => Form {
+                    kind: FormKind::Str(format!("Assert failed: {text}")),
+                    span,
+                },
+                Some(msg) => list(
+                    vec![
+                        sym("clojure.core/str", span),
+                        Form {
+                            kind: FormKind::Str("Assert failed: ".into()),
+                            span,
+                        },
+                        msg.clone(),
+                        Form {
+                            kind: FormKind::Str(format!("\n{text}")),
+                            span,
+                        },
+                    ],
+                    span,
+                ),
+            };
+            let throw = list(
+                vec![
+                    sym("throw", span),
+                    list(vec![sym("AssertionError.", span), message], span),
+                ],
+                span,
+            );
+            list(vec![sym("if", span), test.clone(), nil(span), throw], span)
+        }
         "if-not" => {
             if !(2..=3).contains(&args.len()) {
                 return Err(invalid(

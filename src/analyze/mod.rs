@@ -20,6 +20,7 @@ pub mod expr;
 pub mod macros;
 pub mod moves;
 pub mod names;
+mod require;
 pub mod special;
 pub mod suggest;
 
@@ -83,6 +84,9 @@ pub const SPECIAL_NAMES: &[&str] = &[
     "dotimes",
     "comment",
     "declare",
+    "require",
+    "ns",
+    "assert",
 ];
 
 /// The names a program can see besides its own locals.
@@ -470,7 +474,13 @@ impl<'a> Analyzer<'a> {
                     .with_span(span),
             );
         }
-        if let Some(b) = builtins::lookup(name) {
+        if let Some(b) = self
+            .cx
+            .globals
+            .refer(name)
+            .and_then(|ns| builtins::lookup_in(ns, name))
+            .or_else(|| builtins::lookup(name))
+        {
             return Ok(Expr::Builtin(b));
         }
         let is_tool = self.cx.host.has_tool(name);
@@ -500,7 +510,7 @@ impl<'a> Analyzer<'a> {
                     Err(Error::undefined(format!("user/{shown} is not defined")).with_span(span))
                 }
             },
-            _ => match Ns::from_qualifier(ns) {
+            _ => match self.cx.globals.alias(ns).or_else(|| Ns::from_qualifier(ns)) {
                 // Any builtin is reachable through any known namespace
                 // (`str/map`, `core/join`): the named one first.
                 Some(n) => match builtins::lookup_in(n, name).or_else(|| builtins::lookup(name)) {

@@ -5,7 +5,7 @@
 
 use super::suggest::{suggest, Candidate};
 use crate::builtins::{self, Ns};
-use crate::error::{Error, Result, Span};
+use crate::error::{Error, Result, Span, MUTABLE_STATE_HINT};
 use crate::eval::{Globals, Host};
 
 /// Names LLMs borrow from other languages or libraries, with the ptc name.
@@ -25,7 +25,6 @@ const ALIASES: &[(&str, &str)] = &[
     ("each", "doseq"),
     ("print-line", "println"),
     ("puts", "println"),
-    ("printf", "(println (format ...))"),
     ("null", "nil"),
     ("None", "nil"),
     ("True", "true"),
@@ -113,7 +112,7 @@ fn hint_for(name: &str, globals: &Globals, host: &dyn Host) -> Option<String> {
 /// The error for `ns/name` where `ns` is a builtin namespace without that
 /// function, with a plausible suggestion: the namespace's own names first.
 pub fn unknown_in_namespace(written_ns: &str, ns: Ns, name: &str) -> Error {
-    let err = Error::undefined(format!(
+    let err = Error::validation(format!(
         "{}/{name} is not a function ptc provides",
         ns.name()
     ));
@@ -147,9 +146,90 @@ const JAVA_HINTS: &[(&str, &str)] = &[
     ("String/valueOf", "str"),
 ];
 
+/// The Java statics [`java_static`] knows, by class (for the error of an
+/// unknown one; a unit test keeps the list and the table in step).
+pub const JAVA_STATICS: &[(&str, &[&str])] = &[
+    (
+        "Math",
+        &[
+            "PI",
+            "E",
+            "abs",
+            "max",
+            "min",
+            "floor",
+            "ceil",
+            "round",
+            "pow",
+            "sqrt",
+            "log",
+            "log10",
+            "exp",
+            "hypot",
+            "cbrt",
+            "signum",
+            "toRadians",
+            "toDegrees",
+            "sin",
+            "cos",
+            "tan",
+            "atan",
+            "atan2",
+        ],
+    ),
+    (
+        "Integer",
+        &["MAX_VALUE", "MIN_VALUE", "parseInt", "toString", "valueOf"],
+    ),
+    (
+        "Long",
+        &["MAX_VALUE", "MIN_VALUE", "parseLong", "toString", "valueOf"],
+    ),
+    (
+        "Double",
+        &[
+            "POSITIVE_INFINITY",
+            "NEGATIVE_INFINITY",
+            "NaN",
+            "MAX_VALUE",
+            "MIN_VALUE",
+            "MIN_NORMAL",
+            "parseDouble",
+            "valueOf",
+            "isNaN",
+            "isInfinite",
+        ],
+    ),
+    (
+        "Character",
+        &[
+            "isLetter",
+            "isDigit",
+            "isWhitespace",
+            "isUpperCase",
+            "isLowerCase",
+        ],
+    ),
+    ("Boolean", &["parseBoolean"]),
+    ("String", &["valueOf"]),
+    ("System", &["currentTimeMillis"]),
+    ("LocalDate", &["parse", "of"]),
+    ("ChronoUnit", &["DAYS", "WEEKS"]),
+];
+
 /// `Unknown/name`: a namespace ptc does not have.
 pub fn unknown_namespace(ns: &str, name: &str) -> Error {
     let full = format!("{ns}/{name}");
+    let class = ns.rsplit('.').next().unwrap_or(ns);
+    if let Some((_, members)) = JAVA_STATICS.iter().find(|(c, _)| *c == class) {
+        if !JAVA_HINTS.iter().any(|(j, _)| *j == full) && full != "System/exit" {
+            return Error::validation(format!("{full} is not supported: Java interop is limited"))
+                .with_hint(format!(
+                    "{class}/ has {}; otherwise use the builtin functions",
+                    members.join(" ")
+                ));
+        }
+    }
     let err = Error::validation(format!("unknown namespace {ns} in {full}"));
     if let Some((_, to)) = JAVA_HINTS.iter().find(|(j, _)| *j == full) {
         return err.with_hint(format!("Java interop is not available; use {to}"));
@@ -160,38 +240,58 @@ pub fn unknown_namespace(ns: &str, name: &str) -> Error {
         );
     }
     err.with_hint(
-        "available namespaces: data/, tool/, user/, clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/)",
+        "available namespaces: data/, tool/, user/, clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/), clojure.data.json and cheshire.core (json/)",
     )
 }
 
 /// Forms the sandbox forbids (`language.md`: `atom`, `eval`, `ns`,
 /// `require`, I/O, `System/exit` …): a `validation-error`.
 const FORBIDDEN: &[(&str, &str)] = &[
-    ("eval", "programs cannot evaluate code at run time; write the code directly"),
+    (
+        "eval",
+        "programs cannot evaluate code at run time; write the code directly",
+    ),
     ("load", "programs cannot load code"),
     ("load-file", "programs cannot read files"),
     ("load-string", "programs cannot evaluate code at run time"),
-    ("ns", "there are no namespaces to declare; just def and defn"),
-    ("require", "clojure.string, clojure.set and clojure.walk are always available as str/, set/, walk/"),
     ("import", "Java interop is not available"),
-    ("use", "clojure.string, clojure.set and clojure.walk are always available"),
+    (
+        "use",
+        "clojure.string, clojure.set and clojure.walk are always available",
+    ),
     ("in-ns", "there are no namespaces to switch to"),
-    ("slurp", "programs cannot read files or URLs; inputs are in data/ and tools in tool/"),
-    ("spit", "programs cannot write files; return results with (return v)"),
-    ("atom", "there is no mutable state; use let, loop/recur or reduce, and def for values kept across turns"),
-    ("swap!", "there is no mutable state; use reduce or loop/recur, and def to store results"),
-    ("reset!", "there is no mutable state; use def to store results"),
-    ("volatile!", "there is no mutable state; use reduce or loop/recur"),
-    ("vswap!", "there is no mutable state; use reduce or loop/recur"),
-    ("ref", "there is no mutable state"),
-    ("dosync", "there is no mutable state"),
-    ("agent", "there is no concurrency; use pmap for parallel-looking work"),
+    (
+        "slurp",
+        "programs cannot read files or URLs; inputs are in data/ and tools in tool/",
+    ),
+    (
+        "spit",
+        "programs cannot write files; return results with (return v)",
+    ),
+    ("atom", MUTABLE_STATE_HINT),
+    ("swap!", MUTABLE_STATE_HINT),
+    ("reset!", MUTABLE_STATE_HINT),
+    ("deref", MUTABLE_STATE_HINT),
+    ("volatile!", MUTABLE_STATE_HINT),
+    ("vswap!", MUTABLE_STATE_HINT),
+    ("vreset!", MUTABLE_STATE_HINT),
+    ("ref", MUTABLE_STATE_HINT),
+    ("ref-set", MUTABLE_STATE_HINT),
+    ("alter", MUTABLE_STATE_HINT),
+    ("dosync", MUTABLE_STATE_HINT),
+    (
+        "agent",
+        "there is no concurrency; use pmap for parallel-looking work",
+    ),
     ("future", "there is no concurrency; use pmap or pcalls"),
     ("promise", "there is no concurrency"),
-    ("set!", "there is no mutable state"),
+    ("set!", MUTABLE_STATE_HINT),
     ("with-open", "programs cannot open files or connections"),
     ("sh", "programs cannot start processes"),
-    (".", "Java interop is not available; use the builtin functions"),
+    (
+        ".",
+        "Java interop is not available; use the builtin functions",
+    ),
 ];
 
 /// Clojure features PTC-Lisp does not have: an `undefined-error` (they are
@@ -223,7 +323,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("binding", "there are no dynamic vars; use let"),
     (
         "lazy-seq",
-        "evaluation is eager; build the collection with loop/recur, for or reduce",
+        "build the sequence from iterate, range, repeatedly or map instead, e.g. Fibonacci: (take 10 (map first (iterate (fn [[a b]] [b (+ a b)]) [0 1]))); a finite recursion is loop/recur, for or reduce",
     ),
     ("rand", "programs are deterministic: there is no randomness"),
     (
@@ -257,38 +357,37 @@ pub fn check_forbidden(name: &str, span: Span) -> Result<()> {
     }
     let method = name.len() > 1 && name.starts_with('.') && !name.starts_with("..");
     let constructor = name.len() > 1 && name.ends_with('.') && name != "..";
-    if (method || constructor) && !SUPPORTED_INTEROP.contains(&name) {
+    if (method || constructor) && builtins::lookup(name).is_none() {
         let shown = crate::value::describe_text(name);
-        return Err(Error::undefined(format!("{shown} is not supported: Java interop is limited"))
-            .with_hint("supported interop: dates ((java.util.Date.), (.getTime date), (System/currentTimeMillis), (LocalDate/parse s)), string methods (.contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace), (Exception. msg) and .getMessage; otherwise use the builtin functions")
-            .with_span(span));
+        return Err(
+            Error::undefined(format!("{shown} is not supported: Java interop is limited"))
+                .with_hint(supported_interop_hint())
+                .with_span(span),
+        );
     }
     Ok(())
 }
 
-/// The Java interop PTC-Lisp supports: date helpers, and the string
-/// methods and exception constructors of `builtins/java.rs`.
-pub const SUPPORTED_INTEROP: &[&str] = &[
-    ".getTime",
-    "java.util.Date.",
-    ".contains",
-    ".startsWith",
-    ".endsWith",
-    ".toUpperCase",
-    ".toLowerCase",
-    ".trim",
-    ".length",
-    ".indexOf",
-    ".substring",
-    ".split",
-    ".replace",
-    ".getMessage",
-    "Exception.",
-    "RuntimeException.",
-    "IllegalArgumentException.",
-    "IllegalStateException.",
-    "ArithmeticException.",
-];
+/// The hint listing every supported Java method and constructor (the
+/// registry's names that start or end with `.`), and where statics are.
+pub fn supported_interop_hint() -> String {
+    let mut methods: Vec<&str> = builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| n.len() > 1 && n.starts_with('.'))
+        .collect();
+    methods.sort_unstable();
+    let ctors: Vec<&str> = builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| n.len() > 1 && n.ends_with('.'))
+        .collect();
+    format!(
+        "supported methods: {}; constructors: {}; statics such as Math/log, Integer/parseInt, Double/isNaN, LocalDate/parse, ChronoUnit/DAYS; otherwise use the builtin functions",
+        methods.join(" "),
+        ctors.join(" ")
+    )
+}
 
 /// Java static members that mean a builtin or a constant.
 pub fn java_static(full: &str) -> Option<JavaStatic> {
@@ -298,7 +397,8 @@ pub fn java_static(full: &str) -> Option<JavaStatic> {
         "Double/NEGATIVE_INFINITY" => Const(f64::NEG_INFINITY.into()),
         "Double/NaN" => Const(f64::NAN.into()),
         "Double/MAX_VALUE" => Const(f64::MAX.into()),
-        "Double/MIN_VALUE" => Const(f64::MIN_POSITIVE.into()),
+        "Double/MIN_VALUE" => Const(f64::from_bits(1).into()),
+        "Double/MIN_NORMAL" => Const(f64::MIN_POSITIVE.into()),
         "Long/MAX_VALUE" => Const(i64::MAX.into()),
         "Long/MIN_VALUE" => Const(i64::MIN.into()),
         "Integer/MAX_VALUE" => Const(i64::from(i32::MAX).into()),
@@ -325,6 +425,32 @@ pub fn java_static(full: &str) -> Option<JavaStatic> {
         "String/valueOf" => Builtin("str"),
         "System/currentTimeMillis" => Builtin("current-time-millis"),
         "LocalDate/parse" | "java.time.LocalDate/parse" => Builtin("local-date-parse"),
+        "LocalDate/of" | "java.time.LocalDate/of" => Builtin("LocalDate/of"),
+        "ChronoUnit/DAYS" | "java.time.temporal.ChronoUnit/DAYS" => {
+            Const(crate::value::Value::string("DAYS"))
+        }
+        "ChronoUnit/WEEKS" | "java.time.temporal.ChronoUnit/WEEKS" => {
+            Const(crate::value::Value::string("WEEKS"))
+        }
+        "Integer/toString" | "Long/toString" => Builtin("Integer/toString"),
+        "Integer/valueOf" => Builtin("Integer/valueOf"),
+        "Long/valueOf" => Builtin("Long/valueOf"),
+        "Double/valueOf" => Builtin("Double/valueOf"),
+        "Double/isNaN" => Builtin("Double/isNaN"),
+        "Double/isInfinite" => Builtin("Double/isInfinite"),
+        "Math/log" => Builtin("Math/log"),
+        "Math/log10" => Builtin("Math/log10"),
+        "Math/exp" => Builtin("Math/exp"),
+        "Math/hypot" => Builtin("Math/hypot"),
+        "Math/cbrt" => Builtin("Math/cbrt"),
+        "Math/signum" => Builtin("Math/signum"),
+        "Math/toRadians" => Builtin("Math/toRadians"),
+        "Math/toDegrees" => Builtin("Math/toDegrees"),
+        "Math/sin" => Builtin("Math/sin"),
+        "Math/cos" => Builtin("Math/cos"),
+        "Math/tan" => Builtin("Math/tan"),
+        "Math/atan" => Builtin("Math/atan"),
+        "Math/atan2" => Builtin("Math/atan2"),
         _ => return None,
     })
 }
@@ -339,6 +465,18 @@ pub enum JavaStatic {
 #[cfg(test)]
 mod tests {
     use super::super::suggest::closest;
+
+    #[test]
+    fn every_listed_java_static_resolves() {
+        for (class, members) in super::JAVA_STATICS {
+            for m in *members {
+                assert!(
+                    super::java_static(&format!("{class}/{m}")).is_some(),
+                    "{class}/{m}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn closest_prefers_near_names() {

@@ -161,6 +161,11 @@ pub fn analyze(
         }
         "defn" | "defn-" => a.defn(args, span)?,
         "letfn" => a.letfn(args, span, tail)?,
+        "require" => super::require::require(a, args, span)?,
+        "instance?" if matches!(args.first().map(|f| &f.kind), Some(FormKind::Symbol(_))) => {
+            super::require::instance(a, args, span)?
+        }
+        "ns" => super::require::ns(a, args, span)?,
         "try" => a.try_form(args)?,
         "throw" => {
             if args.len() != 1 {
@@ -560,7 +565,8 @@ impl Analyzer<'_> {
                                 "catch expects a class and a name, e.g. (catch Exception e ...)",
                             )),
                         };
-                        catch_forms.push((CatchClass::of(class), name, &items[3..]));
+                        let class = CatchClass::of(class).map_err(|e| e.with_span(f.span))?;
+                        catch_forms.push((class, name, &items[3..]));
                         continue;
                     }
                     Some(FormKind::Symbol(s)) if s == "finally" && finally.is_none() => {

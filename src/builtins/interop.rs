@@ -47,7 +47,7 @@ fn date_new(interp: &mut Interp, args: &[Value]) -> Result<Value> {
         None => Ok(date_value(host_now(interp, "(java.util.Date.)")?)),
         Some(Value::Int(ms)) => Ok(date_value(*ms)),
         Some(Value::Str(s)) => parse_date_time(s).map(date_value).ok_or_else(|| {
-            Error::execution(format!("java.util.Date. cannot parse the date {s:?}"))
+            Error::type_error(format!("java.util.Date. cannot parse the date {s:?}"))
                 .with_hint("use ISO 8601 (2026-01-08T14:30:00Z or 2026-01-08) or RFC 2822 (Wed, 8 Jan 2026 14:30:00 +0000)")
         }),
         Some(other) => Err(type_error("java.util.Date.", "epoch milliseconds or a date string", other)),
@@ -86,15 +86,17 @@ fn local_date_parse(_: &mut Interp, args: &[Value]) -> Result<Value> {
     };
     match parse_ymd(s) {
         Some(_) if s.len() == 10 => Ok(Value::Str(s.clone())),
-        _ => Err(Error::execution(format!(
+        _ => Err(Error::type_error(format!(
             "LocalDate/parse cannot parse {s:?}; expected YYYY-MM-DD"
-        ))),
+        ))
+        .with_class("DateTimeParseException")
+        .with_hint("LocalDate/parse takes an ISO date like \"2024-01-31\"")),
     }
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
 /// algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -104,7 +106,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -133,12 +135,22 @@ fn iso_string(ms: i64) -> String {
     }
 }
 
-fn parse_ymd(s: &str) -> Option<(i64, i64, i64)> {
+pub(crate) fn parse_ymd(s: &str) -> Option<(i64, i64, i64)> {
     let mut parts = s.get(..10)?.split('-');
     let y = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;
     let d: i64 = parts.next()?.parse().ok()?;
-    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+    ((1..=12).contains(&m) && (1..=days_in_month(y, m)).contains(&d)).then_some((y, m, d))
+}
+
+/// The days of month `m` (1-12) of year `y` (proleptic Gregorian).
+pub(crate) fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// `HH:MM[:SS[.fff]]` → milliseconds.

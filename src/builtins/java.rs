@@ -3,7 +3,8 @@
 //! reflection, nothing beyond this table and the date helpers of
 //! [`super::interop`].
 //!
-//! * String methods `.contains .startsWith .endsWith .toUpperCase
+//! * String methods (more, and collection methods, in `java_methods.rs`)
+//!   `.contains .startsWith .endsWith .toUpperCase
 //!   .toLowerCase .trim .length .indexOf .substring .split .replace`: the
 //!   receiver must be a string. Indices count characters. `.split` takes a
 //!   regex and drops trailing empty strings; `.replace` is literal;
@@ -30,12 +31,6 @@ use crate::eval::Interp;
 use crate::value::{Map, Value};
 
 pub const BUILTINS: &[Builtin] = &[
-    Builtin::new(
-        ".contains",
-        Arity::exact(2),
-        "Java String.contains: whether s contains the substring.",
-        contains,
-    ),
     Builtin::new(
         ".startsWith",
         Arity::exact(2),
@@ -68,12 +63,6 @@ pub const BUILTINS: &[Builtin] = &[
         length,
     ),
     Builtin::new(
-        ".indexOf",
-        Arity::exact(2),
-        "Java String.indexOf: the character index of the substring, or -1.",
-        index_of,
-    ),
-    Builtin::new(
         ".substring",
         Arity::range(2, 3),
         "Java String.substring: characters from start (to end).",
@@ -81,8 +70,8 @@ pub const BUILTINS: &[Builtin] = &[
     ),
     Builtin::new(
         ".split",
-        Arity::exact(2),
-        "Java String.split: pieces around a regex, trailing empty strings dropped.",
+        Arity::range(2, 3),
+        "Java String.split: pieces around a regex, trailing empty strings dropped (an optional limit as Java's).",
         split,
     ),
     Builtin::new(
@@ -195,16 +184,6 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
-/// The Java exception classes `throw` knows, by simple name.
-pub const EXCEPTION_CLASSES: &[&str] = &[
-    "Exception",
-    "RuntimeException",
-    "IllegalArgumentException",
-    "IllegalStateException",
-    "ArithmeticException",
-    "NumberFormatException",
-];
-
 /// Calls the builtin `name` of `ns` (what a shim means in Clojure terms).
 fn delegate(interp: &mut Interp, ns: Ns, name: &str, a: &[Value]) -> Result<Value> {
     let b =
@@ -214,12 +193,6 @@ fn delegate(interp: &mut Interp, ns: Ns, name: &str, a: &[Value]) -> Result<Valu
 
 fn receiver<'a>(method: &str, v: &'a Value) -> Result<&'a str> {
     args::string(method, v)
-}
-
-fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    receiver(".contains", &a[0])?;
-    args::string(".contains", &a[1])?;
-    delegate(interp, Ns::String, "includes?", a)
 }
 
 fn starts_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -255,16 +228,6 @@ fn length(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(Value::Int(s.chars().count() as i64))
 }
 
-fn index_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let s = receiver(".indexOf", &a[0])?;
-    let sub = args::string(".indexOf", &a[1])?;
-    interp.tick(1 + s.len() as u64 / 64)?;
-    Ok(Value::Int(match s.find(sub) {
-        Some(byte) => s[..byte].chars().count() as i64,
-        None => -1,
-    }))
-}
-
 fn substring(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let s = receiver(".substring", &a[0])?;
     let n = s.chars().count() as i64;
@@ -293,12 +256,12 @@ fn split(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     receiver(".split", &a[0])?;
     let pattern = args::string(".split", &a[1])?;
     let re = crate::value::regex::compile_regex(pattern)?;
-    delegate(
-        interp,
-        Ns::String,
-        "split",
-        &[a[0].clone(), Value::Regex(re)],
-    )
+    let mut call = vec![a[0].clone(), Value::Regex(re)];
+    if let Some(limit) = a.get(2) {
+        args::int(".split", limit)?;
+        call.push(limit.clone());
+    }
+    delegate(interp, Ns::String, "split", &call)
 }
 
 fn replace(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -434,8 +397,12 @@ fn math_round(_: &mut Interp, a: &[Value]) -> Result<Value> {
         Value::Int(n) => Ok(Value::Int(*n)),
         Value::Float(f) if f.is_nan() => Ok(Value::Int(0)),
         Value::Float(f) => {
-            // Java: floor(x + 1/2), saturating at the long range.
-            let r = (f + 0.5).floor();
+            // Java: the closest long, halves rounded up, saturating at the
+            // long range. `(f + 0.5).floor()` would round
+            // 0.49999999999999994 up (the sum rounds to 1.0); the fraction
+            // is exact instead.
+            let fl = f.floor();
+            let r = if f - fl >= 0.5 { fl + 1.0 } else { fl };
             Ok(Value::Int(if r >= 9.223372036854776e18 {
                 i64::MAX
             } else if r <= -9.223372036854776e18 {

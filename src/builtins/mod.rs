@@ -17,10 +17,13 @@
 //! clojure.core first, then clojure.string, clojure.set, clojure.walk.
 
 pub mod args;
+pub mod classes;
 pub mod coll;
 pub mod core;
 pub mod interop;
 pub mod java;
+pub mod java_methods;
+pub mod json;
 mod memo;
 pub mod numbers;
 pub mod predicates;
@@ -59,6 +62,8 @@ pub enum Ns {
     String,
     Set,
     Walk,
+    /// JSON (`json.rs`): clojure.data.json and cheshire.core names.
+    Json,
 }
 
 impl Ns {
@@ -69,6 +74,7 @@ impl Ns {
             "clojure.string" | "str" | "string" | "s" => Some(Ns::String),
             "clojure.set" | "set" => Some(Ns::Set),
             "clojure.walk" | "walk" => Some(Ns::Walk),
+            "clojure.data.json" | "json" | "cheshire.core" | "cheshire" => Some(Ns::Json),
             _ => None,
         }
     }
@@ -79,6 +85,7 @@ impl Ns {
             Ns::String => "clojure.string",
             Ns::Set => "clojure.set",
             Ns::Walk => "clojure.walk",
+            Ns::Json => "clojure.data.json",
         }
     }
 }
@@ -177,7 +184,7 @@ impl std::fmt::Debug for Builtin {
 }
 
 /// Every area's table.
-fn tables() -> [&'static [Builtin]; 11] {
+fn tables() -> [&'static [Builtin]; 13] {
     [
         core::BUILTINS,
         numbers::BUILTINS,
@@ -190,6 +197,8 @@ fn tables() -> [&'static [Builtin]; 11] {
         query::BUILTINS,
         interop::BUILTINS,
         java::BUILTINS,
+        java_methods::BUILTINS,
+        json::BUILTINS,
     ]
 }
 

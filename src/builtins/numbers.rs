@@ -20,7 +20,13 @@
 //! * `(int "a")` is the character's code point 97 (Clojure's `(int \a)`:
 //!   characters are one-character strings); longer strings are a
 //!   `type-error` with a hint to use `parse-long`.
-//! * `int` does not range-check to 32 bits (integers are 64-bit).
+//! * `int` range-checks to 32 bits as Clojure does: `(int 1e10)` is an
+//!   `arithmetic-error` "Value out of range for int" (class
+//!   `IllegalArgumentException`); `long` converts to 64 bits.
+//! * `float` is `double`: there are no 32-bit floats, so `(float 0.1)` is
+//!   the 64-bit 0.1 (Clojure's Float prints 0.1 too, but arithmetic on it
+//!   rounds to 32 bits: `(* (float 0.1) 3)` is 0.30000001192092896 there,
+//!   0.30000000000000004 here).
 //! * bit shifts wrap like Java (the shift count is taken modulo 64).
 //! * `parse-boolean` of a non-string is `nil`, like `parse-long`.
 
@@ -819,8 +825,20 @@ fn integer_of(fname: &str, v: &Value) -> Result<Value> {
     }
 }
 
+/// `int` range-checks to 32 bits as Clojure does (`(int 1e10)` throws
+/// "Value out of range for int"): an `arithmetic-error` of class
+/// `IllegalArgumentException`.
 fn to_int(_: &mut Interp, args: &[Value]) -> Result<Value> {
-    integer_of("int", &args[0])
+    let v = integer_of("int", &args[0])?;
+    match v {
+        Value::Int(i) if i32::try_from(i).is_err() => Err(Error::arithmetic(format!(
+            "Value out of range for int: {}",
+            crate::format::to_clojure(&args[0], None, None).0
+        ))
+        .with_class("IllegalArgumentException")
+        .with_hint("int is 32-bit (-2147483648 to 2147483647); use long for 64-bit integers")),
+        v => Ok(v),
+    }
 }
 fn to_long(_: &mut Interp, args: &[Value]) -> Result<Value> {
     integer_of("long", &args[0])

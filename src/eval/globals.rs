@@ -27,6 +27,11 @@ pub struct Globals {
     names: imbl::Vector<Arc<str>>,
     index: imbl::OrdMap<Arc<str>, GlobalId>,
     defs: imbl::Vector<Option<Definition>>,
+    /// `(require '[clojure.string :as cs])`: alias → namespace (issue 27
+    /// item 3); kept like definitions, rolled back with a failed turn.
+    aliases: imbl::OrdMap<Arc<str>, crate::builtins::Ns>,
+    /// `(require '[clojure.string :refer [join]])`: bare name → namespace.
+    refers: imbl::OrdMap<Arc<str>, crate::builtins::Ns>,
 }
 
 impl Globals {
@@ -59,6 +64,24 @@ impl Globals {
     #[inline]
     pub(crate) fn get(&self, id: GlobalId) -> Option<&Definition> {
         self.defs.get(id as usize).and_then(|d| d.as_ref())
+    }
+
+    /// The namespace a `require` alias names.
+    pub(crate) fn alias(&self, alias: &str) -> Option<crate::builtins::Ns> {
+        self.aliases.get(alias).copied()
+    }
+
+    /// The namespace a `require … :refer` made `name` refer to.
+    pub(crate) fn refer(&self, name: &str) -> Option<crate::builtins::Ns> {
+        self.refers.get(name).copied()
+    }
+
+    pub(crate) fn add_alias(&mut self, alias: &str, ns: crate::builtins::Ns) {
+        self.aliases.insert(alias.into(), ns);
+    }
+
+    pub(crate) fn add_refer(&mut self, name: &str, ns: crate::builtins::Ns) {
+        self.refers.insert(name.into(), ns);
     }
 
     /// The definition of `name` (without `user/`), if it has one.

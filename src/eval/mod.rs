@@ -687,6 +687,9 @@ impl Interp {
                 for (k, v) in entries {
                     let k = self.eval(k, frame)?;
                     let v = self.eval(v, frame)?;
+                    if m.contains_key(&k) {
+                        return Err(duplicate_key(&k, "map"));
+                    }
                     m.insert(k, v);
                 }
                 self.budget.alloc(48 * entries.len() as u64 + 32)?;
@@ -695,7 +698,11 @@ impl Interp {
             Expr::Set(items) => {
                 let mut s = crate::value::Set::new();
                 for item in items {
-                    s.insert(self.eval(item, frame)?);
+                    let x = self.eval(item, frame)?;
+                    if s.contains(&x) {
+                        return Err(duplicate_key(&x, "set"));
+                    }
+                    s.insert(x);
                 }
                 self.budget.alloc(32 * items.len() as u64 + 32)?;
                 Ok(Value::Set(s))
@@ -887,7 +894,7 @@ impl Interp {
         match &c.default {
             Some(d) => self.eval(d, frame),
             None => Err(Error::execution(format!(
-                "case has no clause matching {}",
+                "No matching clause: {}",
                 crate::format::to_clojure_capped(
                     &v,
                     Some(5),
@@ -896,6 +903,7 @@ impl Interp {
                 )
                 .0
             ))
+            .with_class("IllegalArgumentException")
             .with_hint("add a default expression as the last argument of case")
             .with_span(c.span)),
         }
@@ -1016,7 +1024,12 @@ fn destructure_rest(v: &Value, i: usize) -> Result<Value> {
 /// and `:data` when the error carries data (`ex-info`).
 pub fn error_value(e: &Error) -> Value {
     let mut m = Map::new();
-    m.insert(Value::keyword("message"), Value::string(e.message()));
+    let message = if e.has_message() {
+        Value::string(e.message())
+    } else {
+        Value::Nil
+    };
+    m.insert(Value::keyword("message"), message);
     m.insert(Value::keyword("kind"), Value::keyword(e.kind().name()));
     if let Some(d) = e.data() {
         m.insert(Value::keyword("data"), d.clone());
@@ -1027,13 +1040,24 @@ pub fn error_value(e: &Error) -> Value {
     Value::Map(m)
 }
 
+/// A map or set literal whose computed keys repeat (`{(+ 1 0) :a 1 :b}`):
+/// Clojure's `IllegalArgumentException` "Duplicate key: 1" (issue 27 item
+/// 11; literal keys that repeat are a parse error already).
+fn duplicate_key(k: &Value, what: &str) -> Error {
+    let shown =
+        crate::format::to_clojure_capped(k, Some(5), Some(60), Some(crate::value::DESCRIBE_BYTES))
+            .0;
+    Error::execution(format!("Duplicate key: {shown}"))
+        .with_class("IllegalArgumentException")
+        .with_hint(format!(
+            "two keys of this {what} literal evaluate to the same value; use assoc/conj to let a later one win, or make the keys distinct"
+        ))
+}
+
 /// The Java exception class an error value names (`(Exception. "m")`).
 fn java_class(m: &Map) -> Option<&'static str> {
     match m.get(&Value::keyword("class")) {
-        Some(Value::Str(c)) => crate::builtins::java::EXCEPTION_CLASSES
-            .iter()
-            .find(|k| **k == &**c)
-            .copied(),
+        Some(Value::Str(c)) => crate::builtins::classes::known(c),
         _ => None,
     }
 }
@@ -1049,12 +1073,12 @@ pub const THROWN_MESSAGE_BYTES: usize = 4096;
 pub fn thrown_error(v: Value) -> Error {
     if let Value::Map(m) = &v {
         if let Some(class) = java_class(m) {
-            // `(Exception.)` has no message: the class name stands in.
-            let msg = match m.get(&Value::keyword("message")) {
-                Some(Value::Str(s)) => s.to_string(),
-                _ => class.to_string(),
+            // `(Exception.)` has no message: the class name stands in for
+            // the reader, and `ex-message` gives nil as in Clojure.
+            return match m.get(&Value::keyword("message")) {
+                Some(Value::Str(s)) => Error::execution(s.to_string()).with_class(class),
+                _ => Error::execution(class).with_class(class).without_message(),
             };
-            return Error::execution(msg).with_class(class);
         }
         if let Some(Value::Str(msg)) = m.get(&Value::keyword("message")) {
             let mut e = Error::execution(msg.to_string());

@@ -213,10 +213,16 @@ impl Reader<'_> {
                 self.atom(FormKind::Str(s), at, rest)
             }
             '#' => self.dispatch(input),
-            '@' => Err(perr("@ (deref) is not supported", at, at + 1)
-                .with_hint("there are no atoms or refs; bind values with let, or accumulate with reduce or loop/recur")),
-            '`' | '~' => Err(perr(format!("{c} (syntax quote) is not supported"), at, at + 1)
-                .with_hint("there are no macros; use ' to quote data")),
+            '@' => Err(perr(
+                "@ (deref) is not supported: there are no atoms or refs",
+                at,
+                at + 1,
+            )
+            .with_hint(crate::error::MUTABLE_STATE_HINT)),
+            '`' | '~' => Err(
+                perr(format!("{c} (syntax quote) is not supported"), at, at + 1)
+                    .with_hint("there are no macros; use ' to quote data"),
+            ),
             _ => {
                 let (rest, tok) = lex::token(input)?;
                 let span = Span::new(at, rest.location_offset());

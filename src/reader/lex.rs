@@ -10,7 +10,7 @@
 use nom::bytes::complete::{tag_no_case, take_till, take_while, take_while_m_n};
 use nom::character::complete::{char, digit0, digit1, hex_digit1, one_of};
 use nom::combinator::{all_consuming, opt, recognize};
-use nom::sequence::{pair, preceded, tuple};
+use nom::sequence::{pair, preceded, separated_pair, tuple};
 use nom::InputTake;
 use nom_locate::LocatedSpan;
 
@@ -374,6 +374,27 @@ fn number(text: &str, span: Span) -> Result<FormKind> {
     if let Ok((_, (sg, digits))) = all_consuming(hex_text)(text) {
         return int_from(digits, 16, sg == Some('-')).ok_or_else(too_big);
     }
+    if let Ok((_, (sg, (num, den)))) =
+        all_consuming(pair(sign, separated_pair(digit1, char('/'), digit1)))(text)
+    {
+        // A ratio literal reads as the float it denotes (issue 27 item 5,
+        // language.md: `/` gives floats, so `9/5` means what `(/ 9 5)` does).
+        if den.bytes().all(|b| b == b'0') {
+            return Err(
+                Error::arithmetic(format!("Divide by zero in the ratio {text}"))
+                    .with_span(span)
+                    .with_hint("a ratio's denominator cannot be 0"),
+            );
+        }
+        return match (num.parse::<f64>(), den.parse::<f64>()) {
+            (Ok(n), Ok(d)) => Ok(FormKind::Float(if sg == Some('-') {
+                -n / d
+            } else {
+                n / d
+            })),
+            _ => Err(invalid("write ratios like 9/5")),
+        };
+    }
     if all_consuming(float_text)(text).is_ok() {
         return text
             .parse::<f64>()
@@ -383,7 +404,7 @@ fn number(text: &str, span: Span) -> Result<FormKind> {
     Err(if text.ends_with('M') || text.ends_with('N') {
         invalid("big numbers (M and N suffixes) are not supported: integers are 64-bit, floats are doubles; drop the suffix")
     } else if text.contains('/') {
-        invalid("ratios are not supported; write (/ 1 2), which gives 0.5")
+        invalid("a ratio is two integers around /, like 9/5 (read as the float 1.8)")
     } else {
         invalid("numbers are written like 42, -7, 1.5, 2.5E-3, 0xFF")
     })

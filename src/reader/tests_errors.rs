@@ -150,7 +150,7 @@ fn closer_errors() {
 fn malformed_tokens() {
     for src in [
         "{:a 1 :b}",
-        "1/2",
+        "1/2/3",
         "12N",
         "1.5M",
         "08",

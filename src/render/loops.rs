@@ -7,10 +7,16 @@
 //!   Only consecutive failed turns count: a success in between ends the
 //!   streak, and so does a different error.
 //! * **Repeated tool calls**: when a turn calls a tool with the same
-//!   arguments as a call that already succeeded (earlier in that turn or
-//!   in any earlier turn), the next message lists those calls and suggests
-//!   keeping the first result with `def`. Arguments are compared as the
-//!   prompt shows them (after hidden values are replaced, R-23).
+//!   arguments as a call that already succeeded (earlier in that turn, or
+//!   in an earlier turn the model can see the call of), the next message
+//!   lists those calls and suggests keeping the first result with `def`.
+//!   Arguments are compared as the prompt shows them (after hidden values
+//!   are replaced, R-23). Decision (issue 27 item 11, amending R-52 to
+//!   agree with ): a call in an earlier turn that *failed* does
+//!   not count — that turn's definitions were rolled back and its calls are
+//!   not listed under `;; Tool calls made`, so "keep a result with def"
+//!   would point at nothing the model can see — unless
+//!   `keep_failed_turn_calls` lists them.
 //!
 //! Both are options (`note_error_loops`, `note_repeated_tool_calls`),
 //! on by default.
@@ -47,13 +53,19 @@ pub fn error_loop_note(streak: usize) -> Option<String> {
 }
 
 /// The calls of `turns[i]` that repeat, with the same arguments, a call
-/// that already succeeded (earlier in that turn or in an earlier turn).
-pub fn repeated_calls(turns: &[TurnRecord], i: usize) -> Vec<&ToolCall> {
+/// that already succeeded (earlier in that turn, or in an earlier turn
+/// that succeeded — or any earlier turn with `keep_failed_turn_calls`).
+pub fn repeated_calls<'a>(
+    turns: &'a [TurnRecord],
+    i: usize,
+    o: &RenderOptions,
+) -> Vec<&'a ToolCall> {
     let Some(turn) = turns.get(i) else {
         return Vec::new();
     };
     let earlier: Vec<&ToolCall> = turns[..i]
         .iter()
+        .filter(|t| t.result.is_ok() || o.keep_failed_turn_calls)
         .flat_map(|t| t.tool_calls.iter())
         .filter(|c| c.result.is_ok())
         .collect();
@@ -74,7 +86,7 @@ pub fn repeated_calls(turns: &[TurnRecord], i: usize) -> Vec<&ToolCall> {
 
 /// `;; Repeated tool calls ...` listing the repeated calls of `turns[i]`.
 pub fn repeated_calls_note(turns: &[TurnRecord], i: usize, o: &RenderOptions) -> Option<String> {
-    let calls = repeated_calls(turns, i);
+    let calls = repeated_calls(turns, i, o);
     if calls.is_empty() {
         return None;
     }

@@ -38,14 +38,15 @@ Clojure 1.11 syntax and meaning, with these differences:
 - / always returns a float: (/ 10 2) is 5.0; use quot for integer division. Integers are 64-bit and overflow is an error.
 - A missing keyword key falls back to the same-named string key and back (get, get-in, keyword lookup, :keys).
 - nth out of range and get on anything give nil; contains? on a vector tests membership; (find pred coll) gives the first matching item.
-- Compare strings with compare, not <. Maps and sets print with sorted keys, without commas.
-- Not available: atoms and other mutable state, eval, ns, require, import, defmacro, files, network, randomness, threads, and Java interop except dates: (java.util.Date. ms-or-iso-string), (.getTime date), (System/currentTimeMillis), (LocalDate/parse \"2024-01-31\"); string methods .contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace; (Exception. msg) and .getMessage; Character/isLetter isDigit isWhitespace isUpperCase; Integer/parseInt Long/parseLong Double/parseDouble (throw NumberFormatException); Math/round floor ceil abs pow sqrt max min. The prefixes clojure.string/ str/ clojure.set/ set/ clojure.walk/ walk/ work without require.
+- Compare strings with compare, not <. Maps print their entries in insertion order, sets in sorted order, without commas.
+- Not available: atoms and other mutable state, eval, import, defmacro, lazy-seq, files, network, randomness, threads. (require '[clojure.string :as s]) and (ns name (:require ...)) are accepted for clojure.string, clojure.set, clojure.walk, clojure.data.json and cheshire.core; the prefixes clojure.string/ str/ clojure.set/ set/ clojure.walk/ walk/ json/ work without require.
+- Java interop is a fixed list: dates (java.util.Date. ms-or-iso-string), (.getTime date), (System/currentTimeMillis); LocalDate as ISO text: (LocalDate/parse \"2024-01-31\"), LocalDate/of, .plusDays .minusDays .plusMonths .getDayOfWeek .getYear .isBefore, (.between ChronoUnit/DAYS a b); string methods .contains .startsWith .endsWith .toUpperCase .toLowerCase .trim .length .indexOf .substring .split .replace .charAt; .size .get .isEmpty .contains .indexOf on collections; (Exception. msg) and .getMessage; Character/isLetter isDigit isWhitespace isUpperCase; Integer/parseInt Long/parseLong Double/parseDouble (throw NumberFormatException), Integer/toString valueOf, Double/isNaN; Math/round floor ceil abs pow sqrt max min log log10 exp hypot cbrt signum toRadians.
 - Errors: (try body (catch Exception e (ex-message e)) (finally ...)), (throw (ex-info \"message\" {:key value})), ex-data.
 - Destructuring in let, fn, loop, for, doseq: vectors with & and :as, maps with :keys :strs :or :as.";
 
 /// The builtin tables by area, with the title the prompt gives each.
 /// Interop (dates, [`builtins::interop`]) is described in the prose instead.
-pub fn areas() -> [(&'static str, &'static [Builtin]); 9] {
+pub fn areas() -> [(&'static str, &'static [Builtin]); 10] {
     [
         ("Functions", builtins::core::BUILTINS),
         ("Numbers", builtins::numbers::BUILTINS),
@@ -56,6 +57,10 @@ pub fn areas() -> [(&'static str, &'static [Builtin]); 9] {
         ("clojure.set (set/)", builtins::set::BUILTINS),
         ("clojure.walk (walk/)", builtins::walk::BUILTINS),
         ("Queries", builtins::query::BUILTINS),
+        (
+            "JSON (json/ — clojure.data.json and cheshire.core)",
+            builtins::json::BUILTINS,
+        ),
     ]
 }
 
@@ -138,7 +143,8 @@ mod tests {
     fn every_builtin_belongs_to_an_area() {
         let listed: usize = areas().iter().map(|(_, t)| t.len()).sum::<usize>()
             + builtins::interop::BUILTINS.len()
-            + builtins::java::BUILTINS.len();
+            + builtins::java::BUILTINS.len()
+            + builtins::java_methods::BUILTINS.len();
         assert_eq!(listed, builtins::all().len());
     }
 
@@ -161,6 +167,20 @@ mod tests {
             !p.contains("PTC-Lisp)"),
             "extension markers left in the prompt"
         );
+    }
+
+    /// Issue 27 item 11: the prompt must not claim maps print sorted
+    /// (format.md F-2: insertion order).
+    #[test]
+    fn the_prompt_tells_the_truth_about_map_order() {
+        let p = system_prompt();
+        assert!(
+            !p.contains("sorted keys"),
+            "the prompt claims maps print sorted"
+        );
+        assert!(p.contains("Maps print their entries in insertion order"));
+        let m = crate::reader::read_value("{:b 1 :a 2}").unwrap();
+        assert_eq!(crate::format::to_clojure(&m, None, None).0, "{:b 1 :a 2}");
     }
 
     #[test]

@@ -179,6 +179,18 @@ const SPECIAL_DOCS: &[(&str, &str)] = &[
     ),
     ("comment", "(comment ...): ignored, nil"),
     (
+        "require",
+        "(require '[clojure.string :as s :refer [join]]): nil; makes the alias and referred names usable (clojure.string, clojure.set, clojure.walk, clojure.data.json, cheshire.core)",
+    ),
+    (
+        "ns",
+        "(ns name (:require [clojure.string :as s])): nil; only its :require clauses mean anything",
+    ),
+    (
+        "assert",
+        "(assert test message?): nil, or throws AssertionError \"Assert failed: …\" (caught by Throwable, not Exception)",
+    ),
+    (
         "declare",
         "(declare names...): names defined later (for mutual recursion)",
     ),

@@ -395,6 +395,7 @@ impl Repl {
                 crate::builtins::Ns::String => &["str", "string"],
                 crate::builtins::Ns::Set => &["set"],
                 crate::builtins::Ns::Walk => &["walk"],
+                crate::builtins::Ns::Json => &["json"],
                 crate::builtins::Ns::Core => &[],
             };
             names.extend(aliases.iter().map(|a| format!("{a}/{}", b.name)));

@@ -8,10 +8,20 @@
 //! 2. otherwise a response whose trimmed text starts with `(` — after any
 //!    leading `;` comment lines and blank lines — is the program (models
 //!    often open with `;; Step 1: …`, as `ptc run` accepts);
-//! 3. otherwise there is no program ([`no_code_error`], a `parse-error`
+//! 3. otherwise a response that is only code but does not start with `(`
+//!    (issue 27 item 8: `[(count xs) (first xs)]`, `{:total 3}`,
+//!    `data/orders`) is the program when the reader reads the whole
+//!    trimmed response as forms and every top-level form is *code-shaped*:
+//!    a list, a vector, map or set literal, or a symbol no prose word is:
+//!    qualified by `data/`, `user/`, `tool/` or a namespace ptc provides
+//!    (`data/orders`, `user/total`, `str/join`), or `*1` `*2` `*3`. Prose
+//!    never runs: a response of plain or hyphenated words (`Done`,
+//!    `I think so`, `well-known`, `and/or`), numbers, strings, keywords or
+//!    booleans alone is not code, even though it reads as forms;
+//! 4. otherwise there is no program ([`no_code_error`], a `parse-error`
 //!    whose message names the fenced languages it skipped: "(found a
 //!    ```python block, which is not run)");
-//! 4. a program with nothing to run — a lone fence line, an empty block,
+//! 5. a program with nothing to run — a lone fence line, an empty block,
 //!    only whitespace or `;` comments — is a failed turn too
 //!    ([`empty_program_error`], a `parse-error` "your code block was
 //!    empty"), never a successful `nil`.
@@ -30,7 +40,7 @@ pub fn extract_program(response: &str) -> Option<String> {
     let response = remove_invisible(response);
     let program = match code_blocks(&response) {
         Some(blocks) => blocks.join("\n"),
-        None if is_bare_code(&response) => response.trim().to_string(),
+        None if is_bare_code(&response) || reads_as_code(&response) => response.trim().to_string(),
         None => return None,
     };
     Some(plain_quotes(&program))
@@ -46,7 +56,33 @@ fn is_bare_code(response: &str) -> bool {
         .is_some_and(|l| l.starts_with('('))
 }
 
-/// The error of a turn whose response holds no code (R-70.3). When the
+/// Whether a response without code blocks that does not start with `(` is
+/// code all the same (rule 3 of the module docs).
+fn reads_as_code(response: &str) -> bool {
+    use crate::reader::FormKind;
+    let text = response.trim();
+    if text.is_empty() {
+        return false;
+    }
+    let Ok(forms) = crate::reader::read_all(text) else {
+        return false;
+    };
+    !forms.is_empty()
+        && forms.iter().all(|f| match &f.kind {
+            FormKind::List(_) | FormKind::Vector(_) | FormKind::Map(_) | FormKind::Set(_) => true,
+            FormKind::Symbol(s) => {
+                matches!(s.as_str(), "*1" | "*2" | "*3")
+                    || s.split_once('/').is_some_and(|(ns, name)| {
+                        !name.is_empty()
+                            && (matches!(ns, "data" | "user" | "tool")
+                                || crate::builtins::Ns::from_qualifier(ns).is_some())
+                    })
+            }
+            _ => false,
+        })
+}
+
+/// The error of a turn whose response holds no code (R-70.4). When the
 /// response had fenced blocks in other languages, the message names them
 /// (models write Python, JSON … blocks), so the model sees what was
 /// skipped: "no PTC-Lisp code found in the response (found a ```python
@@ -75,7 +111,7 @@ pub fn no_code_error(response: &str) -> Error {
 }
 
 /// The error of a turn whose code block holds nothing to run (only
-/// whitespace or comments): a failed turn, never `nil` (R-70.4).
+/// whitespace or comments): a failed turn, never `nil` (R-70.5).
 pub fn empty_program_error() -> Error {
     Error::parse("your code block was empty: there was no program to run")
         .with_hint("write the program inside the ```clojure block, not after it")
@@ -316,6 +352,50 @@ mod tests {
         // Comments alone, or comments before prose, are not code.
         assert_eq!(ex(";; nothing to do yet\n"), None);
         assert_eq!(ex(";; thinking\nThe answer is (return 42)"), None);
+    }
+
+    /// Issue 27 item 8: only code, not starting with `(`.
+    #[test]
+    fn code_that_does_not_start_with_a_paren() {
+        for code in [
+            "[(count data/xs) (first data/xs)]",
+            "{:total 3}",
+            "#{1 2}",
+            "data/orders",
+            "user/total",
+            "*1",
+            ";; the totals\n{:total (count data/orders)}",
+            "[1 2]\n(println 3)",
+            "'(1 2)",
+        ] {
+            assert_eq!(ex(code).as_deref(), Some(code.trim()), "{code:?}");
+        }
+    }
+
+    /// Prose that happens to read as forms never runs.
+    #[test]
+    fn prose_that_reads_as_forms_stays_prose() {
+        for prose in [
+            "Done",
+            "done.",
+            "OK",
+            "I think so",
+            "Hello world.",
+            "42",
+            "\"finished\"",
+            ":done",
+            "true",
+            "nil",
+            "See data/orders",
+            "The answer: [1 2]",
+            "[1 2] is the answer",
+            "well-known",
+            "total-count",
+            "and/or",
+            "Thanks! [see above]",
+        ] {
+            assert_eq!(ex(prose), None, "{prose:?} must stay prose");
+        }
     }
 
     #[test]

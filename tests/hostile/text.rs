@@ -1,12 +1,12 @@
 //! Classes 1 and 7 of issue 17: multi-byte text never panics (a malformed
-//! date is an `execution-error`), and errors anywhere in a source up to the
+//! date is a `type-error` naming the text, issue 27 item 9), and errors anywhere in a source up to the
 //! source limit show with exact line and column.
 
 use super::{expect_any, finishes, interp};
 use ptc_lisp::ErrorKind;
 
 #[test]
-fn multi_byte_text_never_panics_and_malformed_dates_are_execution_errors() {
+fn multi_byte_text_never_panics_and_malformed_dates_are_type_errors() {
     finishes(|| {
         for date in [
             "2026-01-08T14:30:00.12é",
@@ -18,12 +18,9 @@ fn multi_byte_text_never_panics_and_malformed_dates_are_execution_errors() {
             "8 Jan 99999999999999999 10:00",
             "2026-01-08T9999999999999999:00",
         ] {
-            expect_any(
-                &[ErrorKind::Execution],
-                &format!("(java.util.Date. {date:?})"),
-            );
+            expect_any(&[ErrorKind::Type], &format!("(java.util.Date. {date:?})"));
         }
-        expect_any(&[ErrorKind::Execution], "(LocalDate/parse \"2026-01-é\")");
+        expect_any(&[ErrorKind::Type], "(LocalDate/parse \"2026-01-é\")");
         // Strings are cut at characters, never inside one.
         let cases = [
             ("(subs \"héllo\" 1 2)", "\"é\""),

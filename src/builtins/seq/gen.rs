@@ -36,9 +36,10 @@ fn as_f64(v: &Value) -> f64 {
 /// `(range)`, `(range end)`, `(range start end)`, `(range start end step)`.
 ///
 /// Finite ranges are charged for their size before they are built, so
-/// `(range 200000000)` fails with `memory-exceeded` at once. As in Clojure,
-/// a zero step gives an infinite sequence of `start` (empty when
-/// `start = end`), and an infinite `end` an infinite sequence.
+/// `(range 200000000)` fails with `memory-exceeded` at once. A zero step
+/// gives the empty sequence — a deliberate difference (issue 27 item 9):
+/// Clojure's endless repetition of `start` never ends, so no program means
+/// it. An infinite `end` gives an infinite sequence.
 pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
     let (start, end, step) = match argv {
         [] => {
@@ -55,11 +56,7 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
     let e = args::number("range", &end)?;
     let st = args::number("range", &step)?;
     if st == 0.0 {
-        return if s == e {
-            built(interp, Vector::new())
-        } else {
-            Ok(lazy(LazySeq::Range { start, step }))
-        };
+        return built(interp, Vector::new());
     }
     let endless = (st > 0.0 && e == f64::INFINITY) || (st < 0.0 && e == f64::NEG_INFINITY);
     if endless && s.is_finite() {

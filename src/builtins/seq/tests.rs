@@ -996,7 +996,8 @@ fn ranges() {
     );
     assert_eq!(run("range", &[i(0), i(1), fl(0.5)]), "[0 0.5]");
     assert_eq!(run("range", &[i(3), i(3), i(0)]), "[]");
-    assert_eq!(run("range", &[i(0), i(10), i(0)]), "<lazy>");
+    // A zero step is empty (issue 27 item 9: Clojure's never ends).
+    assert_eq!(run("range", &[i(0), i(10), i(0)]), "[]");
     assert_eq!(run("range", &[i(0), fl(f64::INFINITY)]), "<lazy>");
     assert_eq!(err("range", &[s("5")]), ErrorKind::Type);
     assert_eq!(err("range", &[i(200_000_000)]), ErrorKind::MemoryExceeded);
@@ -1009,11 +1010,6 @@ fn ranges() {
         ErrorKind::MemoryExceeded
     );
     let mut interp = Interp::standalone();
-    let zeros = call(&mut interp, "range", &[i(0), i(10), i(0)]).unwrap();
-    assert_eq!(
-        show(&call(&mut interp, "take", &[i(3), zeros]).unwrap()),
-        "[0 0 0]"
-    );
     let big = call(&mut interp, "range", &[i(i64::MAX - 1), fl(f64::INFINITY)]).unwrap();
     assert_eq!(
         call(&mut interp, "drop", &[i(5), big]).unwrap_err().kind(),
