@@ -74,8 +74,12 @@ fn corpus_dir() -> PathBuf {
 
 fn lines(name: &str) -> Vec<Json> {
     let path = corpus_dir().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "../shared/real-llm not found ({}: {e}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")",
+            path.display()
+        )
+    });
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("corpus line is JSON"))
