@@ -94,7 +94,7 @@ fn saved_sessions_record_every_call_with_exact_values() {
     assert_eq!(calls.load(Ordering::SeqCst), 3);
     let dir = workdir("exact");
     let path = dir.join("s.json");
-    std::fs::write(&path, session.to_file_at(&path).to_json()).unwrap();
+    session.save(&path).unwrap();
     let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let recorded = json["tool_calls"].as_array().unwrap();
     assert_eq!(recorded.len(), 3);
@@ -122,7 +122,7 @@ fn saved_sessions_record_every_call_with_exact_values() {
     assert_eq!(session.prompts(), loaded.prompts());
     // saving the replayed session writes the same file
     assert_eq!(
-        loaded.to_file_at(&path).to_json(),
+        loaded.to_file_at(&path).to_json() + "\n",
         std::fs::read_to_string(&path).unwrap()
     );
 }

@@ -212,8 +212,8 @@ impl PySession {
     /// Writes the session as a session file (its definitions and every
     /// turn's raw response; Python tools as their signature and description).
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let json = self.lock()?.to_file_at(&path).to_json();
-        std::fs::write(&path, json + "\n")
+        self.lock()?
+            .save(&path)
             .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
     }
 

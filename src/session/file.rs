@@ -333,6 +333,13 @@ impl Session {
         Ok(session)
     }
 
+    /// Writes the session as a session file at `path` (pretty JSON and a
+    /// newline): [`Session::to_file_at`], so its tool calls are recorded
+    /// and its command tools work from there.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_file_at(path).to_json() + "\n")
+    }
+
     /// The session as a session file to be written at `path`: like
     /// [`Session::to_file`], with command tools given a `cwd` when `path`
     /// is in another directory than the session's own (R-SAVE-PATHS).
