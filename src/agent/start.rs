@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::eval::Limits;
-use crate::session::{Session, SessionError, SessionFile, View};
+use crate::session::{ReplayTools, Session, SessionError, SessionFile, View};
 
 /// What a run changes in the session file.
 #[derive(Clone, Debug, Default)]
@@ -53,7 +53,8 @@ pub fn session_from_file(
         session.set_token_model(model);
     }
     if overrides.continue_turns {
-        file.run_turns(&mut session);
+        // Recorded turns answer from their recording; new turns run live.
+        file.run_turns(&mut session, ReplayTools::Recorded)?;
     }
     Ok(session)
 }

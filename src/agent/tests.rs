@@ -131,7 +131,10 @@ fn session_files_keep_llm_information_and_old_files_stay_the_same() {
     let mut again = file
         .session(Path::new("run.json"), Some(&text), None)
         .unwrap();
-    assert_eq!(file.run_turns(&mut again), 2);
+    assert_eq!(
+        file.run_turns(&mut again, crate::session::ReplayTools::Recorded),
+        Ok(2)
+    );
     assert_eq!(again.turns()[1].llm, s.turns()[1].llm);
     assert_eq!(again.prompts(), s.prompts());
     assert_eq!(again.to_file().to_json(), text);

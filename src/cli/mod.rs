@@ -95,19 +95,29 @@ pub fn main() -> i32 {
 }
 
 /// Reads and builds a session file's session (its turns not run), with the
-/// LIMITS flags applied over the file's limits; `Err` is the exit code after
-/// reporting the problem.
+/// LIMITS flags applied over the file's limits, for replaying its turns
+/// with `tools`; `Err` is the exit code after reporting the problem.
 fn open_session(
     path: &std::path::Path,
     limits: &LimitArgs,
+    tools: crate::session::ReplayTools,
 ) -> Result<(crate::session::SessionFile, crate::session::Session), i32> {
     let text = input::read_json_file(path, "the session file").map_err(input_error)?;
     let file = crate::session::SessionFile::parse(&text, path).map_err(input_error)?;
     let limits = limits.apply(file.limits.clone().unwrap_or_default());
     let session = file
-        .session(path, Some(&text), Some(limits))
+        .session_with(path, Some(&text), Some(limits), tools)
         .map_err(input_error)?;
     Ok((file, session))
+}
+
+/// `--live`: recorded turns run their tools again.
+fn replay_tools(live: bool) -> crate::session::ReplayTools {
+    if live {
+        crate::session::ReplayTools::Live
+    } else {
+        crate::session::ReplayTools::Recorded
+    }
 }
 
 /// Reports an input problem (exit 2).

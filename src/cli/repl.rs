@@ -33,6 +33,10 @@ pub struct ReplArgs {
     /// degrading in the documented order (overrides render.budget_tokens).
     #[arg(long, value_name = "N")]
     budget_tokens: Option<usize>,
+    /// Run the tools of the file's recorded turns again instead of
+    /// answering from its recording (also for `:load`).
+    #[arg(long)]
+    live: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -44,11 +48,13 @@ pub fn repl(args: ReplArgs) -> i32 {
         max_turns,
         mission,
         budget_tokens,
+        live,
         limits,
     } = args;
     let config = ReplConfig {
         max_turns,
         budget_tokens,
+        live,
         limits: Some(Arc::new(move |base| limits.apply(base))),
     };
     let opened = match &file {

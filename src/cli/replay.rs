@@ -63,13 +63,18 @@ pub struct ReplayArgs {
     /// 1 with a limit-error when even the minimum does not fit.
     #[arg(long, value_name = "N")]
     budget_tokens: Option<usize>,
+    /// Run the tools again instead of answering recorded turns' tool calls
+    /// from the file's recording ("tool_calls").
+    #[arg(long)]
+    live: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
 
 pub fn replay(args: ReplayArgs) -> i32 {
     let path = &args.file;
-    let (file, mut session) = match super::open_session(path, &args.limits) {
+    let tools = super::replay_tools(args.live);
+    let (file, mut session) = match super::open_session(path, &args.limits, tools) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -108,12 +113,11 @@ pub fn replay(args: ReplayArgs) -> i32 {
     };
     record(&session);
     let mut ran = 0;
-    for (k, response) in file.turns[..n].iter().enumerate() {
-        // With what the LLM reported: a token budget's calibration comes
-        // from it, so the prompts are the ones that were sent.
-        let llm = file.llm.get(k).cloned().flatten();
-        if session.run_llm_turn(response, llm).is_err() {
-            break;
+    for k in 0..n {
+        match file.run_turn(&mut session, k, tools) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return input_error(format!("{}: {e}", path.display())),
         }
         ran += 1;
         record(&session);

@@ -31,6 +31,10 @@ pub struct RunArgs {
     /// limits; its recorded turns replayed first).
     #[arg(long, value_name = "S.json")]
     session: Option<PathBuf>,
+    /// With --session: run the tools of the recorded turns again instead
+    /// of answering from the file's recording.
+    #[arg(long, requires = "session")]
+    live: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -64,7 +68,7 @@ pub fn run(args: RunArgs) -> i32 {
         ));
     }
     if let Some(path) = &args.session {
-        return run_in_session(path, &source, &args.limits);
+        return run_in_session(path, &source, &args.limits, args.live);
     }
     let mut host = StaticHost::default();
     for spec in &args.data {
@@ -132,12 +136,15 @@ fn without_tools_hint(e: crate::Error) -> crate::Error {
 }
 
 /// Runs `source` as the next turn of the session in `path`.
-fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs) -> i32 {
-    let (file, mut session) = match super::open_session(path, limits) {
+fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs, live: bool) -> i32 {
+    let tools = super::replay_tools(live);
+    let (file, mut session) = match super::open_session(path, limits, tools) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    file.run_turns(&mut session);
+    if let Err(e) = file.run_turns(&mut session, tools) {
+        return input_error(format!("{}: {e}", path.display()));
+    }
     if !session.status().is_running() {
         let n = session.turns().len();
         return input_error(format!(

@@ -22,7 +22,7 @@ use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
 use super::turn::{memory_of, PyTurn};
 use crate::session::messages::{render_messages, turns_text};
-use crate::session::{Message, Role, Session, Status, View, DEFAULT_MAX_TURNS};
+use crate::session::{Message, ReplayTools, Role, Session, Status, Tool, View, DEFAULT_MAX_TURNS};
 
 // `max_turns=5` in `Session(...)`'s signature (written out so that Python
 // shows it) is the library's default.
@@ -99,18 +99,42 @@ impl PySession {
         })
     }
 
-    /// Loads a session file and replays its turns (its tools are the
-    /// file's: canned responses and commands).
+    /// Loads a session file and replays its turns. Recorded turns answer
+    /// their tool calls from the file's recording ("tool_calls"): no
+    /// command or callable runs, and tools saved from Python callables
+    /// replay what they answered. `tools` (as in `Session(...)`) attaches
+    /// live implementations for new turns, each replacing the file's tool
+    /// of its name; `live=True` runs the tools of the recorded turns again.
     #[staticmethod]
-    #[pyo3(signature = (path, *, keep_keywords=false))]
-    fn from_file(py: Python<'_>, path: PathBuf, keep_keywords: bool) -> PyResult<PySession> {
-        let session = py
-            .allow_threads(|| Session::load(&path))
-            .map_err(|e| session_error(&e))?;
+    #[pyo3(signature = (path, *, tools=None, live=false, keep_keywords=false))]
+    fn from_file(
+        py: Python<'_>,
+        path: PathBuf,
+        tools: Option<&Bound<'_, PyAny>>,
+        live: bool,
+        keep_keywords: bool,
+    ) -> PyResult<PySession> {
+        let tp = ToPython { keep_keywords };
+        let interrupt = Interrupt::default();
+        // The tools attached by name (mcp-client's `mcp=` adds its tools here).
+        let attached: Vec<Box<dyn Tool>> = tools_from(tools, tp, &interrupt)?
+            .into_iter()
+            .map(|t| Box::new(t) as Box<dyn Tool>)
+            .collect();
+        let replay = if live {
+            ReplayTools::Live
+        } else {
+            ReplayTools::Recorded
+        };
+        let loaded = py.allow_threads(|| Session::load_with(&path, attached, replay));
+        if let Some(e) = interrupt.take() {
+            return Err(e);
+        }
+        let session = loaded.map_err(|e| session_error(&e))?;
         Ok(PySession {
             inner: Mutex::new(session),
-            interrupt: Interrupt::default(),
-            tp: ToPython { keep_keywords },
+            interrupt,
+            tp,
         })
     }
 
@@ -188,8 +212,8 @@ impl PySession {
     /// Writes the session as a session file (its definitions and every
     /// turn's raw response; Python tools as their signature and description).
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let json = self.lock()?.to_file().to_json();
-        std::fs::write(&path, json + "\n")
+        self.lock()?
+            .save(&path)
             .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
     }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{open_session, Output, Repl};
 use crate::format::to_clojure;
 use crate::session::messages::render;
-use crate::session::{render_messages, Message, Role, View};
+use crate::session::{render_messages, Message, Role, SessionFile, View};
 
 /// `(name, arguments, what it does)`, in the order `:help` lists them.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
@@ -430,6 +430,30 @@ fn reset(repl: &mut Repl) -> Output {
     ))
 }
 
+/// Sets each command tool's `cwd` in the original JSON to the one of
+/// `file` (saved elsewhere, R-SAVE-PATHS), keeping the rest as written.
+fn relocate_tools(obj: &mut serde_json::Map<String, serde_json::Value>, file: &SessionFile) {
+    let Some(serde_json::Value::Object(tools)) = obj.get_mut("tools") else {
+        return;
+    };
+    for (name, spec) in tools.iter_mut() {
+        let (serde_json::Value::Object(spec), Some(saved)) = (spec, file.tools.get(name)) else {
+            continue;
+        };
+        if saved.command.is_none() {
+            continue;
+        }
+        match &saved.cwd {
+            Some(cwd) => {
+                spec.insert("cwd".into(), cwd.clone().into());
+            }
+            None => {
+                spec.shift_remove("cwd");
+            }
+        }
+    }
+}
+
 /// `:save [FILE]`. A bare `:save` writes to the file last saved; never
 /// over the file the REPL was opened on: then it writes the first free
 /// `NAME-1.json`, `NAME-2.json`, … beside it (an explicit `:save FILE`
@@ -444,7 +468,7 @@ fn save(repl: &mut Repl, arg: &str) -> Output {
         ("", None) => return Output::note("usage: :save FILE"),
         (a, _) => PathBuf::from(a),
     };
-    let mut file = repl.session().to_file();
+    let mut file = repl.session().to_file_at(&path);
     file.limits = repl.own_limits.clone();
     let mut out = Output::default();
     if file.turns.len() > file.max_turns {
@@ -467,6 +491,21 @@ fn save(repl: &mut Repl, arg: &str) -> Output {
                 obj.insert("max_turns".into(), file.max_turns.into());
             }
             obj.insert("turns".into(), file.turns.clone().into());
+            // The recording, and command tools' `cwd` when saved elsewhere.
+            for (key, value) in [
+                ("llm", serde_json::to_value(&file.llm)),
+                ("tool_calls", serde_json::to_value(&file.tool_calls)),
+            ] {
+                match value {
+                    Ok(serde_json::Value::Array(a)) if !a.is_empty() => {
+                        obj.insert(key.into(), serde_json::Value::Array(a));
+                    }
+                    _ => {
+                        obj.shift_remove(key);
+                    }
+                }
+            }
+            relocate_tools(&mut obj, &file);
             serde_json::to_string_pretty(&serde_json::Value::Object(obj))
                 .unwrap_or_else(|_| file.to_json())
         }

@@ -55,7 +55,7 @@ use crate::eval::{error_value, Interp, Limits, StaticHost};
 use crate::format::{to_clojure, to_clojure_capped};
 use crate::reader::{read_all, Form, FormKind};
 use crate::session::{
-    extract_program, Session, SessionError, SessionFile, Status, DEFAULT_MAX_TURNS,
+    extract_program, ReplayTools, Session, SessionError, SessionFile, Status, DEFAULT_MAX_TURNS,
 };
 use crate::value::Value;
 
@@ -82,6 +82,9 @@ pub struct ReplConfig {
     /// The compressed view's token budget for every session opened
     /// (`--budget-tokens`; `None` keeps the session file's).
     pub budget_tokens: Option<usize>,
+    /// Recorded turns of the files opened run their tools again
+    /// (`--live`) instead of answering from the recording.
+    pub live: bool,
     /// Applied to the limits of every session opened (also by `:load`).
     pub limits: Option<LimitsOverride>,
 }
@@ -443,10 +446,15 @@ pub fn open_session(
         file.max_turns = n;
     }
     let limits = config.limits(file.limits.clone().unwrap_or_default());
-    let mut session = file.session(path, Some(&text), Some(limits))?;
+    let tools = if config.live {
+        ReplayTools::Live
+    } else {
+        ReplayTools::Recorded
+    };
+    let mut session = file.session_with(path, Some(&text), Some(limits), tools)?;
     session.set_stop_at_max_turns(config.max_turns.is_some());
     session.set_budget_tokens(config.budget_tokens);
-    file.run_turns(&mut session);
+    file.run_turns(&mut session, tools)?;
     Ok((session, file.limits))
 }
 

@@ -367,3 +367,47 @@ fn budget_tokens_applies_to_the_session_and_stats_say_what_was_degraded() {
     );
     assert!(stats.contains("tokens over"), "{stats}");
 }
+
+#[test]
+fn save_elsewhere_keeps_command_tools_working_and_records_their_calls() {
+    let dir = std::env::temp_dir().join(format!("ptc-repl-test-cwd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    std::fs::create_dir_all(dir.join("saved")).unwrap();
+    std::fs::write(
+        dir.join("tools/n.sh"),
+        "#!/bin/sh\ncat >/dev/null\necho 41\n",
+    )
+    .unwrap();
+    let path = dir.join("s.json");
+    std::fs::write(
+        &path,
+        r#"{"mission": "m", "tools": {"n": {"signature": "-> :int", "command": ["sh", "tools/n.sh"]}}}"#,
+    )
+    .unwrap();
+    let mut r = Repl::open(&path, ReplConfig::default()).unwrap();
+    assert!(plain(&mut r, "(inc (tool/n))").ends_with("42\n"));
+    let saved = dir.join("saved/run.json");
+    plain(&mut r, &format!(":save {}", saved.display()));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(json["tools"]["n"]["cwd"], "..");
+    assert_eq!(
+        json["tool_calls"],
+        serde_json::json!([[{"tool": "n", "args": [], "returns": 41}]])
+    );
+    // Live from the new folder, then replayed with the script gone.
+    let mut live = Repl::open(
+        &saved,
+        ReplConfig {
+            live: true,
+            ..ReplConfig::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(plain(&mut live, "*1"), "42\n");
+    std::fs::remove_file(dir.join("tools/n.sh")).unwrap();
+    let mut r2 = Repl::open(&saved, ReplConfig::default()).unwrap();
+    assert_eq!(plain(&mut r2, "*1"), "42\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,10 +7,20 @@
 //! literal or a command whose program is missing is a [`SessionError::File`]
 //! naming the file, the place (line and column) and the key
 //! (`tools.search.signature`). Command tools start in the session file's
-//! directory, and relative program paths are resolved against it.
+//! directory — or in the tool's `cwd`, relative to it — and relative
+//! program and script paths are resolved against that directory. When the
+//! file's turns replay from their recording (`tool_calls`,
+//! `recording.rs`), a missing program or script is no error: nothing runs.
 //!
 //! Writing ([`Session::to_file`], [`SessionFile::to_json`]) gives back a file
-//! that replays to the same turns.
+//! that replays to the same turns, with every turn's tool calls
+//! (`tool_calls`). **Saving elsewhere** (R-SAVE-PATHS): a file saved into
+//! another directory than the one its session's relative paths resolve
+//! against ([`Session::to_file_at`]: `ptc agent --out`, `ptc eval`,
+//! `:save`, Python `save`) gets a `cwd` on each command tool: the original
+//! directory, relative to the new file's (absolute when no relative path
+//! joins them), so that the saved file runs the same programs from where it
+//! is saved. A tool already in that directory writes no `cwd`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +30,7 @@ use serde_json::Value as Json;
 
 use super::llm::LlmInfo;
 use super::messages::RenderOptions;
+use super::recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 use super::signature::{Signature, Type};
 use super::tools::{program_exists, CommandTool, Response, ScriptedTool, Tool, ToolInfo};
 use super::{bad_name, Session, SessionBuilder, SessionError, DEFAULT_MAX_TURNS};
@@ -79,6 +90,10 @@ pub struct SessionFile {
     /// when rendering prompts. Entries past the last turn are ignored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub llm: Vec<Option<LlmInfo>>,
+    /// Each turn's tool calls with what they answered (`tool_calls[k]` for
+    /// `turns[k]`): recorded turns replay from it (`recording.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<Vec<CallFile>>,
 }
 
 /// A tool in a session file.
@@ -99,6 +114,16 @@ pub struct ToolFile {
     /// `[program, args…]`, started per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
+    /// The directory `command` starts in and its relative paths resolve
+    /// against, relative to the session file's directory (default: that
+    /// directory). Written when a file is saved elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// The tool was code of the program that saved the file (a closure, a
+    /// Python callable): it answers only from the recording
+    /// (`recording.rs`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recorded_only: bool,
 }
 
 /// A canned answer: `returns` (or the tool error `error`) when the call's
@@ -162,6 +187,18 @@ impl SessionFile {
     /// errors, and its directory is where command tools run. `text`, when
     /// given, is the file's text, used to point errors at a line.
     pub fn builder(&self, file: &Path, text: Option<&str>) -> Result<SessionBuilder, SessionError> {
+        self.builder_with(file, text, ReplayTools::Live)
+    }
+
+    /// [`SessionFile::builder`] for replaying this file's turns with
+    /// `tools`: with [`ReplayTools::Recorded`] and recorded turns, a
+    /// command tool's missing program or script is no error.
+    pub fn builder_with(
+        &self,
+        file: &Path,
+        text: Option<&str>,
+        tools: ReplayTools,
+    ) -> Result<SessionBuilder, SessionError> {
         let err = |path: &[&str], message: String| SessionError::File {
             file: file.to_path_buf(),
             place: text.and_then(|t| {
@@ -177,7 +214,9 @@ impl SessionFile {
         if self.max_turns == 0 {
             return Err(err(&["max_turns"], "must be at least 1".into()));
         }
+        let lenient = tools == ReplayTools::Recorded && !self.tool_calls.is_empty();
         let mut b = Session::builder(self.mission.clone())
+            .base_dir(absolute(&dir))
             .max_turns(self.max_turns)
             .compression(self.compression)
             .limits(self.limits.clone().unwrap_or_default())
@@ -216,7 +255,7 @@ impl SessionFile {
             b = b.data(name.clone(), v);
         }
         for (name, spec) in &self.tools {
-            b = b.boxed_tool(tool_of(name, spec, &dir, &err)?);
+            b = b.boxed_tool(tool_of(name, spec, &dir, lenient, &err)?);
         }
         Ok(b)
     }
@@ -229,7 +268,19 @@ impl SessionFile {
         text: Option<&str>,
         limits: Option<Limits>,
     ) -> Result<Session, SessionError> {
-        let mut b = self.builder(file, text)?;
+        self.session_with(file, text, limits, ReplayTools::Live)
+    }
+
+    /// [`SessionFile::session`] for replaying this file's turns with
+    /// `tools` (see [`SessionFile::builder_with`]).
+    pub fn session_with(
+        &self,
+        file: &Path,
+        text: Option<&str>,
+        limits: Option<Limits>,
+        tools: ReplayTools,
+    ) -> Result<Session, SessionError> {
+        let mut b = self.builder_with(file, text, tools)?;
         if let Some(l) = limits {
             b = b.limits(l);
         }
@@ -246,40 +297,188 @@ impl SessionFile {
 
 impl Session {
     /// Loads a session file and runs its turns (until they run out or the
-    /// session ends).
+    /// session ends), recorded turns answering from their recording.
     pub fn load(path: &Path) -> Result<Session, SessionError> {
+        Session::load_with(path, Vec::new(), ReplayTools::Recorded)
+    }
+
+    /// [`Session::load`] with `tools` attached (each replacing the file's
+    /// tool of that name: live implementations of recorded-only tools, for
+    /// new turns; [`SessionBuilder::attach_tool`]), replaying with
+    /// `replay`.
+    pub fn load_with(
+        path: &Path,
+        tools: Vec<Box<dyn Tool>>,
+        replay: ReplayTools,
+    ) -> Result<Session, SessionError> {
         let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
             file: path.to_path_buf(),
             place: None,
             message: format!("cannot read the session file: {e}"),
         })?;
         let file = SessionFile::parse(&text, path)?;
-        let mut session = file.session(path, Some(&text), None)?;
-        file.run_turns(&mut session);
+        let mut b = file.builder_with(path, Some(&text), replay)?;
+        for t in tools {
+            b = b.attach_tool(t);
+        }
+        let mut session = b.build().map_err(|e| match e {
+            SessionError::Invalid(message) => SessionError::File {
+                file: path.to_path_buf(),
+                place: None,
+                message,
+            },
+            other => other,
+        })?;
+        file.run_turns(&mut session, replay)?;
         Ok(session)
+    }
+
+    /// Writes the session as a session file at `path` (pretty JSON and a
+    /// newline): [`Session::to_file_at`], so its tool calls are recorded
+    /// and its command tools work from there.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_file_at(path).to_json() + "\n")
+    }
+
+    /// The session as a session file to be written at `path`: like
+    /// [`Session::to_file`], with command tools given a `cwd` when `path`
+    /// is in another directory than the session's own (R-SAVE-PATHS).
+    pub fn to_file_at(&self, path: &Path) -> SessionFile {
+        let mut file = self.to_file();
+        let from = self
+            .base_dir
+            .clone()
+            .unwrap_or_else(|| absolute(Path::new(".")));
+        file.relocate(&from, &absolute(&parent_dir(path)));
+        file
     }
 }
 
 impl SessionFile {
     /// Runs this file's turns in `session`, each with its `llm` entry,
     /// until they run out or the session ends; returns how many ran.
-    pub fn run_turns(&self, session: &mut Session) -> usize {
+    /// Recorded turns answer their tool calls from the recording unless
+    /// `tools` is [`ReplayTools::Live`]; a recording that no longer
+    /// matches is an error ([`SessionError::Recording`]).
+    pub fn run_turns(
+        &self,
+        session: &mut Session,
+        tools: ReplayTools,
+    ) -> Result<usize, SessionError> {
         let mut ran = 0;
-        for (k, response) in self.turns.iter().enumerate() {
-            let llm = self.llm.get(k).cloned().flatten();
-            if session.run_llm_turn(response, llm).is_err() {
+        for k in 0..self.turns.len() {
+            if !self.run_turn(session, k, tools)? {
                 break;
             }
             ran += 1;
         }
-        ran
+        Ok(ran)
     }
+
+    /// Runs turn `k` (0-based) of this file as the session's next turn
+    /// (see [`SessionFile::run_turns`]); `Ok(false)` when the session has
+    /// ended.
+    pub fn run_turn(
+        &self,
+        session: &mut Session,
+        k: usize,
+        tools: ReplayTools,
+    ) -> Result<bool, SessionError> {
+        let Some(response) = self.turns.get(k) else {
+            return Ok(false);
+        };
+        let llm = self.llm.get(k).cloned().flatten();
+        let recorded = match (tools, self.tool_calls.get(k)) {
+            (ReplayTools::Recorded, Some(calls)) => Some(RecordedCall::read_turn(k + 1, calls)?),
+            _ => None,
+        };
+        let ran = match recorded {
+            Some(calls) => session.run_recorded_turn(response, llm, calls).map(|_| ()),
+            None => session.run_llm_turn(response, llm).map(|_| ()),
+        };
+        match ran {
+            Ok(()) => Ok(true),
+            Err(SessionError::Ended(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Rewrites command tools' `cwd` for a file moving from directory
+    /// `from` to directory `to` (both absolute): see R-SAVE-PATHS.
+    pub fn relocate(&mut self, from: &Path, to: &Path) {
+        let (from, to) = (normalize(from), normalize(to));
+        if from == to {
+            return;
+        }
+        for spec in self.tools.values_mut() {
+            if spec.command.is_none() {
+                continue;
+            }
+            let dir = normalize(&from.join(spec.cwd.as_deref().unwrap_or("")));
+            spec.cwd = match relative_to(&dir, &to) {
+                Some(rel) if rel.as_os_str().is_empty() => None,
+                Some(rel) => Some(rel.display().to_string()),
+                None => Some(dir.display().to_string()),
+            };
+        }
+    }
+}
+
+/// The directory a file at `path` is in (`.` for a bare name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `p` made absolute against the current directory, `.` and `..` folded.
+fn absolute(p: &Path) -> PathBuf {
+    normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+}
+
+/// `.` and `..` folded lexically.
+fn normalize(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `target` relative to directory `base` (both absolute, normalized);
+/// `None` when they share no root.
+fn relative_to(target: &Path, base: &Path) -> Option<PathBuf> {
+    let t: Vec<_> = target.components().collect();
+    let b: Vec<_> = base.components().collect();
+    if t.first() != b.first() {
+        return None;
+    }
+    let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c.as_os_str());
+    }
+    Some(rel)
 }
 
 fn tool_of(
     name: &str,
     spec: &ToolFile,
     dir: &Path,
+    lenient: bool,
     err: &dyn Fn(&[&str], String) -> SessionError,
 ) -> Result<Box<dyn Tool>, SessionError> {
     if let Some(why) = bad_name(name) {
@@ -298,6 +497,19 @@ fn tool_of(
         name: name.to_string(),
         signature,
         description: spec.description.clone().filter(|d| !d.is_empty()),
+    };
+    if spec.recorded_only {
+        if spec.command.is_some() || spec.returns.is_some() || !spec.responses.is_empty() {
+            return Err(err(
+                &["tools", name, "recorded_only"],
+                "a recorded-only tool has no \"command\", \"returns\" or \"responses\"; drop \"recorded_only\" to give it one".into(),
+            ));
+        }
+        return Ok(Box::new(RecordedOnlyTool::new(info, spec.clone())));
+    }
+    let dir = &match &spec.cwd {
+        Some(cwd) => dir.join(cwd),
+        None => dir.to_path_buf(),
     };
     let mut responses = Vec::new();
     for (i, r) in spec.responses.iter().enumerate() {
@@ -330,7 +542,7 @@ fn tool_of(
                 ));
             };
             let dir_buf = dir.to_path_buf();
-            if !program_exists(program, Some(&dir_buf)) {
+            if !lenient && !program_exists(program, Some(&dir_buf)) {
                 return Err(err(
                     &path,
                     format!(
@@ -345,7 +557,7 @@ fn tool_of(
                     .extension()
                     .and_then(|e| e.to_str())
                     .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
-                if is_script && !arg.starts_with('-') && !dir.join(p).is_file() {
+                if !lenient && is_script && !arg.starts_with('-') && !dir.join(p).is_file() {
                     return Err(err(
                         &path,
                         format!("script {arg:?} not found (relative to {})", dir.display()),
@@ -401,6 +613,16 @@ pub(super) fn from_session(
             session.turns().iter().map(|t| t.llm.clone()).collect()
         } else {
             Vec::new()
+        },
+        // Every turn is recorded when there are tools to record.
+        tool_calls: if tool_files.is_empty() {
+            Vec::new()
+        } else {
+            session
+                .turns()
+                .iter()
+                .map(|t| t.tool_calls.iter().map(CallFile::of).collect())
+                .collect()
         },
     }
 }

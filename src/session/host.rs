@@ -1,10 +1,13 @@
 //! [`SessionHost`]: the session's [`Host`] — its `data/` values and its
 //! tools. The interpreter owns it; the session keeps its own copies of the
 //! data values (cheap: persistent values share structure) and of the tools'
-//! [`ToolInfo`](super::tools::ToolInfo) for rendering.
+//! [`ToolInfo`](super::tools::ToolInfo) for rendering. While a recorded
+//! turn replays, calls are answered from its recording and no tool runs
+//! (`recording.rs`).
 
 use std::collections::BTreeMap;
 
+use super::recording::ReplaySlot;
 use super::tools::Tool;
 use crate::eval::Host;
 use crate::value::Value;
@@ -14,12 +17,24 @@ use crate::value::Value;
 pub struct SessionHost {
     data: BTreeMap<String, Value>,
     tools: BTreeMap<String, Box<dyn Tool>>,
+    replay: ReplaySlot,
 }
 
 impl SessionHost {
     /// A host serving `data` as `data/NAME` and `tools` as `tool/NAME`.
     pub fn new(data: BTreeMap<String, Value>, tools: Vec<Box<dyn Tool>>) -> SessionHost {
+        SessionHost::replaying(data, tools, ReplaySlot::default())
+    }
+
+    /// [`SessionHost::new`], answering from the recording in `replay`
+    /// while one is active.
+    pub(crate) fn replaying(
+        data: BTreeMap<String, Value>,
+        tools: Vec<Box<dyn Tool>>,
+        replay: ReplaySlot,
+    ) -> SessionHost {
         SessionHost {
+            replay,
             data,
             tools: tools
                 .into_iter()
@@ -43,12 +58,25 @@ impl Host for SessionHost {
         self.tools.keys().cloned().collect()
     }
     fn check_args(&self, name: &str, args: &[Value]) -> Result<(), crate::error::Error> {
-        match self.tools.get(name) {
+        let checked = match self.tools.get(name) {
             Some(tool) => super::shape::check_arguments(name, &tool.info().signature, args),
             None => Ok(()),
+        };
+        // A call failing its check is recorded too: it takes its entry.
+        if checked.is_err() {
+            if let Some(Err(mismatch)) = self.replay.take(name, args) {
+                return Err(crate::error::Error::new(
+                    crate::error::ErrorKind::Tool,
+                    format!("tool/{name} failed: {mismatch}"),
+                ));
+            }
         }
+        checked
     }
     fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String> {
+        if let Some(answer) = self.replay.take(name, args) {
+            return answer.and_then(|a| a);
+        }
         match self.tools.get_mut(name) {
             Some(tool) => tool.call(args),
             None => Err(format!("there is no tool named {name}")),
@@ -60,6 +88,9 @@ impl Host for SessionHost {
         args: &[Value],
         time_left: Option<std::time::Duration>,
     ) -> Result<Value, String> {
+        if let Some(answer) = self.replay.take(name, args) {
+            return answer.and_then(|a| a);
+        }
         match self.tools.get_mut(name) {
             Some(tool) => tool.call_within(args, time_left),
             None => Err(format!("there is no tool named {name}")),

@@ -18,7 +18,9 @@
 //! Submodules: `signature.rs` (tool signatures), `tools.rs` (the [`Tool`]
 //! trait and the closure, scripted and command tools), `host.rs` (the
 //! interpreter's [`Host`](crate::Host) over data and tools),
-//! `extract.rs` (R-70), `file.rs` (session files, [`SessionFile`]), [`json`]
+//! `extract.rs` (R-70), `file.rs` (session files, [`SessionFile`]),
+//! `recording.rs` (tool calls recorded in session files, hermetic replay,
+//! recorded-only tools), [`json`]
 //! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages).
 //!
 //! ```
@@ -59,6 +61,7 @@ pub(crate) mod host;
 pub mod json;
 pub(crate) mod llm;
 pub(crate) mod messages;
+pub(crate) mod recording;
 pub(crate) mod shape;
 pub(crate) mod signature;
 pub(crate) mod tools;
@@ -81,6 +84,7 @@ pub use llm::{LlmInfo, Usage};
 pub use messages::{
     render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
 };
+pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 pub use signature::{Signature, SignatureError, Type};
 pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
 
@@ -197,6 +201,14 @@ pub enum SessionError {
         /// What is wrong, naming the key.
         message: String,
     },
+    /// Replaying a recorded turn went wrong: the program's tool calls no
+    /// longer match the recording, or the recording does not read.
+    Recording {
+        /// The 1-based turn.
+        turn: usize,
+        /// `call N (tool/T): the recording no longer matches: …`.
+        message: String,
+    },
 }
 
 impl fmt::Display for SessionError {
@@ -216,6 +228,7 @@ impl fmt::Display for SessionError {
                 place: None,
                 message,
             } => write!(f, "{}: {message}", file.display()),
+            SessionError::Recording { turn, message } => write!(f, "turn {turn}, {message}"),
         }
     }
 }
@@ -233,6 +246,7 @@ pub struct SessionBuilder {
     compression: bool,
     returns: Option<(String, Type)>,
     problems: Vec<String>,
+    base_dir: Option<PathBuf>,
 }
 
 impl SessionBuilder {
@@ -283,6 +297,24 @@ impl SessionBuilder {
     /// Adds a tool.
     pub fn tool(self, tool: impl Tool + 'static) -> SessionBuilder {
         self.boxed_tool(Box::new(tool))
+    }
+
+    /// Adds `tool`, replacing a tool of the same name: attaches a live
+    /// implementation to a recorded-only tool of a loaded session file
+    /// (`recording.rs`), or swaps one tool for another.
+    pub fn attach_tool(mut self, tool: Box<dyn Tool>) -> SessionBuilder {
+        let name = tool.info().name.clone();
+        self.tools.retain(|t| t.info().name != name);
+        self.tools.push(tool);
+        self
+    }
+
+    /// The directory the session's relative tool paths (command programs,
+    /// scripts, `cwd`) are resolved against: the session file's. Saving
+    /// to another directory rewrites them ([`Session::to_file_at`]).
+    pub fn base_dir(mut self, dir: impl Into<PathBuf>) -> SessionBuilder {
+        self.base_dir = Some(dir.into());
+        self
     }
 
     /// Adds an already boxed tool (see [`SessionBuilder::tool`]).
@@ -370,8 +402,11 @@ impl SessionBuilder {
             .iter()
             .map(|t| (t.info().name.clone(), t.to_file()))
             .collect();
-        let host = SessionHost::new(self.data.clone(), tools);
+        let replay = recording::ReplaySlot::default();
+        let host = SessionHost::replaying(self.data.clone(), tools, replay.clone());
         let mut session = Session {
+            replay,
+            base_dir: self.base_dir,
             mission: self.mission,
             data: self.data,
             tools: infos,
@@ -432,6 +467,10 @@ pub struct Session {
     /// Whether `max_turns` turns exhaust the session (see
     /// [`Session::set_stop_at_max_turns`]).
     stop_at_max_turns: bool,
+    /// The recording the turn under way replays (shared with the host).
+    replay: recording::ReplaySlot,
+    /// Where relative tool paths resolve ([`SessionBuilder::base_dir`]).
+    base_dir: Option<PathBuf>,
 }
 
 impl Session {
@@ -447,6 +486,7 @@ impl Session {
             compression: false,
             returns: None,
             problems: Vec::new(),
+            base_dir: None,
         }
     }
 
@@ -462,6 +502,43 @@ impl Session {
     /// [`Session::run_turn`], recording what the LLM reported about the
     /// response in [`Turn::llm`] (and so in the session file).
     pub fn run_llm_turn(
+        &mut self,
+        raw_response: &str,
+        llm: Option<LlmInfo>,
+    ) -> Result<&Turn, SessionError> {
+        self.run_turn_inner(raw_response, llm)
+    }
+
+    /// [`Session::run_llm_turn`] for a recorded turn: its tool calls are
+    /// answered from `calls`, in order, and no tool runs (`recording.rs`).
+    /// A call that is not the recorded one, or recorded calls the turn
+    /// did not make, is a [`SessionError::Recording`]; the turn is then
+    /// not kept.
+    pub fn run_recorded_turn(
+        &mut self,
+        raw_response: &str,
+        llm: Option<LlmInfo>,
+        calls: Vec<RecordedCall>,
+    ) -> Result<&Turn, SessionError> {
+        if !self.status.is_running() {
+            return Err(SessionError::Ended(self.status.clone()));
+        }
+        let number = self.turns.len() + 1;
+        self.replay.start(calls);
+        let ran = self.run_turn_inner(raw_response, llm).map(|_| ());
+        let mismatch = self.replay.finish();
+        ran?;
+        if let Some(message) = mismatch {
+            self.truncate_turns(number - 1);
+            return Err(SessionError::Recording {
+                turn: number,
+                message,
+            });
+        }
+        Ok(&self.turns[number - 1])
+    }
+
+    fn run_turn_inner(
         &mut self,
         raw_response: &str,
         llm: Option<LlmInfo>,

@@ -84,11 +84,14 @@ pub trait Tool: Send {
     }
 
     /// How the tool is written in a session file (saving a session).
-    /// By default its signature and description only.
+    /// By default its signature and description only, marked
+    /// `recorded_only`: loaded again, it answers from the recording
+    /// (`recording.rs`).
     fn to_file(&self) -> ToolFile {
         ToolFile {
             signature: Some(self.info().signature.text().to_string()),
             description: self.info().description.clone(),
+            recorded_only: true,
             ..ToolFile::default()
         }
     }
@@ -284,6 +287,7 @@ impl Tool for CommandTool {
             signature: Some(self.info.signature.text().to_string()),
             description: self.info.description.clone(),
             command: Some(self.argv.clone()),
+            cwd: self.dir.as_ref().map(|d| d.display().to_string()),
             ..ToolFile::default()
         }
     }

@@ -230,7 +230,14 @@ class Session:
         keep_keywords: bool = False,
     ) -> "Session": ...
     @staticmethod
-    def from_file(path: PathLike, *, keep_keywords: bool = False) -> "Session": ...
+    def from_file(
+        path: PathLike,
+        *,
+        tools: Tools = None,
+        live: bool = False,
+        keep_keywords: bool = False,
+    ) -> "Session":
+        """Load a session file and replay its turns; recorded turns answer tool calls from the file's recording (no tool runs) unless live=True. tools= attaches live tools (by name) for new turns."""
     def run_turn(self, raw_response: str) -> Turn:
         """Run one LLM response as the next turn (without the GIL). Raises SessionError once the session has ended."""
     def next_prompt(self) -> list[Message]:
