@@ -21,6 +21,7 @@ use super::convert::ToPython;
 use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
 use super::turn::{memory_of, PyTurn};
+use super::native;
 use crate::session::messages::{render_messages, turns_text};
 use crate::session::{Message, Role, Session, Status, View, DEFAULT_MAX_TURNS};
 
@@ -78,17 +79,18 @@ impl PySession {
         render: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
     ) -> PyResult<PySession> {
-        let tp = ToPython { keep_keywords };
+        let limits = limits_from(py, limits)?;
+        let tp = ToPython::new(keep_keywords, &limits);
         let interrupt = Interrupt::default();
         let mut b = Session::builder(mission)
             .max_turns(max_turns)
             .compression(compression)
-            .limits(limits_from(py, limits)?)
+            .limits(limits.clone())
             .render(render_from(py, render)?);
         for (name, value) in data_from(data)? {
             b = b.data(name, value);
         }
-        for t in tools_from(tools, tp, &interrupt)? {
+        for t in tools_from(tools, tp, &limits, &interrupt)? {
             b = b.tool(t);
         }
         let session = b.build().map_err(|e| session_error(&e))?;
@@ -107,16 +109,18 @@ impl PySession {
         let session = py
             .allow_threads(|| Session::load(&path))
             .map_err(|e| session_error(&e))?;
+        let tp = ToPython::new(keep_keywords, session.limits());
         Ok(PySession {
             inner: Mutex::new(session),
             interrupt: Interrupt::default(),
-            tp: ToPython { keep_keywords },
+            tp,
         })
     }
 
     /// Runs one LLM response as the next turn (the GIL is released while
     /// it evaluates). A failing program is a failed turn, not an exception.
     fn run_turn(&self, py: Python<'_>, raw_response: String) -> PyResult<PyTurn> {
+        let _entered = native::enter("Session.run_turn")?;
         let interrupt = &self.interrupt;
         let ran = py.allow_threads(|| -> PyResult<_> {
             let mut s = self.lock()?;
@@ -204,7 +208,7 @@ impl PySession {
     #[getter]
     fn result(&self, py: Python<'_>) -> PyResult<PyObject> {
         match self.lock()?.status() {
-            Status::Returned(v) | Status::Failed(v) => self.tp.convert(py, v),
+            Status::Returned(v) | Status::Failed(v) => self.tp.convert(py, v, "Session.result"),
             _ => Ok(py.None()),
         }
     }
