@@ -12,6 +12,7 @@
 //! | [`from_python`] | Python values → PTC-Lisp; short error paths (PY-2); tool results bounded by the heap limit (PY-3) |
 //! | [`errors`] | the exception hierarchy (`PtcError` and one class per kind) |
 //! | [`tools`] | Python callables as [`crate::session::Tool`]s; `Tool`; interrupts raised in tools |
+//! | [`ctrl_c`] | Ctrl-C stops a running program (PY-4) |
 //! | [`native`] | the native stack: nesting of programs on a thread, room left for tools and conversions (PY-5) |
 //! | [`config`] | `data=`, `limits=`, `render=` |
 //! | [`session`] | `Session` |
@@ -25,11 +26,12 @@
 //! Rules of the binding the specs leave open, by id: PY-1 (the bound on
 //! conversions to Python, `convert.rs`), PY-2 (short paths in conversion
 //! errors) and PY-3 (tool results bounded by the heap limit, both
-//! `from_python.rs`), PY-5 (native stack,
+//! `from_python.rs`), PY-4 (Ctrl-C, `ctrl_c.rs`), PY-5 (native stack,
 //! `native.rs`).
 
 pub mod config;
 pub mod convert;
+pub mod ctrl_c;
 pub mod errors;
 pub mod from_python;
 pub mod native;
@@ -68,7 +70,10 @@ fn run(
         .collect();
     let host = SessionHost::new(data_from(data)?, tools);
     let mut interp = Interp::new(Box::new(host), limits);
+    let watch = ctrl_c::Watch::start(py);
+    interp.budget.set_interrupt(Some(watch.flag()));
     let outcome = py.allow_threads(|| interp.run_program(&program));
+    drop(watch);
     if let Some(e) = interrupt.take() {
         return Err(e);
     }

@@ -5,7 +5,8 @@
 //! second thread touching the same session meanwhile gets a
 //! `SessionError` instead of waiting (one session per thread at a time;
 //! separate sessions run in parallel). A `KeyboardInterrupt` — raised in a
-//! tool, or Ctrl-C arriving while the turn ran — drops the turn
+//! tool, or Ctrl-C arriving while the turn runs, which stops it
+//! ([`super::ctrl_c`]) — drops the turn
 //! ([`Session::truncate_turns`]: memory, status and prompts as before it)
 //! and propagates.
 
@@ -21,7 +22,7 @@ use super::convert::ToPython;
 use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
 use super::turn::{memory_of, PyTurn};
-use super::native;
+use super::{ctrl_c, native};
 use crate::session::messages::{render_messages, turns_text};
 use crate::session::{Message, Role, Session, Status, View, DEFAULT_MAX_TURNS};
 
@@ -122,15 +123,20 @@ impl PySession {
     fn run_turn(&self, py: Python<'_>, raw_response: String) -> PyResult<PyTurn> {
         let _entered = native::enter("Session.run_turn")?;
         let interrupt = &self.interrupt;
+        let watch = ctrl_c::Watch::start(py);
+        let flag = watch.flag();
         let ran = py.allow_threads(|| -> PyResult<_> {
             let mut s = self.lock()?;
             let before = s.turns().len();
+            s.set_interrupt(Some(flag));
             let turn = s.run_turn(&raw_response).cloned();
+            s.set_interrupt(None);
             if interrupt.is_set() {
                 s.truncate_turns(before);
             }
             Ok((before, turn))
         })?;
+        drop(watch);
         let (before, turn) = ran;
         if let Some(e) = self.interrupt.take() {
             return Err(e);
