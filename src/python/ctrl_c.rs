@@ -166,9 +166,6 @@ mod imp {
             .import("signal")
             .and_then(|s| s.call_method("set_wakeup_fd", (fd,), Some(&kwargs)))
             .and_then(|old| old.extract::<i32>());
-        match result {
-            Ok(old) => Some(old),
-            Err(_) => None,
-        }
+        result.ok()
     }
 }
