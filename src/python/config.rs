@@ -14,14 +14,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde::de::DeserializeOwned;
 
-use super::convert::{from_python, type_error};
-use super::errors::session_error_msg;
+use super::errors::{session_error_msg, type_error};
+use super::from_python::from_python;
 use crate::eval::Limits;
 use crate::session::RenderOptions;
 use crate::value::Value;
 
 /// `data=`: `{"products": [...], ...}`; values convert as described in
-/// [`super::convert`].
+/// [`super::from_python`] (the host's own data: no size bound).
 pub fn data_from(data: Option<&Bound<'_, PyAny>>) -> PyResult<BTreeMap<String, Value>> {
     let mut out = BTreeMap::new();
     let Some(data) = data else {
@@ -40,7 +40,7 @@ pub fn data_from(data: Option<&Bound<'_, PyAny>>) -> PyResult<BTreeMap<String, V
         let name: String = name.extract().map_err(|_| {
             type_error("data: the keys of the dict must be str (data names)".into())
         })?;
-        let value = from_python(&value, &format!("data/{name}"))?;
+        let value = from_python(&value, &format!("data/{name}"), None)?;
         out.insert(name, value);
     }
     Ok(out)

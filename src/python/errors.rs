@@ -6,11 +6,12 @@
 //! (1-based, into the program; `None` when unknown). A failing *program* is
 //! not raised: it is a failed turn whose `error` is one of these instances.
 //! They are raised only for bad input to the API: [`ConversionError`] (a
-//! Python value with no PTC-Lisp counterpart, an int beyond 64 bits),
+//! Python value with no PTC-Lisp counterpart, an int beyond 64 bits; or a
+//! value past the conversion bound, kind `limit-exceeded`),
 //! [`SessionError`] (bad definitions, session files, a turn after the end).
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 
 use crate::error::{Error, ErrorKind};
@@ -104,7 +105,7 @@ create_exception!(
     ptc_lisp,
     ConversionError,
     PtcError,
-    "A value with no counterpart on the other side (kind type-error): an unsupported Python type, an int beyond 64 bits, nesting past 1000 levels."
+    "A value with no counterpart on the other side (kind type-error: an unsupported Python type, an int beyond 64 bits, nesting past 1000 levels), or past the conversion bound (kind limit-exceeded: 4 x max_heap_bytes of Python objects)."
 );
 create_exception!(
     ptc_lisp,
@@ -199,6 +200,22 @@ pub fn conversion_error(message: String) -> PyErr {
         &message,
         None,
     )
+}
+
+/// A [`ConversionError`] of kind `limit-exceeded`: a value past the
+/// conversion bound (`convert.rs`).
+pub fn conversion_limit_error(message: String) -> PyErr {
+    raised(
+        ConversionError::new_err(message.clone()),
+        "limit-exceeded",
+        &message,
+        None,
+    )
+}
+
+/// Raises a Python `TypeError` (for arguments of the wrong shape).
+pub fn type_error(message: String) -> PyErr {
+    PyTypeError::new_err(message)
 }
 
 /// A [`SessionError`] to raise for a session problem.

@@ -8,9 +8,12 @@
 //! | file | owns |
 //! |---|---|
 //! | `mod.rs` | the module: `run`, `system_prompt`, registration |
-//! | [`convert`] | values between Python and PTC-Lisp; `Keyword` |
+//! | [`convert`] | PTC-Lisp values → Python, bounded (PY-1); `Keyword` |
+//! | [`from_python`] | Python values → PTC-Lisp; short error paths (PY-2); tool results bounded by the heap limit (PY-3) |
 //! | [`errors`] | the exception hierarchy (`PtcError` and one class per kind) |
-//! | [`tools`] | Python callables as [`crate::session::Tool`]s; `Tool`; interrupts |
+//! | [`tools`] | Python callables as [`crate::session::Tool`]s; `Tool`; interrupts raised in tools |
+//! | [`ctrl_c`] | Ctrl-C stops a running program (PY-4) |
+//! | [`native`] | the native stack: nesting of programs on a thread, room left for tools and conversions (PY-5) |
 //! | [`config`] | `data=`, `limits=`, `render=` |
 //! | [`session`] | `Session` |
 //! | [`turn`] | `Turn`, `RunResult` |
@@ -19,10 +22,19 @@
 //! Threads: evaluation runs with the GIL released, on the calling thread
 //! switched onto the library's big evaluation stack; tool callbacks run back
 //! on the thread's own stack and take the GIL for the call only.
+//!
+//! Rules of the binding the specs leave open, by id: PY-1 (the bound on
+//! conversions to Python, `convert.rs`), PY-2 (short paths in conversion
+//! errors) and PY-3 (tool results bounded by the heap limit, both
+//! `from_python.rs`), PY-4 (Ctrl-C, `ctrl_c.rs`), PY-5 (native stack,
+//! `native.rs`).
 
 pub mod config;
 pub mod convert;
+pub mod ctrl_c;
 pub mod errors;
+pub mod from_python;
+pub mod native;
 pub mod session;
 pub mod tools;
 pub mod turn;
@@ -48,15 +60,20 @@ fn run(
     limits: Option<&Bound<'_, PyAny>>,
     keep_keywords: bool,
 ) -> PyResult<RunResult> {
-    let tp = ToPython { keep_keywords };
+    let _entered = native::enter("ptc_lisp.run")?;
+    let limits = limits_from(py, limits)?;
+    let tp = ToPython::new(keep_keywords, &limits);
     let interrupt = Interrupt::default();
-    let tools: Vec<Box<dyn Tool>> = tools_from(tools, tp, &interrupt)?
+    let tools: Vec<Box<dyn Tool>> = tools_from(tools, tp, &limits, &interrupt)?
         .into_iter()
         .map(|t| Box::new(t) as Box<dyn Tool>)
         .collect();
     let host = SessionHost::new(data_from(data)?, tools);
-    let mut interp = Interp::new(Box::new(host), limits_from(py, limits)?);
+    let mut interp = Interp::new(Box::new(host), limits);
+    let watch = ctrl_c::Watch::start(py);
+    interp.budget.set_interrupt(Some(watch.flag()));
     let outcome = py.allow_threads(|| interp.run_program(&program));
+    drop(watch);
     if let Some(e) = interrupt.take() {
         return Err(e);
     }

@@ -5,7 +5,8 @@
 //! second thread touching the same session meanwhile gets a
 //! `SessionError` instead of waiting (one session per thread at a time;
 //! separate sessions run in parallel). A `KeyboardInterrupt` — raised in a
-//! tool, or Ctrl-C arriving while the turn ran — drops the turn
+//! tool, or Ctrl-C arriving while the turn runs, which stops it
+//! ([`super::ctrl_c`]) — drops the turn
 //! ([`Session::truncate_turns`]: memory, status and prompts as before it)
 //! and propagates.
 
@@ -21,6 +22,7 @@ use super::convert::ToPython;
 use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
 use super::turn::{memory_of, PyTurn};
+use super::{ctrl_c, native};
 use crate::session::messages::{render_messages, turns_text};
 use crate::session::{Message, ReplayTools, Role, Session, Status, Tool, View, DEFAULT_MAX_TURNS};
 
@@ -78,17 +80,18 @@ impl PySession {
         render: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
     ) -> PyResult<PySession> {
-        let tp = ToPython { keep_keywords };
+        let limits = limits_from(py, limits)?;
+        let tp = ToPython::new(keep_keywords, &limits);
         let interrupt = Interrupt::default();
         let mut b = Session::builder(mission)
             .max_turns(max_turns)
             .compression(compression)
-            .limits(limits_from(py, limits)?)
+            .limits(limits.clone())
             .render(render_from(py, render)?);
         for (name, value) in data_from(data)? {
             b = b.data(name, value);
         }
-        for t in tools_from(tools, tp, &interrupt)? {
+        for t in tools_from(tools, tp, &limits, &interrupt)? {
             b = b.tool(t);
         }
         let session = b.build().map_err(|e| session_error(&e))?;
@@ -114,10 +117,15 @@ impl PySession {
         live: bool,
         keep_keywords: bool,
     ) -> PyResult<PySession> {
-        let tp = ToPython { keep_keywords };
+        // The file's limits bound what the attached tools convert.
+        let limits = crate::session::SessionFile::load(&path)
+            .map_err(|e| session_error(&e))?
+            .limits
+            .unwrap_or_default();
+        let tp = ToPython::new(keep_keywords, &limits);
         let interrupt = Interrupt::default();
         // The tools attached by name (mcp-client's `mcp=` adds its tools here).
-        let attached: Vec<Box<dyn Tool>> = tools_from(tools, tp, &interrupt)?
+        let attached: Vec<Box<dyn Tool>> = tools_from(tools, tp, &limits, &interrupt)?
             .into_iter()
             .map(|t| Box::new(t) as Box<dyn Tool>)
             .collect();
@@ -141,16 +149,22 @@ impl PySession {
     /// Runs one LLM response as the next turn (the GIL is released while
     /// it evaluates). A failing program is a failed turn, not an exception.
     fn run_turn(&self, py: Python<'_>, raw_response: String) -> PyResult<PyTurn> {
+        let _entered = native::enter("Session.run_turn")?;
         let interrupt = &self.interrupt;
+        let watch = ctrl_c::Watch::start(py);
+        let flag = watch.flag();
         let ran = py.allow_threads(|| -> PyResult<_> {
             let mut s = self.lock()?;
             let before = s.turns().len();
+            s.set_interrupt(Some(flag));
             let turn = s.run_turn(&raw_response).cloned();
+            s.set_interrupt(None);
             if interrupt.is_set() {
                 s.truncate_turns(before);
             }
             Ok((before, turn))
         })?;
+        drop(watch);
         let (before, turn) = ran;
         if let Some(e) = self.interrupt.take() {
             return Err(e);
@@ -228,7 +242,7 @@ impl PySession {
     #[getter]
     fn result(&self, py: Python<'_>) -> PyResult<PyObject> {
         match self.lock()?.status() {
-            Status::Returned(v) | Status::Failed(v) => self.tp.convert(py, v),
+            Status::Returned(v) | Status::Failed(v) => self.tp.convert(py, v, "Session.result"),
             _ => Ok(py.None()),
         }
     }

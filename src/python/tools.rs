@@ -4,8 +4,12 @@
 //! evaluation (running without the GIL) takes the GIL for each call, on the
 //! calling thread's own stack (`eval/stack.rs`, so CPython's stack checks
 //! see the stack they expect),
-//! converts the arguments to Python ([`ToPython`]), calls the function and
-//! converts its result back ([`from_python`]). A Python `Exception` in the
+//! converts the arguments to Python ([`ToPython`], one bounded conversion
+//! per call: `the arguments of tool/NAME`), calls the function and
+//! converts its result back ([`from_python`], bounded by the heap limit as
+//! it goes). Less than [`native::TOOL_ROOM`] of native stack left (tools
+//! running programs that call tools …, or a small thread stack): the call
+//! fails without calling Python. A Python `Exception` in the
 //! tool becomes the tool's error message, `"TypeName: message"` (the
 //! evaluator makes it a `tool-error` naming the tool). A `BaseException`
 //! that is not an `Exception` — `KeyboardInterrupt`, `SystemExit` — stops
@@ -25,7 +29,11 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::convert::{from_python, type_error, ToPython};
+use super::convert::ToPython;
+use super::errors::type_error;
+use super::from_python::from_python;
+use super::native;
+use crate::eval::Limits;
 use crate::session::{Tool, ToolInfo};
 use crate::value::Value;
 
@@ -54,6 +62,8 @@ pub struct PyTool {
     info: ToolInfo,
     function: Py<PyAny>,
     to_python: ToPython,
+    /// The heap limit, bounding what a result may become.
+    max_result_bytes: Option<u64>,
     interrupt: Interrupt,
 }
 
@@ -66,15 +76,21 @@ impl Tool for PyTool {
         if self.interrupt.is_set() {
             return Err("not run: the turn was interrupted".into());
         }
+        if let Some(problem) = native::tool_room_problem() {
+            return Err(problem);
+        }
         Python::with_gil(|py| {
+            let what = format!("the arguments of tool/{}", self.info.name);
+            let mut converter = self.to_python.converter();
             let args = args
                 .iter()
-                .map(|a| self.to_python.convert(py, a))
+                .map(|a| converter.convert(py, a, &what))
                 .collect::<PyResult<Vec<_>>>()
                 .and_then(|a| PyTuple::new(py, a))
                 .map_err(|e| format!("its arguments cannot reach Python: {}", describe(py, &e)))?;
             match self.function.bind(py).call1(args) {
-                Ok(result) => from_python(&result, "its result").map_err(|e| describe(py, &e)),
+                Ok(result) => from_python(&result, "its result", self.max_result_bytes)
+                    .map_err(|e| describe(py, &e)),
                 Err(e) if !e.is_instance_of::<PyException>(py) => {
                     let text = describe(py, &e);
                     self.interrupt.set(e);
@@ -155,12 +171,19 @@ impl ToolSpec {
 }
 
 /// The tools of `tools=`: a dict of name → callable or `Tool`, or a list
-/// of `Tool`s (decorated functions) and plain functions.
+/// of `Tool`s (decorated functions) and plain functions, for a session or
+/// `run` with these `limits`.
 pub fn tools_from(
     tools: Option<&Bound<'_, PyAny>>,
     to_python: ToPython,
+    limits: &Limits,
     interrupt: &Interrupt,
 ) -> PyResult<Vec<PyTool>> {
+    let made = Made {
+        to_python,
+        max_result_bytes: limits.max_heap_bytes,
+        interrupt,
+    };
     let Some(tools) = tools else {
         return Ok(Vec::new());
     };
@@ -170,11 +193,11 @@ pub fn tools_from(
             let name: String = name.extract().map_err(|_| {
                 type_error("tools: the keys of the dict must be str (tool names)".into())
             })?;
-            out.push(tool_from(&f, Some(name), to_python, interrupt)?);
+            out.push(tool_from(&f, Some(name), &made)?);
         }
     } else if tools.is_instance_of::<PyList>() || tools.is_instance_of::<PyTuple>() {
         for f in tools.try_iter()? {
-            out.push(tool_from(&f?, None, to_python, interrupt)?);
+            out.push(tool_from(&f?, None, &made)?);
         }
     } else {
         return Err(type_error(format!(
@@ -185,12 +208,14 @@ pub fn tools_from(
     Ok(out)
 }
 
-fn tool_from(
-    f: &Bound<'_, PyAny>,
-    name: Option<String>,
+/// What every tool of one `tools=` shares.
+struct Made<'a> {
     to_python: ToPython,
-    interrupt: &Interrupt,
-) -> PyResult<PyTool> {
+    max_result_bytes: Option<u64>,
+    interrupt: &'a Interrupt,
+}
+
+fn tool_from(f: &Bound<'_, PyAny>, name: Option<String>, made: &Made<'_>) -> PyResult<PyTool> {
     let (function, spec_name, signature, description) = match f.downcast::<ToolSpec>() {
         Ok(spec) => {
             let s = spec.get();
@@ -231,14 +256,29 @@ fn tool_from(
         None => docstring(&function),
     };
     let info = ToolInfo::new(name.clone(), &signature, description.as_deref()).map_err(|e| {
-        super::errors::session_error_msg(format!("tool/{name}: bad signature {signature:?}: {e}"))
+        super::errors::session_error_msg(format!(
+            "tool/{name}: bad signature {}: {e}",
+            excerpt(&signature)
+        ))
     })?;
     Ok(PyTool {
         info,
         function: function.unbind(),
-        to_python,
-        interrupt: interrupt.clone(),
+        to_python: made.to_python,
+        max_result_bytes: made.max_result_bytes,
+        interrupt: made.interrupt.clone(),
     })
+}
+
+/// A signature in a message: quoted, cut after 60 characters.
+fn excerpt(signature: &str) -> String {
+    const SHOWN: usize = 60;
+    let count = signature.chars().count();
+    if count <= SHOWN {
+        return format!("{signature:?}");
+    }
+    let head: String = signature.chars().take(SHOWN).collect();
+    format!("{head:?}… ({count} characters)")
 }
 
 /// `(a :any, b :any) -> :any` from the positional parameters of `f`;

@@ -1,6 +1,8 @@
 //! `ptc_lisp.Turn` and `ptc_lisp.RunResult`: what one program did, as
 //! Python sees it. Both keep the Rust values and convert on access, so a
-//! turn nobody inspects costs no conversion.
+//! turn nobody inspects costs no conversion; each access is one conversion
+//! under the bound of `convert.rs` (PY-1): a value past it raises
+//! `ConversionError` (kind `limit-exceeded`), and `repr()` shows a preview.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -13,9 +15,14 @@ use crate::session::Turn;
 use crate::value::Value;
 
 /// The parts common to a turn and a run.
-fn value_of(py: Python<'_>, tp: ToPython, result: &Result<Value, Error>) -> PyResult<PyObject> {
+fn value_of(
+    py: Python<'_>,
+    tp: ToPython,
+    result: &Result<Value, Error>,
+    what: &str,
+) -> PyResult<PyObject> {
     match result {
-        Ok(v) => tp.convert(py, v),
+        Ok(v) => tp.convert(py, v, what),
         Err(_) => Ok(py.None()),
     }
 }
@@ -29,21 +36,26 @@ fn error_of(py: Python<'_>, result: &Result<Value, Error>) -> PyResult<PyObject>
 
 /// `[{"name", "args", "result", "error"}, …]`: `result` is `None` for a
 /// failed call, `error` the tool's message (else `None`).
+/// All of them are one conversion.
 fn tool_calls_of(py: Python<'_>, tp: ToPython, calls: &[ToolCall]) -> PyResult<Vec<PyObject>> {
+    let mut converter = tp.converter();
     calls
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let d = PyDict::new(py);
             d.set_item("name", &c.name)?;
+            let what = format!("tool_calls[{i}] (tool/{})", c.name);
             let args = c
                 .args
                 .iter()
-                .map(|a| tp.convert(py, a))
+                .map(|a| converter.convert(py, a, &format!("the arguments of {what}")))
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item("args", args)?;
             match &c.result {
                 Ok(v) => {
-                    d.set_item("result", tp.convert(py, v)?)?;
+                    let result = converter.convert(py, v, &format!("the result of {what}"))?;
+                    d.set_item("result", result)?;
                     d.set_item("error", py.None())?;
                 }
                 Err(e) => {
@@ -99,7 +111,7 @@ impl PyTurn {
     /// The value of the last form (or of `return`); `None` when the turn failed.
     #[getter]
     fn value(&self, py: Python<'_>) -> PyResult<PyObject> {
-        value_of(py, self.tp, &self.turn.result)
+        value_of(py, self.tp, &self.turn.result, "Turn.value")
     }
     /// The error (a `PtcError` instance, not raised) when the turn failed.
     #[getter]
@@ -142,15 +154,17 @@ impl PyTurn {
     }
 }
 
-/// user/ as a dict, in order of first definition.
+/// user/ as a dict, in order of first definition (one conversion).
 pub fn memory_of(
     py: Python<'_>,
     tp: ToPython,
     memory: &crate::eval::Globals,
 ) -> PyResult<PyObject> {
     let d = PyDict::new(py);
+    let mut converter = tp.converter();
     for (name, def) in memory.iter() {
-        d.set_item(name.as_ref(), tp.convert(py, &def.value)?)?;
+        let value = converter.convert(py, &def.value, &format!("user/{name}"))?;
+        d.set_item(name.as_ref(), value)?;
     }
     Ok(d.into_any().unbind())
 }
@@ -175,7 +189,7 @@ impl RunResult {
     /// The program's value (of its last form, or of `return`); `None` on error.
     #[getter]
     fn value(&self, py: Python<'_>) -> PyResult<PyObject> {
-        value_of(py, self.tp, &self.result)
+        value_of(py, self.tp, &self.result, "RunResult.value")
     }
     /// The error (a `PtcError` instance, not raised), or `None`.
     #[getter]
@@ -200,7 +214,7 @@ impl RunResult {
     /// The value, or raises the error.
     fn unwrap(&self, py: Python<'_>) -> PyResult<PyObject> {
         match &self.result {
-            Ok(v) => self.tp.convert(py, v),
+            Ok(v) => self.tp.convert(py, v, "RunResult.value"),
             Err(e) => Err(PyErr::from_value(exception(py, e)?.into_bound(py))),
         }
     }

@@ -1,8 +1,10 @@
-"""Shared fixtures: the repository root and the `ptc` binary (for replay comparisons)."""
+"""Shared fixtures: the repository root, the `ptc` binary (for replay comparisons), isolated runs."""
 
 import json
 import os
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,33 @@ def ptc_bin() -> Path:
     if not path.exists():
         subprocess.run(["cargo", "build", "-q", "--bin", "ptc"], cwd=REPO, check=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def isolated():
+    """Runs Python code in a fresh interpreter; returns what it printed.
+
+    For hostile inputs that used to crash (SIGSEGV) or hang the interpreter:
+    a crash or a hang then fails one test, not the whole suite. The code
+    makes its own assertions; any exit status but 0 (a failed assertion, a
+    signal) and any run past `timeout` seconds fails the test with the
+    process's output.
+    """
+
+    def run(code: str, timeout: float = 180) -> str:
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-c", textwrap.dedent(code)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired as e:
+            pytest.fail(f"did not finish in {timeout} s (hung); output: {e.stdout!r} {e.stderr!r}")
+        if proc.returncode != 0:
+            pytest.fail(
+                f"exit status {proc.returncode}\nstdout: {proc.stdout[-3000:]}\nstderr: {proc.stderr[-3000:]}"
+            )
+        return proc.stdout
+
+    return run

@@ -109,7 +109,8 @@ class LimitExceededError(PtcError): ...
 class InternalError(PtcError): ...
 
 class ConversionError(PtcError):
-    """Raised for a Python value with no PTC-Lisp counterpart (or an int beyond 64 bits)."""
+    """Raised for a Python value with no PTC-Lisp counterpart (or an int beyond 64 bits),
+    or, with kind "limit-exceeded", for a value past the conversion bound (4 x max_heap_bytes)."""
 
 class SessionError(PtcError):
     """Raised for bad session definitions or files, a turn after the end, or a session busy in another thread."""

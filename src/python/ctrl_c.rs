@@ -1,0 +1,171 @@
+//! Ctrl-C while a program runs (PY-4).
+//!
+//! A program evaluates with the GIL released, so Python's own SIGINT
+//! handler (`KeyboardInterrupt`) cannot run until it ends. While `run` or
+//! `Session.run_turn` evaluates on the main thread (the only one Python
+//! delivers signals to), a [`Watch`] points Python's signal wakeup fd
+//! (`signal.set_wakeup_fd`, which CPython's C-level handler writes each
+//! signal's number to) at a pipe read by a helper thread; a SIGINT there
+//! sets the evaluation's interrupt flag (`Budget::set_interrupt`, what the
+//! REPL's Ctrl-C sets), which stops the program within 4,096 steps. The
+//! binding then lets Python run its handler (`PyErr_CheckSignals`): the
+//! `KeyboardInterrupt` it raises propagates, and the turn is dropped
+//! (memory, status and prompts as before it). A SIGINT handler that does
+//! not raise leaves a failed turn (`timeout`, "evaluation interrupted").
+//!
+//! The previous wakeup fd (asyncio's, say) is restored afterwards, and the
+//! signal numbers that arrive meanwhile are passed on to it. Off the main
+//! thread, or where the fd cannot be set (not unix), nothing is watched:
+//! the signal waits for the program's end, as before.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+/// Watches for SIGINT from its start until it is dropped (with the GIL).
+pub struct Watch {
+    flag: Arc<AtomicBool>,
+    /// The wakeup fd to restore, when this watch set one.
+    #[cfg(unix)]
+    restore: Option<i32>,
+}
+
+impl Watch {
+    /// Starts watching (on the main thread; elsewhere the flag is never set).
+    pub fn start(py: Python<'_>) -> Watch {
+        let flag = Arc::new(AtomicBool::new(false));
+        #[cfg(unix)]
+        let restore = imp::start(py, &flag);
+        #[cfg(not(unix))]
+        let _ = py;
+        Watch {
+            flag,
+            #[cfg(unix)]
+            restore,
+        }
+    }
+
+    /// The flag a SIGINT sets, for the evaluation's budget.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.flag.clone()
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        imp::stop(&self.flag, self.restore);
+    }
+}
+
+#[cfg(unix)]
+mod imp {
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+    use std::sync::{Arc, Mutex, OnceLock};
+
+    use pyo3::prelude::*;
+    use pyo3::types::PyDict;
+
+    /// The write end of the pipe the helper thread reads (`None`: no
+    /// pipe or thread could be made).
+    static PIPE: OnceLock<Option<i32>> = OnceLock::new();
+    /// The flags of the programs being watched.
+    static ACTIVE: Mutex<Vec<Arc<AtomicBool>>> = Mutex::new(Vec::new());
+    /// The wakeup fd that was set before the outermost watch (-1: none):
+    /// signal numbers are passed on to it.
+    static FORWARD: AtomicI32 = AtomicI32::new(-1);
+
+    fn pipe() -> Option<i32> {
+        *PIPE.get_or_init(|| {
+            let mut fds = [0i32; 2];
+            // SAFETY: `fds` has room for the two descriptors.
+            if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+                return None;
+            }
+            let [read, write] = fds;
+            // SAFETY: fcntl on descriptors just made. Python requires a
+            // non-blocking wakeup fd; both close on exec.
+            unsafe {
+                let flags = libc::fcntl(write, libc::F_GETFL);
+                libc::fcntl(write, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                libc::fcntl(read, libc::F_SETFD, libc::FD_CLOEXEC);
+                libc::fcntl(write, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+            let started = std::thread::Builder::new()
+                .name("ptc-ctrl-c".into())
+                .spawn(move || read_signals(read));
+            started.is_ok().then_some(write)
+        })
+    }
+
+    /// The helper thread: reads signal numbers for the process's lifetime.
+    fn read_signals(read: i32) {
+        let mut buf = [0u8; 64];
+        loop {
+            // SAFETY: reads into `buf`, at most its length.
+            let n = unsafe { libc::read(read, buf.as_mut_ptr().cast(), buf.len()) };
+            if n < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return;
+            }
+            if n == 0 {
+                return;
+            }
+            let got = &buf[..n as usize];
+            if got.iter().any(|&s| i32::from(s) == libc::SIGINT) {
+                if let Ok(active) = ACTIVE.lock() {
+                    active.iter().for_each(|f| f.store(true, Ordering::SeqCst));
+                }
+            }
+            let forward = FORWARD.load(Ordering::SeqCst);
+            if forward >= 0 {
+                // SAFETY: writes `got` to the descriptor Python had; a
+                // failure (full, closed) is ignored, as CPython does.
+                unsafe { libc::write(forward, got.as_ptr().cast(), got.len()) };
+            }
+        }
+    }
+
+    /// Registers `flag` and points the wakeup fd at the pipe; the fd to
+    /// restore, or `None` when it could not be set (not the main thread).
+    pub(super) fn start(py: Python<'_>, flag: &Arc<AtomicBool>) -> Option<i32> {
+        let write = pipe()?;
+        let previous = set_wakeup_fd(py, write)?;
+        if previous != write {
+            FORWARD.store(previous, Ordering::SeqCst);
+        }
+        if let Ok(mut active) = ACTIVE.lock() {
+            active.push(flag.clone());
+        }
+        Some(previous)
+    }
+
+    /// Unregisters `flag` and puts back the wakeup fd it replaced.
+    pub(super) fn stop(flag: &Arc<AtomicBool>, restore: Option<i32>) {
+        let Some(previous) = restore else { return };
+        if let Ok(mut active) = ACTIVE.lock() {
+            active.retain(|f| !Arc::ptr_eq(f, flag));
+        }
+        Python::with_gil(|py| {
+            let _ = set_wakeup_fd(py, previous);
+        });
+        if Some(previous) != PIPE.get().copied().flatten() {
+            FORWARD.store(-1, Ordering::SeqCst);
+        }
+    }
+
+    /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)`: the fd it
+    /// replaced, or `None` when Python refuses (not the main thread).
+    fn set_wakeup_fd(py: Python<'_>, fd: i32) -> Option<i32> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("warn_on_full_buffer", false).ok()?;
+        let result = py
+            .import("signal")
+            .and_then(|s| s.call_method("set_wakeup_fd", (fd,), Some(&kwargs)))
+            .and_then(|old| old.extract::<i32>());
+        result.ok()
+    }
+}
