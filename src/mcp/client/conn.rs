@@ -79,7 +79,7 @@ struct Running {
 
 enum State {
     Stopped,
-    Running(Running),
+    Running(Box<Running>),
 }
 
 /// One server: its configuration and, when started, its connection.
@@ -186,7 +186,7 @@ impl Server {
             }
         }
         if let State::Running(r) = std::mem::replace(&mut *state, State::Stopped) {
-            self.stop_running(r);
+            self.stop_running(*r);
         }
         let startup = self
             .config
@@ -197,7 +197,7 @@ impl Server {
         *lock(&self.starts) += 1;
         match self.start(limit) {
             Ok(r) => {
-                *state = State::Running(r);
+                *state = State::Running(Box::new(r));
                 *lock(&self.last_error) = None;
                 Ok(())
             }
@@ -450,7 +450,7 @@ impl Server {
     pub fn stop(&self) -> Option<String> {
         let old = std::mem::replace(&mut *lock(&self.state), State::Stopped);
         match old {
-            State::Running(r) => self.stop_running(r),
+            State::Running(r) => self.stop_running(*r),
             State::Stopped => None,
         }
     }

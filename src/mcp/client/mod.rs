@@ -55,7 +55,7 @@ pub(crate) fn connect(
     config: &McpServerConfig,
     dir: &Path,
     saved: Vec<ToolInfo>,
-) -> Result<(Vec<Box<dyn Tool>>, Arc<dyn McpLink>), String> {
+) -> Result<crate::session::mcp::Connected, String> {
     let server = Arc::new(Server::new(name, config, dir)?);
     let prefix = format!("{name}.");
     let tools: Vec<Box<dyn Tool>> = if saved.is_empty() {
