@@ -292,7 +292,7 @@ fn fault_server_crash_restart_hang_and_huge() {
     let mut s = Session::builder("faults")
         .max_turns(20)
         .limits(Limits {
-            timeout_ms: Some(5000),
+            timeout_ms: Some(20000),
             ..Limits::default()
         })
         .mcp_server("f", fault("normal"))
@@ -311,9 +311,9 @@ fn fault_server_crash_restart_hang_and_huge() {
     assert_ne!(pid1, pid2);
     // a hang past the deadline ends the turn in timeout; the server lives on
     let t0 = Instant::now();
-    let e = turn(&mut s, "(tool/f.hang 30)").unwrap_err();
+    let e = turn(&mut s, "(tool/f.hang 120)").unwrap_err();
     assert!(e.starts_with("timeout"), "{e}");
-    assert!(t0.elapsed() < Duration::from_secs(12));
+    assert!(t0.elapsed() < Duration::from_secs(60));
     assert_eq!(
         turn(&mut s, "(tool/f.echo \"still here\")"),
         Ok("\"still here\"".into())
