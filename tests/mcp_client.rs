@@ -278,13 +278,16 @@ fn fault_server_pagination_structured_errors_and_changes() {
         "{e}"
     );
     assert_eq!(turn(&mut s, "(tool/f.change)"), Ok("\"changed\"".into()));
-    // the server said its listing changed
-    std::thread::sleep(Duration::from_millis(200));
+    // the server said its listing changed: the next prompt lists `late`
     assert!(
-        s.mcp_servers()[0].1.contains("listing changed"),
+        s.tools().iter().any(|t| t.name == "f.late"),
         "{:?}",
         s.mcp_servers()
     );
+    let prompt = format!("{:?}", s.next_prompt());
+    assert!(prompt.contains("tool/f.late"), "{prompt}");
+    assert_eq!(turn(&mut s, "(tool/f.late)"), Ok("\"late tool\"".into()));
+    assert!(s.to_file().tools.contains_key("f.late"));
 }
 
 #[test]

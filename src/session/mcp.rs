@@ -153,6 +153,8 @@ pub trait McpLink: Send + Sync {
     fn stop(&self);
     /// Whether the server said its tool listing changed.
     fn listing_changed(&self) -> bool;
+    /// The server's tools as it lists them now (listing again).
+    fn tools(&self) -> Result<Vec<Box<dyn Tool>>, String>;
 }
 
 /// What [`connect`] gives: the server's tools and its link.

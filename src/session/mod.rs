@@ -683,6 +683,7 @@ impl Session {
             notes,
             llm,
         });
+        self.refresh_mcp_tools();
         self.record_next_prompt();
         Ok(&self.turns[number - 1])
     }
@@ -915,6 +916,41 @@ impl Session {
             .iter()
             .find(|l| l.name() == name)
             .and_then(|l| l.pid())
+    }
+
+    /// Takes the new tool listing of every MCP server that said its tools
+    /// changed (`notifications/tools/list_changed`), before the next
+    /// prompt is rendered. A server that cannot list keeps its old tools.
+    fn refresh_mcp_tools(&mut self) {
+        let changed: Vec<_> = self
+            .mcp_links
+            .iter()
+            .filter(|l| l.listing_changed())
+            .cloned()
+            .collect();
+        for link in changed {
+            let Ok(tools) = link.tools() else { continue };
+            let prefix = format!("{}.", link.name());
+            let Some(host) = self
+                .interp
+                .host
+                .as_any_mut()
+                .and_then(|a| a.downcast_mut::<SessionHost>())
+            else {
+                continue;
+            };
+            self.tools.retain(|t| !t.name.starts_with(&prefix));
+            self.tool_files.retain(|n, _| !n.starts_with(&prefix));
+            let timeout = self.limits.timeout_ms.map(Duration::from_millis);
+            let mut tools = tools;
+            for t in tools.iter_mut() {
+                t.set_timeout(timeout);
+                self.tools.push(t.info().clone());
+                self.tool_files.insert(t.info().name.clone(), t.to_file());
+            }
+            self.tools.sort_by(|a, b| a.name.cmp(&b.name));
+            host.replace_tools(&prefix, tools);
+        }
     }
 
     /// Stops every MCP server of the session now (they also stop when it

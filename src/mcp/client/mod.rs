@@ -29,22 +29,36 @@ pub use tool::McpTool;
 
 use crate::session::{McpLink, McpServerConfig, Tool, ToolInfo};
 
-impl McpLink for Server {
+/// The session's handle on a server.
+struct Link(Arc<Server>);
+
+impl McpLink for Link {
     fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
     fn state(&self) -> String {
-        Server::state(self)
+        self.0.state()
     }
     fn pid(&self) -> Option<u32> {
-        Server::pid(self)
+        self.0.pid()
     }
     fn stop(&self) {
-        Server::stop(self);
+        self.0.stop();
     }
     fn listing_changed(&self) -> bool {
-        Server::listing_changed(self)
+        self.0.listing_changed()
     }
+    fn tools(&self) -> Result<Vec<Box<dyn Tool>>, String> {
+        listed_tools(&self.0)
+    }
+}
+
+fn listed_tools(server: &Arc<Server>) -> Result<Vec<Box<dyn Tool>>, String> {
+    Ok(server
+        .tools()?
+        .iter()
+        .map(|t| Box::new(McpTool::listed(server, t)) as Box<dyn Tool>)
+        .collect())
 }
 
 /// The tools of server `name` (see `session::mcp::connect`): from `saved`
@@ -59,11 +73,7 @@ pub(crate) fn connect(
     let server = Arc::new(Server::new(name, config, dir)?);
     let prefix = format!("{name}.");
     let tools: Vec<Box<dyn Tool>> = if saved.is_empty() {
-        server
-            .tools()?
-            .iter()
-            .map(|t| Box::new(McpTool::listed(&server, t)) as Box<dyn Tool>)
-            .collect()
+        listed_tools(&server)?
     } else {
         saved
             .into_iter()
@@ -77,5 +87,5 @@ pub(crate) fn connect(
             })
             .collect()
     };
-    Ok((tools, server))
+    Ok((tools, Arc::new(Link(server))))
 }
