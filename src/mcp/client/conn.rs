@@ -226,12 +226,15 @@ impl Server {
             env.push((k.clone(), value));
         }
         *lock(&self.secrets) = secrets;
+        // Absolute, so that a relative program path is not resolved twice
+        // (once here, once against the child's working directory).
+        let dir = std::path::absolute(&self.dir).unwrap_or_else(|_| self.dir.clone());
         let cwd = match &self.config.cwd {
-            Some(c) => self.dir.join(c),
-            None => self.dir.clone(),
+            Some(c) => dir.join(c),
+            None => dir.clone(),
         };
         let program_path = if program.contains('/') {
-            self.dir.join(program)
+            dir.join(program)
         } else {
             PathBuf::from(program)
         };
