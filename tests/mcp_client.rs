@@ -458,3 +458,34 @@ fn tempdir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d.canonicalize().unwrap()
 }
+
+/// lisp-examples/mcp-docs, live: its recorded turns run against the
+/// pinned filesystem server (the file says `npx`; the test points the
+/// command at tests/deps) and return the expected answer.
+#[test]
+fn the_mcp_docs_example_runs_live() {
+    let path = root().join("lisp-examples/mcp-docs/session.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut f = SessionFile::parse(&text, &path).unwrap();
+    let fs = f.mcp.get_mut("fs").expect("the example's fs server");
+    fs.command = Some(ptc_lisp::session::McpCommand::Program(node_bin(
+        "mcp-server-filesystem",
+    )));
+    fs.args = vec!["docs".into()];
+    let mut s = f.session(&path, None, None).unwrap();
+    f.run_turns(&mut s);
+    assert_eq!(
+        s.status().state(),
+        "returned",
+        "{:?}",
+        s.turns().last().map(|t| &t.result)
+    );
+    let v = match s.status() {
+        ptc_lisp::session::Status::Returned(v) => ptc_lisp::to_clojure(v, None, None).0,
+        _ => unreachable!(),
+    };
+    assert_eq!(
+        v,
+        "{:files [\"handbook.md\" \"oncall.md\"] :freeze_starts \"2026-12-18\"}"
+    );
+}
