@@ -57,7 +57,7 @@ fn alive(pid: u32) -> bool {
     // A zombie is gone for our purposes only once reaped: /proc/PID exists
     // until then, so check its state too.
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => !s.split(' ').nth(2).is_some_and(|st| st == "Z"),
+        Ok(s) => s.split(' ').nth(2).is_none_or(|st| st != "Z"),
         Err(_) => false,
     }
 }
