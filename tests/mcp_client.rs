@@ -473,7 +473,8 @@ fn the_mcp_docs_example_runs_live() {
     )));
     fs.args = vec!["docs".into()];
     let mut s = f.session(&path, None, None).unwrap();
-    f.run_turns(&mut s);
+    f.run_turns(&mut s, ptc_lisp::session::ReplayTools::Live)
+        .unwrap();
     assert_eq!(
         s.status().state(),
         "returned",
