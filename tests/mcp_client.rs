@@ -490,3 +490,23 @@ fn the_mcp_docs_example_runs_live() {
         "{:files [\"handbook.md\" \"oncall.md\"] :freeze_starts \"2026-12-18\"}"
     );
 }
+
+/// lisp-examples/mcp-docs replays from its recording: its server's
+/// program is made unfindable, and the session still returns (no server
+/// starts for recorded turns).
+#[test]
+fn the_mcp_docs_example_replays_without_its_server() {
+    let path = root().join("lisp-examples/mcp-docs/session.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut f = SessionFile::parse(&text, &path).unwrap();
+    let fs = f.mcp.get_mut("fs").expect("the example's fs server");
+    fs.command = Some(ptc_lisp::session::McpCommand::Program(
+        "/nonexistent/npx".into(),
+    ));
+    let mut s = f.session(&path, None, None).unwrap();
+    f.run_turns(&mut s, ptc_lisp::session::ReplayTools::Recorded)
+        .unwrap();
+    assert_eq!(s.status().state(), "returned");
+    assert_eq!(s.mcp_server_pid("fs"), None);
+    assert!(s.mcp_servers()[0].1.starts_with("not started"));
+}
