@@ -39,6 +39,11 @@ pub trait Host: Send {
     fn check_args(&self, _name: &str, _args: &[Value]) -> Result<(), crate::error::Error> {
         Ok(())
     }
+    /// The host as `Any`, for a session that changes its own host's tools
+    /// between turns (an MCP server's new listing). By default none.
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
     /// `System/currentTimeMillis`, if the host provides a clock.
     fn current_time_millis(&self) -> Option<i64> {
         None

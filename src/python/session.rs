@@ -67,7 +67,7 @@ fn messages_py(py: Python<'_>, messages: &[Message]) -> PyResult<Vec<PyObject>> 
 #[pymethods]
 impl PySession {
     #[new]
-    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false))]
+    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false, mcp=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -79,6 +79,7 @@ impl PySession {
         compression: bool,
         render: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
+        mcp: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySession> {
         let limits = limits_from(py, limits)?;
         let tp = ToPython::new(keep_keywords, &limits);
@@ -94,7 +95,24 @@ impl PySession {
         for t in tools_from(tools, tp, &limits, &interrupt)? {
             b = b.tool(t);
         }
-        let session = b.build().map_err(|e| session_error(&e))?;
+        // MCP servers: the session file's "mcp" form, {name: {"command": [...]}
+        // or {"url": ...}} (session/mcp.rs); they start here, in the current
+        // directory, and stop with the session.
+        if let Some(m) = mcp.filter(|m| !m.is_none()) {
+            let text: String = py.import("json")?.call_method1("dumps", (m,))?.extract()?;
+            let servers: std::collections::BTreeMap<String, crate::session::McpServerConfig> =
+                serde_json::from_str(&text).map_err(|e| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "Session(mcp=...): {e}; write {{\"name\": {{\"command\": [\"program\", \"arg\"]}}}} or {{\"name\": {{\"url\": \"http://...\"}}}}"
+                    ))
+                })?;
+            for (name, config) in servers {
+                b = b.mcp_server(name, config);
+            }
+        }
+        let session = py
+            .allow_threads(|| b.build())
+            .map_err(|e| session_error(&e))?;
         Ok(PySession {
             inner: Mutex::new(session),
             interrupt,

@@ -285,10 +285,14 @@ fn memory(repl: &Repl) -> Output {
 
 fn tools(repl: &Repl) -> Output {
     let tools = repl.session().tools();
-    if tools.is_empty() {
+    let servers = repl.session().mcp_servers();
+    if tools.is_empty() && servers.is_empty() {
         return Output::note("no tools (a session file's \"tools\" defines them)");
     }
     let mut lines = Vec::new();
+    for (name, state) in servers {
+        lines.push(format!("MCP server {name}: {state}"));
+    }
     for t in tools {
         lines.push(format!("tool/{} {}", t.name, t.signature));
         if let Some(d) = &t.description {

@@ -336,7 +336,7 @@ fn user_doc(session: &Session, name: &str) -> Option<String> {
 fn tool_doc(session: &Session, name: &str) -> Option<String> {
     let t = session.tools().iter().find(|t| t.name == name)?;
     let mut s = format!("tool/{name}\n  {}", t.signature);
-    if let Some(d) = &t.description {
+    if let Some(d) = t.doc.as_ref().or(t.description.as_ref()) {
         s.push_str("\n  ");
         s.push_str(d);
     }

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::llm::LlmInfo;
+use super::mcp::McpServerConfig;
 use super::messages::RenderOptions;
 use super::recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 use super::signature::{Signature, Type};
@@ -94,6 +95,10 @@ pub struct SessionFile {
     /// `turns[k]`): recorded turns replay from it (`recording.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<Vec<CallFile>>,
+    /// MCP servers whose tools the session offers as `tool/SERVER.NAME`
+    /// (`session/mcp.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mcp: BTreeMap<String, McpServerConfig>,
 }
 
 /// A tool in a session file.
@@ -104,11 +109,13 @@ pub struct ToolFile {
     /// ([`super::shape`]); no signature means `-> :any`, arguments unchecked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// What the prompt's tool listing says about it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The answer when no response matches and there is no command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns: Option<Json>,
+    /// Canned answers, matched on the arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub responses: Vec<ResponseFile>,
     /// `[program, args…]`, started per call.
@@ -124,6 +131,10 @@ pub struct ToolFile {
     /// (`recording.rs`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub recorded_only: bool,
+    /// The MCP server this tool comes from (`tool/SERVER.NAME`): written
+    /// when saving, so the listing renders without starting the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<String>,
 }
 
 /// A canned answer: `returns` (or the tool error `error`) when the call's
@@ -254,7 +265,23 @@ impl SessionFile {
             })?;
             b = b.data(name.clone(), v);
         }
+        for (server, config) in &self.mcp {
+            if let Some(p) = config.problem() {
+                return Err(err(&["mcp", server], p));
+            }
+            let mut saved = Vec::new();
+            for (name, spec) in &self.tools {
+                if spec.mcp.as_deref() == Some(server.as_str()) {
+                    let ScriptedParts { info, .. } = parts_of(name, spec, &err)?;
+                    saved.push(info);
+                }
+            }
+            b = b.mcp_server_with(server.clone(), config.clone(), dir.clone(), saved);
+        }
         for (name, spec) in &self.tools {
+            if spec.mcp.as_ref().is_some_and(|s| self.mcp.contains_key(s)) {
+                continue;
+            }
             b = b.boxed_tool(tool_of(name, spec, &dir, lenient, &err)?);
         }
         Ok(b)
@@ -474,13 +501,16 @@ fn relative_to(target: &Path, base: &Path) -> Option<PathBuf> {
     Some(rel)
 }
 
-fn tool_of(
+/// The checked parts of a `tools` entry.
+struct ScriptedParts {
+    info: ToolInfo,
+}
+
+fn parts_of(
     name: &str,
     spec: &ToolFile,
-    dir: &Path,
-    lenient: bool,
     err: &dyn Fn(&[&str], String) -> SessionError,
-) -> Result<Box<dyn Tool>, SessionError> {
+) -> Result<ScriptedParts, SessionError> {
     if let Some(why) = bad_name(name) {
         return Err(err(&["tools", name], format!("the tool name {why}")));
     }
@@ -497,7 +527,19 @@ fn tool_of(
         name: name.to_string(),
         signature,
         description: spec.description.clone().filter(|d| !d.is_empty()),
+        doc: None,
     };
+    Ok(ScriptedParts { info })
+}
+
+fn tool_of(
+    name: &str,
+    spec: &ToolFile,
+    dir: &Path,
+    lenient: bool,
+    err: &dyn Fn(&[&str], String) -> SessionError,
+) -> Result<Box<dyn Tool>, SessionError> {
+    let ScriptedParts { info } = parts_of(name, spec, err)?;
     if spec.recorded_only {
         if spec.command.is_some() || spec.returns.is_some() || !spec.responses.is_empty() {
             return Err(err(
@@ -624,6 +666,7 @@ pub(super) fn from_session(
                 .map(|t| t.tool_calls.iter().map(CallFile::of).collect())
                 .collect()
         },
+        mcp: BTreeMap::new(),
     }
 }
 

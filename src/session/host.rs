@@ -44,7 +44,21 @@ impl SessionHost {
     }
 }
 
+impl SessionHost {
+    /// Replaces the tools whose names start with `prefix` (an MCP server's
+    /// `SERVER.`) by `tools`.
+    pub fn replace_tools(&mut self, prefix: &str, tools: Vec<Box<dyn Tool>>) {
+        self.tools.retain(|name, _| !name.starts_with(prefix));
+        for t in tools {
+            self.tools.insert(t.info().name.clone(), t);
+        }
+    }
+}
+
 impl Host for SessionHost {
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
+    }
     fn data(&self, name: &str) -> Option<Value> {
         self.data.get(name).cloned()
     }

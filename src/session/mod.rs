@@ -60,6 +60,7 @@ pub(crate) mod file;
 pub(crate) mod host;
 pub mod json;
 pub(crate) mod llm;
+pub(crate) mod mcp;
 pub(crate) mod messages;
 pub(crate) mod recording;
 pub(crate) mod shape;
@@ -79,8 +80,10 @@ use crate::value::Value;
 
 pub use extract::extract_program;
 pub use file::SessionFile;
+pub use file::ToolFile;
 pub use host::SessionHost;
 pub use llm::{LlmInfo, Usage};
+pub use mcp::{McpCommand, McpLink, McpServerConfig};
 pub use messages::{
     render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
 };
@@ -247,9 +250,50 @@ pub struct SessionBuilder {
     returns: Option<(String, Type)>,
     problems: Vec<String>,
     base_dir: Option<PathBuf>,
+    /// MCP servers: name, configuration, directory, tools a file lists.
+    mcp: Vec<(String, McpServerConfig, std::path::PathBuf, Vec<ToolInfo>)>,
 }
 
 impl SessionBuilder {
+    /// Adds MCP server `name` (`session/mcp.rs`): its tools become
+    /// `tool/NAME.TOOL`. The server starts when the session is built (for
+    /// its tool listing), a stdio one in the current directory, and stops
+    /// when the session ends or is dropped. Without the cargo feature
+    /// `mcp`, building is an error.
+    pub fn mcp_server(self, name: impl Into<String>, config: McpServerConfig) -> SessionBuilder {
+        self.mcp_server_in(name, config, ".")
+    }
+
+    /// [`SessionBuilder::mcp_server`] with a stdio server started in `dir`
+    /// (a session file's directory).
+    pub fn mcp_server_in(
+        self,
+        name: impl Into<String>,
+        config: McpServerConfig,
+        dir: impl Into<std::path::PathBuf>,
+    ) -> SessionBuilder {
+        self.mcp_server_with(name, config, dir, Vec::new())
+    }
+
+    /// [`SessionBuilder::mcp_server_in`] with the tools a session file
+    /// lists for this server: they are offered as listed, and the server
+    /// starts at the first call instead of now.
+    pub fn mcp_server_with(
+        mut self,
+        name: impl Into<String>,
+        config: McpServerConfig,
+        dir: impl Into<std::path::PathBuf>,
+        saved: Vec<ToolInfo>,
+    ) -> SessionBuilder {
+        let name = name.into();
+        if let Some(why) = bad_name(&name).or_else(|| name.contains('.').then_some("has a '.'")) {
+            self.problems
+                .push(format!("MCP server name {name:?} {why}"));
+        }
+        self.mcp.push((name, config, dir.into(), saved));
+        self
+    }
+
     /// The shape the mission's result must have, e.g. `{total :int, items
     /// [:string]}` (`shape.rs` says what each type accepts): `(return v)`
     /// with a value of another shape is a failed turn (`type-error`) whose
@@ -392,6 +436,23 @@ impl SessionBuilder {
             return Err(SessionError::Invalid(problems.join("; ")));
         }
         let mut tools = self.tools;
+        let mut mcp_links = Vec::new();
+        let mut mcp_files = BTreeMap::new();
+        for (name, config, dir, saved) in self.mcp {
+            let (server_tools, link) =
+                mcp::connect(&name, &config, &dir, saved).map_err(SessionError::Invalid)?;
+            for t in server_tools {
+                if !seen.insert(t.info().name.clone()) {
+                    return Err(SessionError::Invalid(format!(
+                        "tool/{} is defined twice",
+                        t.info().name
+                    )));
+                }
+                tools.push(t);
+            }
+            mcp_links.push(link);
+            mcp_files.insert(name, config);
+        }
         tools.sort_by(|a, b| a.info().name.cmp(&b.info().name));
         let timeout = self.limits.timeout_ms.map(Duration::from_millis);
         for t in tools.iter_mut() {
@@ -411,6 +472,8 @@ impl SessionBuilder {
             data: self.data,
             tools: infos,
             tool_files,
+            mcp_links,
+            mcp_files,
             max_turns: self.max_turns,
             limits: self.limits.clone(),
             render: self.render,
@@ -451,6 +514,11 @@ pub struct Session {
     data: BTreeMap<String, Value>,
     tools: Vec<ToolInfo>,
     tool_files: BTreeMap<String, file::ToolFile>,
+    /// The MCP servers (they stop when the last of these and of their
+    /// tools is dropped).
+    mcp_links: Vec<std::sync::Arc<dyn McpLink>>,
+    /// The MCP servers as configured (`${NAME}` not expanded).
+    mcp_files: BTreeMap<String, McpServerConfig>,
     max_turns: usize,
     limits: Limits,
     render: RenderOptions,
@@ -487,6 +555,7 @@ impl Session {
             returns: None,
             problems: Vec::new(),
             base_dir: None,
+            mcp: Vec::new(),
         }
     }
 
@@ -614,6 +683,7 @@ impl Session {
             notes,
             llm,
         });
+        self.refresh_mcp_tools();
         self.record_next_prompt();
         Ok(&self.turns[number - 1])
     }
@@ -827,7 +897,68 @@ impl Session {
     /// literals; closure tools are written as their signature and
     /// description only.
     pub fn to_file(&self) -> SessionFile {
-        file::from_session(self, &self.tool_files)
+        let mut f = file::from_session(self, &self.tool_files);
+        f.mcp = self.mcp_files.clone();
+        f
+    }
+
+    /// The session's MCP servers: name and one line on where each stands.
+    pub fn mcp_servers(&self) -> Vec<(String, String)> {
+        self.mcp_links
+            .iter()
+            .map(|l| (l.name().to_string(), l.state()))
+            .collect()
+    }
+
+    /// The process id of MCP server `name`, while its stdio process runs.
+    pub fn mcp_server_pid(&self, name: &str) -> Option<u32> {
+        self.mcp_links
+            .iter()
+            .find(|l| l.name() == name)
+            .and_then(|l| l.pid())
+    }
+
+    /// Takes the new tool listing of every MCP server that said its tools
+    /// changed (`notifications/tools/list_changed`), before the next
+    /// prompt is rendered. A server that cannot list keeps its old tools.
+    fn refresh_mcp_tools(&mut self) {
+        let changed: Vec<_> = self
+            .mcp_links
+            .iter()
+            .filter(|l| l.listing_changed())
+            .cloned()
+            .collect();
+        for link in changed {
+            let Ok(tools) = link.tools() else { continue };
+            let prefix = format!("{}.", link.name());
+            let Some(host) = self
+                .interp
+                .host
+                .as_any_mut()
+                .and_then(|a| a.downcast_mut::<SessionHost>())
+            else {
+                continue;
+            };
+            self.tools.retain(|t| !t.name.starts_with(&prefix));
+            self.tool_files.retain(|n, _| !n.starts_with(&prefix));
+            let timeout = self.limits.timeout_ms.map(Duration::from_millis);
+            let mut tools = tools;
+            for t in tools.iter_mut() {
+                t.set_timeout(timeout);
+                self.tools.push(t.info().clone());
+                self.tool_files.insert(t.info().name.clone(), t.to_file());
+            }
+            self.tools.sort_by(|a, b| a.name.cmp(&b.name));
+            host.replace_tools(&prefix, tools);
+        }
+    }
+
+    /// Stops every MCP server of the session now (they also stop when it
+    /// is dropped; a later call starts one again).
+    pub fn stop_mcp_servers(&self) {
+        for l in &self.mcp_links {
+            l.stop();
+        }
     }
 }
 

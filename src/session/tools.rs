@@ -41,6 +41,10 @@ pub struct ToolInfo {
     pub signature: Signature,
     /// One line on what the tool does.
     pub description: Option<String>,
+    /// The whole documentation, when the description is a shortened
+    /// form of it (an MCP tool's description and schemas): what
+    /// `(doc tool/NAME)` shows.
+    pub doc: Option<String>,
 }
 
 impl ToolInfo {
@@ -54,6 +58,7 @@ impl ToolInfo {
             name: name.into(),
             signature: Signature::parse(signature)?,
             description: description.map(str::to_string).filter(|d| !d.is_empty()),
+            doc: None,
         })
     }
 }

@@ -229,6 +229,7 @@ class Session:
         compression: bool = False,
         render: Optional[RenderDict] = None,
         keep_keywords: bool = False,
+        mcp: Optional[Mapping[str, Mapping[str, Any]]] = None,
     ) -> "Session": ...
     @staticmethod
     def from_file(

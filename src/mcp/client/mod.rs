@@ -1,0 +1,91 @@
+//! MCP servers as tool sources of a session (issue 24), over `rmcp`.
+//!
+//! A session names its servers in the session file's `"mcp"` key (or
+//! [`SessionBuilder::mcp_server`](crate::session::SessionBuilder::mcp_server),
+//! Python's `Session(mcp=...)`): a stdio command or a Streamable HTTP URL
+//! (see [`McpServerConfig`](crate::session::McpServerConfig), rules MCP-1
+//! to MCP-3 in `session/mcp.rs`). Each MCP tool becomes `tool/SERVER.NAME`.
+//!
+//! - `conn.rs`: one server's process or connection, listing, calls with a
+//!   deadline, restarts after a crash, stopping (MCP-6);
+//! - `schema.rs`: JSON Schema → signature (MCP-4);
+//! - `result.rs`: `tools/call` results → values (MCP-5);
+//! - `tool.rs`: [`McpTool`], the session `Tool` (arguments MCP-7,
+//!   descriptions MCP-8);
+//! - `runtime.rs`: a tokio runtime per server; everything public is
+//!   blocking.
+
+mod conn;
+mod result;
+mod runtime;
+mod schema;
+mod tool;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use conn::Server;
+pub use tool::McpTool;
+
+use crate::session::{McpLink, McpServerConfig, Tool, ToolInfo};
+
+/// The session's handle on a server.
+struct Link(Arc<Server>);
+
+impl McpLink for Link {
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    fn state(&self) -> String {
+        self.0.state()
+    }
+    fn pid(&self) -> Option<u32> {
+        self.0.pid()
+    }
+    fn stop(&self) {
+        self.0.stop();
+    }
+    fn listing_changed(&self) -> bool {
+        self.0.listing_changed()
+    }
+    fn tools(&self) -> Result<Vec<Box<dyn Tool>>, String> {
+        listed_tools(&self.0)
+    }
+}
+
+fn listed_tools(server: &Arc<Server>) -> Result<Vec<Box<dyn Tool>>, String> {
+    Ok(server
+        .tools()?
+        .iter()
+        .map(|t| Box::new(McpTool::listed(server, t)) as Box<dyn Tool>)
+        .collect())
+}
+
+/// The tools of server `name` (see `session::mcp::connect`): from `saved`
+/// when a session file lists them (the server starts at the first call),
+/// else from the server's listing (it starts now).
+pub(crate) fn connect(
+    name: &str,
+    config: &McpServerConfig,
+    dir: &Path,
+    saved: Vec<ToolInfo>,
+) -> Result<crate::session::mcp::Connected, String> {
+    let server = Arc::new(Server::new(name, config, dir)?);
+    let prefix = format!("{name}.");
+    let tools: Vec<Box<dyn Tool>> = if saved.is_empty() {
+        listed_tools(&server)?
+    } else {
+        saved
+            .into_iter()
+            .map(|info| {
+                let mcp_name = info
+                    .name
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&info.name)
+                    .to_string();
+                Box::new(McpTool::from_info(&server, info, &mcp_name)) as Box<dyn Tool>
+            })
+            .collect()
+    };
+    Ok((tools, Arc::new(Link(server))))
+}

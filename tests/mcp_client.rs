@@ -1,0 +1,512 @@
+//! MCP servers as tool sources (issue 24), against the real pinned servers
+//! of tests/deps (installed by `bash tests/setup.sh`) and the fault server
+//! tests/mcp/fault_server.py (the `mcp` SDK). A missing component fails
+//! the test with the install command; nothing is skipped.
+#![cfg(feature = "mcp")]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ptc_lisp::session::{McpServerConfig, Session, SessionFile};
+use ptc_lisp::Limits;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn need(path: PathBuf) -> String {
+    assert!(
+        path.exists(),
+        "{} is missing; run: bash tests/setup.sh",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+fn node_bin(name: &str) -> String {
+    let ok = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "node is not on PATH; install Node.js, then run: bash tests/setup.sh"
+    );
+    need(root().join("tests/deps/node_modules/.bin").join(name))
+}
+
+fn python() -> String {
+    need(root().join("tests/deps/.venv/bin/python"))
+}
+
+fn fault(mode: &str) -> McpServerConfig {
+    McpServerConfig::command([
+        python(),
+        root()
+            .join("tests/mcp/fault_server.py")
+            .to_string_lossy()
+            .into_owned(),
+        mode.to_string(),
+    ])
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie is gone for our purposes only once reaped: /proc/PID exists
+    // until then, so check its state too.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => s.split(' ').nth(2).is_none_or(|st| st != "Z"),
+        Err(_) => false,
+    }
+}
+
+/// Runs `program` as the next turn: `Ok(printed value)` or `Err("kind: message")`.
+fn turn(s: &mut Session, program: &str) -> Result<String, String> {
+    let t = s.run_turn(&format!("```clojure\n{program}\n```")).unwrap();
+    match &t.result {
+        Ok(v) => Ok(ptc_lisp::to_clojure(v, None, None).0),
+        Err(e) => Err(format!("{}: {}", e.kind(), e.message())),
+    }
+}
+
+fn session(name: &str, cfg: McpServerConfig) -> Session {
+    Session::builder("test MCP tools")
+        .max_turns(50)
+        .mcp_server(name, cfg)
+        .build()
+        .unwrap_or_else(|e| panic!("session: {e}"))
+}
+
+#[test]
+fn filesystem_server_lists_reads_and_stops() {
+    let dir = tempdir("fs");
+    std::fs::write(dir.join("notes.txt"), "alpha\nbeta\n").unwrap();
+    std::fs::write(dir.join("b.md"), "# B").unwrap();
+    let dir_s = dir.to_string_lossy().into_owned();
+    let mut s = session(
+        "fs",
+        McpServerConfig::command([node_bin("mcp-server-filesystem"), dir_s.clone()]),
+    );
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert!(names.contains(&"fs.read_text_file"), "{names:?}");
+    assert!(names.contains(&"fs.list_directory"), "{names:?}");
+    let read = s
+        .tools()
+        .iter()
+        .find(|t| t.name == "fs.read_text_file")
+        .unwrap();
+    assert!(
+        read.signature.text().starts_with("(path :string"),
+        "{}",
+        read.signature.text()
+    );
+    let pid = s.mcp_server_pid("fs").expect("a running stdio server");
+    assert!(alive(pid));
+    // named and positional calls
+    let p = format!("{dir_s}/notes.txt");
+    assert_eq!(
+        turn(&mut s, &format!("(tool/fs.read_text_file {{:path {p:?}}})")),
+        Ok("{:content \"alpha\\nbeta\\n\"}".into())
+    );
+    assert_eq!(
+        turn(&mut s, &format!("(tool/fs.read_text_file {p:?})")),
+        Ok("{:content \"alpha\\nbeta\\n\"}".into())
+    );
+    let listing = turn(
+        &mut s,
+        &format!("(tool/fs.list_directory {{:path {dir_s:?}}})"),
+    )
+    .unwrap();
+    assert!(
+        listing.contains("notes.txt") && listing.contains("b.md"),
+        "{listing}"
+    );
+    // checked before the call
+    let e = turn(&mut s, "(tool/fs.read_text_file {:path 3})").unwrap_err();
+    assert!(e.starts_with("type-error"), "{e}");
+    // a server error is a tool-error with its text
+    let e = turn(&mut s, "(tool/fs.read_text_file {:path \"/etc/passwd\"})").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("fs.read_text_file"),
+        "{e}"
+    );
+    assert!(
+        e.to_lowercase().contains("denied") || e.contains("outside"),
+        "{e}"
+    );
+    // the saved file names the server and marks its tools
+    let f = s.to_file();
+    assert!(f.mcp.contains_key("fs"));
+    assert_eq!(f.tools["fs.read_text_file"].mcp.as_deref(), Some("fs"));
+    assert!(
+        s.mcp_servers()[0].1.starts_with("running (stdio, pid"),
+        "{:?}",
+        s.mcp_servers()
+    );
+    drop(s);
+    assert!(!alive(pid), "the server (pid {pid}) outlived its session");
+}
+
+#[test]
+fn everything_server_stdio_results_and_deadline() {
+    let mut s = session(
+        "ev",
+        McpServerConfig::command([node_bin("mcp-server-everything"), "stdio".to_string()]),
+    );
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert!(names.contains(&"ev.echo"), "{names:?}");
+    let sc = s
+        .tools()
+        .iter()
+        .find(|t| t.name == "ev.get-structured-content")
+        .unwrap();
+    assert_eq!(
+        sc.signature.text(),
+        "(location :string) -> {temperature :float, conditions :string, humidity :float}"
+    );
+    assert_eq!(
+        turn(&mut s, "(tool/ev.echo {:message \"hi\"})"),
+        Ok("\"Echo: hi\"".into())
+    );
+    let weather = turn(&mut s, "(tool/ev.get-structured-content \"Chicago\")").unwrap();
+    assert!(weather.starts_with("{:temperature "), "{weather}");
+    let img = turn(&mut s, "(tool/ev.get-tiny-image)").unwrap();
+    assert!(
+        img.contains("{:type \"image\" :mime-type \"image/png\" :size "),
+        "{img}"
+    );
+    assert!(!img.contains("iVBOR"), "no bytes: {img}");
+    // a slow tool past the turn's deadline: the turn ends in timeout
+    let mut s = Session::builder("slow")
+        .limits(Limits {
+            timeout_ms: Some(1500),
+            ..Limits::default()
+        })
+        .mcp_server(
+            "ev",
+            McpServerConfig::command([node_bin("mcp-server-everything"), "stdio".to_string()]),
+        )
+        .build()
+        .unwrap();
+    let t0 = Instant::now();
+    let e = turn(
+        &mut s,
+        "(tool/ev.trigger-long-running-operation {:duration 20 :steps 2})",
+    )
+    .unwrap_err();
+    assert!(e.starts_with("timeout"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    // the server still answers the next call
+    assert_eq!(
+        turn(&mut s, "(tool/ev.echo {:message \"again\"})"),
+        Ok("\"Echo: again\"".into())
+    );
+}
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn everything_server_streamable_http() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(node_bin("mcp-server-everything"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _guard = Killed(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the HTTP server did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::env::set_var("PTC_TEST_MCP_TOKEN", "tok-9f8e7d");
+    let cfg = McpServerConfig::url(format!("http://127.0.0.1:{port}/mcp"))
+        .header("Authorization", "Bearer ${PTC_TEST_MCP_TOKEN}");
+    let mut s = session("web", cfg);
+    assert_eq!(
+        turn(&mut s, "(tool/web.echo {:message \"over http\"})"),
+        Ok("\"Echo: over http\"".into())
+    );
+    let sum = turn(&mut s, "(tool/web.get-sum {:a 2 :b 3})").unwrap();
+    assert!(sum.contains('5'), "{sum}");
+    let json = s.to_file().to_json();
+    assert!(
+        json.contains("${PTC_TEST_MCP_TOKEN}") && !json.contains("tok-9f8e7d"),
+        "{json}"
+    );
+    assert!(
+        s.mcp_servers()[0].1.starts_with("running (http)"),
+        "{:?}",
+        s.mcp_servers()
+    );
+}
+
+#[test]
+fn fault_server_pagination_structured_errors_and_changes() {
+    let mut s = session("f", fault("normal"));
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    // 8 tools on 4 pages
+    for n in [
+        "f.echo", "f.crash", "f.hang", "f.huge", "f.add", "f.boom", "f.change", "f.pid",
+    ] {
+        assert!(names.contains(&n), "{n} missing from {names:?}");
+    }
+    let add = s.tools().iter().find(|t| t.name == "f.add").unwrap();
+    assert_eq!(add.signature.text(), "(a :int, b :int) -> {sum :int}");
+    assert_eq!(turn(&mut s, "(tool/f.add 2 3)"), Ok("{:sum 5}".into()));
+    assert_eq!(
+        turn(&mut s, "(tool/f.echo \"{\\\"k\\\": [1, 2]}\")"),
+        Ok("{:k [1 2]}".into())
+    );
+    let e = turn(&mut s, "(tool/f.boom)").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("boom: it failed"),
+        "{e}"
+    );
+    assert_eq!(turn(&mut s, "(tool/f.change)"), Ok("\"changed\"".into()));
+    // the server said its listing changed: the next prompt lists `late`
+    assert!(
+        s.tools().iter().any(|t| t.name == "f.late"),
+        "{:?}",
+        s.mcp_servers()
+    );
+    let prompt = format!("{:?}", s.next_prompt());
+    assert!(prompt.contains("tool/f.late"), "{prompt}");
+    assert_eq!(turn(&mut s, "(tool/f.late)"), Ok("\"late tool\"".into()));
+    assert!(s.to_file().tools.contains_key("f.late"));
+}
+
+#[test]
+fn fault_server_crash_restart_hang_and_huge() {
+    let mut s = Session::builder("faults")
+        .max_turns(20)
+        .limits(Limits {
+            timeout_ms: Some(20000),
+            ..Limits::default()
+        })
+        .mcp_server("f", fault("normal"))
+        .build()
+        .unwrap();
+    let pid1: u32 = turn(&mut s, "(tool/f.pid)").unwrap().parse().unwrap();
+    let e = turn(&mut s, "(tool/f.crash)").unwrap_err();
+    assert!(e.starts_with("tool-error"), "{e}");
+    assert!(
+        e.contains("stopped during the call") && e.contains("crashing now"),
+        "{e}"
+    );
+    assert!(!alive(pid1));
+    // restarted at the next call
+    let pid2: u32 = turn(&mut s, "(tool/f.pid)").unwrap().parse().unwrap();
+    assert_ne!(pid1, pid2);
+    // a hang past the deadline ends the turn in timeout; the server lives on
+    let t0 = Instant::now();
+    let e = turn(&mut s, "(tool/f.hang 120)").unwrap_err();
+    assert!(e.starts_with("timeout"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(60));
+    assert_eq!(
+        turn(&mut s, "(tool/f.echo \"still here\")"),
+        Ok("\"still here\"".into())
+    );
+    // a huge result is refused with a clear error, memory intact
+    let e = turn(&mut s, "(tool/f.huge 12)").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("over the 8 MiB"),
+        "{e}"
+    );
+    let pid3 = s.mcp_server_pid("f").unwrap();
+    drop(s);
+    assert!(!alive(pid3));
+}
+
+#[test]
+fn servers_that_fail_to_start_are_named_with_their_stderr() {
+    std::env::set_var("FAULT_SECRET", "hunter2-secret");
+    let cfg = fault("fail-start").env("FAULT_SECRET", "${FAULT_SECRET}");
+    let e = Session::builder("x")
+        .mcp_server("db", cfg)
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("MCP server db"), "{e}");
+    assert!(e.contains("fault_server.py fail-start"), "{e}");
+    assert!(e.contains("cannot open the database"), "{e}");
+    assert!(!e.contains("hunter2-secret") && e.contains("***"), "{e}");
+
+    let mut cfg = fault("no-init");
+    cfg.startup_timeout_ms = Some(1500);
+    let t0 = Instant::now();
+    let e = Session::builder("x")
+        .mcp_server("slow", cfg)
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("MCP server slow") && e.contains("did not answer `initialize`"),
+        "{e}"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(6));
+
+    let mut cfg = fault("garbage");
+    cfg.startup_timeout_ms = Some(1500);
+    let e = Session::builder("x")
+        .mcp_server("bad", cfg)
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("MCP server bad"), "{e}");
+
+    let e = Session::builder("x")
+        .mcp_server("none", McpServerConfig::command(["/no/such/mcp-server"]))
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("MCP server none") && e.contains("cannot start it"),
+        "{e}"
+    );
+    let e = Session::builder("x")
+        .mcp_server(
+            "envless",
+            fault("normal").env("K", "${PTC_SURELY_UNSET_VAR}"),
+        )
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("PTC_SURELY_UNSET_VAR is not set"), "{e}");
+}
+
+#[test]
+fn session_files_start_servers_and_saved_listings_start_them_lazily() {
+    let dir = tempdir("file");
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/a.txt"), "from a").unwrap();
+    let text = serde_json::json!({
+        "mission": "read a",
+        "limits": {"timeout_ms": 20000},
+        "mcp": {"fs": {"command": [node_bin("mcp-server-filesystem"), "docs"],
+                       "tools": ["read_text_file", "list_directory"]}},
+    })
+    .to_string();
+    let path = dir.join("s.json");
+    std::fs::write(&path, &text).unwrap();
+    let mut s = Session::load(&path).unwrap();
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["fs.list_directory", "fs.read_text_file"]);
+    let docs = dir.join("docs/a.txt").canonicalize().unwrap();
+    assert_eq!(
+        turn(
+            &mut s,
+            &format!("(tool/fs.read_text_file {:?})", docs.to_string_lossy())
+        ),
+        Ok("{:content \"from a\"}".into())
+    );
+    // saved: the listing is in the file; loading it starts no server
+    let saved = s.to_file();
+    drop(s);
+    let mut f2 = saved.clone();
+    f2.turns.clear();
+    f2.tool_calls.clear();
+    std::fs::write(&path, f2.to_json()).unwrap();
+    let mut s2 = Session::load(&path).unwrap();
+    assert_eq!(s2.tools().len(), 2);
+    assert_eq!(s2.mcp_server_pid("fs"), None, "{:?}", s2.mcp_servers());
+    assert!(s2.mcp_servers()[0].1.starts_with("not started"));
+    assert_eq!(
+        turn(
+            &mut s2,
+            &format!("(tool/fs.read_text_file {:?})", docs.to_string_lossy())
+        ),
+        Ok("{:content \"from a\"}".into())
+    );
+    assert!(s2.mcp_server_pid("fs").is_some());
+    // a bad server entry is named with its key
+    let bad = SessionFile::parse(
+        r#"{"mission": "m", "mcp": {"x": {"url": "http://h", "command": ["a"]}}}"#,
+        Path::new("b.json"),
+    )
+    .unwrap();
+    let e = bad
+        .session(Path::new("b.json"), None, None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("mcp.x: has both"), "{e}");
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptc-mcp-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d.canonicalize().unwrap()
+}
+
+/// lisp-examples/mcp-docs, live: its recorded turns run against the
+/// pinned filesystem server (the file says `npx`; the test points the
+/// command at tests/deps) and return the expected answer.
+#[test]
+fn the_mcp_docs_example_runs_live() {
+    let path = root().join("lisp-examples/mcp-docs/session.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut f = SessionFile::parse(&text, &path).unwrap();
+    let fs = f.mcp.get_mut("fs").expect("the example's fs server");
+    fs.command = Some(ptc_lisp::session::McpCommand::Program(node_bin(
+        "mcp-server-filesystem",
+    )));
+    fs.args = vec!["docs".into()];
+    let mut s = f.session(&path, None, None).unwrap();
+    f.run_turns(&mut s, ptc_lisp::session::ReplayTools::Live)
+        .unwrap();
+    assert_eq!(
+        s.status().state(),
+        "returned",
+        "{:?}",
+        s.turns().last().map(|t| &t.result)
+    );
+    let v = match s.status() {
+        ptc_lisp::session::Status::Returned(v) => ptc_lisp::to_clojure(v, None, None).0,
+        _ => unreachable!(),
+    };
+    assert_eq!(
+        v,
+        "{:files [\"handbook.md\" \"oncall.md\"] :freeze_starts \"2026-12-18\"}"
+    );
+}
+
+/// lisp-examples/mcp-docs replays from its recording: its server's
+/// program is made unfindable, and the session still returns (no server
+/// starts for recorded turns).
+#[test]
+fn the_mcp_docs_example_replays_without_its_server() {
+    let path = root().join("lisp-examples/mcp-docs/session.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut f = SessionFile::parse(&text, &path).unwrap();
+    let fs = f.mcp.get_mut("fs").expect("the example's fs server");
+    fs.command = Some(ptc_lisp::session::McpCommand::Program(
+        "/nonexistent/npx".into(),
+    ));
+    let mut s = f.session(&path, None, None).unwrap();
+    f.run_turns(&mut s, ptc_lisp::session::ReplayTools::Recorded)
+        .unwrap();
+    assert_eq!(s.status().state(), "returned");
+    assert_eq!(s.mcp_server_pid("fs"), None);
+    assert!(s.mcp_servers()[0].1.starts_with("not started"));
+}
