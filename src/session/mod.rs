@@ -13,7 +13,9 @@
 //!
 //! The session ends when a turn calls `(return v)` ([`Status::Returned`]),
 //! `(fail reason)` ([`Status::Failed`]), or when `max_turns` turns have run
-//! without either ([`Status::Exhausted`]).
+//! without either ([`Status::Exhausted`]) — unless it is open-ended
+//! ([`SessionBuilder::open_ended`]: front ends such as `ptc mcp`, where a
+//! client runs programs for as long as it likes).
 //!
 //! Submodules: `signature.rs` (tool signatures), `tools.rs` (the [`Tool`]
 //! trait and the closure, scripted and command tools), `host.rs` (the
@@ -82,7 +84,8 @@ pub use file::SessionFile;
 pub use host::SessionHost;
 pub use llm::{LlmInfo, Usage};
 pub use messages::{
-    render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
+    listing, render, render_input, render_messages, turn_feedback, turns_text, Feedback, Message,
+    RenderOptions, Role, View,
 };
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 pub use signature::{Signature, SignatureError, Type};
@@ -247,9 +250,21 @@ pub struct SessionBuilder {
     returns: Option<(String, Type)>,
     problems: Vec<String>,
     base_dir: Option<PathBuf>,
+    open_ended: bool,
 }
 
 impl SessionBuilder {
+    /// An open-ended session (`ptc mcp`): it never ends. `(return v)` is a
+    /// successful turn whose value is `v`, `(fail reason)` a failed turn
+    /// (memory unchanged), and `max_turns` turns do not exhaust it. No
+    /// prompts are rendered or stored ([`Session::prompts`] stays empty):
+    /// the front end asks for what it shows ([`turn_feedback`],
+    /// [`listing`]), so a long session costs no re-rendering per turn.
+    pub fn open_ended(mut self) -> SessionBuilder {
+        self.open_ended = true;
+        self
+    }
+
     /// The shape the mission's result must have, e.g. `{total :int, items
     /// [:string]}` (`shape.rs` says what each type accepts): `(return v)`
     /// with a value of another shape is a failed turn (`type-error`) whose
@@ -420,7 +435,8 @@ impl SessionBuilder {
             turns: Vec::new(),
             status: Status::Running,
             prompts: Vec::new(),
-            stop_at_max_turns: true,
+            stop_at_max_turns: !self.open_ended,
+            open_ended: self.open_ended,
         };
         session.record_next_prompt();
         Ok(session)
@@ -471,6 +487,8 @@ pub struct Session {
     replay: recording::ReplaySlot,
     /// Where relative tool paths resolve ([`SessionBuilder::base_dir`]).
     base_dir: Option<PathBuf>,
+    /// See [`SessionBuilder::open_ended`].
+    open_ended: bool,
 }
 
 impl Session {
@@ -487,6 +505,7 @@ impl Session {
             returns: None,
             problems: Vec::new(),
             base_dir: None,
+            open_ended: false,
         }
     }
 
@@ -620,6 +639,9 @@ impl Session {
 
     /// The status once turn `number` ended with `result`.
     fn status_after(&self, number: usize, result: &Result<Value, Error>, returned: bool) -> Status {
+        if self.open_ended {
+            return Status::Running;
+        }
         match result {
             Ok(v) if returned => Status::Returned(v.clone()),
             Err(e) if e.kind() == ErrorKind::Fail => Status::Failed(
@@ -640,6 +662,11 @@ impl Session {
     /// status of turns already run.
     pub fn set_stop_at_max_turns(&mut self, on: bool) {
         self.stop_at_max_turns = on;
+    }
+
+    /// Whether the session never ends ([`SessionBuilder::open_ended`]).
+    pub fn is_open_ended(&self) -> bool {
+        self.open_ended
     }
 
     /// See [`Session::set_stop_at_max_turns`].
@@ -810,6 +837,9 @@ impl Session {
 
     /// Renders the messages for the next turn and stores them.
     fn record_next_prompt(&mut self) {
+        if self.open_ended {
+            return;
+        }
         let messages = render_messages(self, View::of(self));
         self.prompts.push(messages);
     }
