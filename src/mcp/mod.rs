@@ -5,3 +5,5 @@
 //!
 //! - `client/`: MCP servers as tool sources of a session (issue 24).
 //! - `server/`: `ptc mcp`, ptc as a code-mode MCP server (issue 25).
+
+pub mod server;
