@@ -76,9 +76,11 @@ pub fn mcp(args: McpArgs) -> i32 {
                 None => None,
                 Some(name) => match std::env::var(name) {
                     Ok(t) if !t.is_empty() => Some(t),
-                    _ => return input_error(format!(
+                    _ => {
+                        return input_error(format!(
                         "--token-env {name}: the environment variable {name} is not set (or empty)"
-                    )),
+                    ))
+                    }
                 },
             };
             server::serve_http(options, addr, token, |bound| {

@@ -562,15 +562,38 @@ impl Session {
         raw_response: &str,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
+        let program = extract_program(raw_response);
+        self.run_extracted(raw_response.to_string(), program, llm)
+    }
+
+    /// Runs `source` as the next turn, as written: a front end's program
+    /// (`ptc mcp`), not an LLM response, so there is no R-70 extraction
+    /// (`x` alone is a program). The turn's raw response is `source`, in a
+    /// ```` ```clojure ```` fence when extraction would not give it back,
+    /// so that a saved session replays the same programs.
+    pub fn run_program(&mut self, source: &str) -> Result<&Turn, SessionError> {
+        let raw = if extract_program(source).as_deref() == Some(source.trim()) {
+            source.to_string()
+        } else {
+            format!("```clojure\n{source}\n```")
+        };
+        self.run_extracted(raw, Some(source.to_string()), None)
+    }
+
+    fn run_extracted(
+        &mut self,
+        raw_response: String,
+        program: Option<String>,
+        llm: Option<LlmInfo>,
+    ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
-        let program = extract_program(raw_response);
         let (mut result, mut returned, prints, tool_calls, notes) = match &program {
             None => (
-                Err(extract::no_code_error(raw_response)),
+                Err(extract::no_code_error(&raw_response)),
                 false,
                 Vec::new(),
                 Vec::new(),
@@ -621,7 +644,7 @@ impl Session {
         self.status = self.status_after(number, &result, returned);
         self.turns.push(Turn {
             number,
-            raw_response: raw_response.to_string(),
+            raw_response,
             program,
             result,
             returned,

@@ -65,7 +65,15 @@ impl ClientSession {
         let mut inner = self.lock();
         let session = &mut inner.session;
         session.set_interrupt(Some(interrupt));
-        let ran = session.run_turn(program).map(|turn| {
+        // A program sent in a code fence (as models like to) is taken out
+        // of it (R-70); anything else runs as written.
+        let fenced = program.lines().any(|l| l.trim_start().starts_with("```"));
+        let turn = if fenced {
+            session.run_turn(program)
+        } else {
+            session.run_program(program)
+        };
+        let ran = turn.map(|turn| {
             (
                 turn.defined.clone(),
                 turn.error().and_then(|e| e.line_col()),

@@ -178,12 +178,14 @@ impl ServerHandler for PtcServer {
                     if n == 1 { "" } else { "s" }
                 ))])
             }
-            other => return Err(McpError::invalid_params(
-                format!(
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
                     "unknown tool {other:?}: this server has run_ptc_lisp, ptc_state and ptc_reset"
                 ),
-                None,
-            )),
+                    None,
+                ))
+            }
         };
         Ok(result.into())
     }

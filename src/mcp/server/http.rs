@@ -15,7 +15,7 @@ use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{PtcServer, Template};
+use super::{malformed, PtcServer, Template};
 
 /// Serves until the process ends.
 pub async fn serve(
@@ -65,6 +65,10 @@ pub async fn serve(
                     if let Some(refusal) = refuse(&req, token.as_deref()) {
                         return Ok::<_, std::convert::Infallible>(refusal);
                     }
+                    let req = match checked(req).await {
+                        Ok(req) => req,
+                        Err(refusal) => return Ok(refusal),
+                    };
                     let resp = hyper::service::Service::call(&service, req)
                         .await
                         .unwrap_or_else(|never| match never {});
@@ -76,6 +80,52 @@ pub async fn serve(
                 .await;
         });
     }
+}
+
+/// Most bytes of a request body (rmcp's own default).
+const MAX_BODY: usize = 4 * 1024 * 1024;
+
+/// A POST with its body read and checked ([`malformed::check`]): a
+/// JSON-RPC error (HTTP 400, or 413 when too large) for a malformed one.
+async fn checked(req: Request<Incoming>) -> Result<Request<Full<Bytes>>, Response<Body>> {
+    let (parts, body) = req.into_parts();
+    let bytes = match http_body_util::Limited::new(body, MAX_BODY).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) => {
+            let too_large = e
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some();
+            let (status, message) = if too_large {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the request body is over {MAX_BODY} bytes"),
+                )
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    format!("cannot read the request body: {e}"),
+                )
+            };
+            let err = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": message}});
+            return Err(json_response(status, &err));
+        }
+    };
+    if parts.method == hyper::Method::POST {
+        if let Some(err) = malformed::check(&bytes) {
+            return Err(json_response(StatusCode::BAD_REQUEST, &err));
+        }
+    }
+    Ok(Request::from_parts(parts, Full::new(bytes)))
+}
+
+fn json_response(status: StatusCode, body: &serde_json::Value) -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    r
 }
 
 type Body = http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>;

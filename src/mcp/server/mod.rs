@@ -17,7 +17,8 @@
 //! thread, interrupted when the request is cancelled or the client goes
 //! away, recorded to `--out`), `answer.rs` (a turn → the tool result, capped
 //! in tokens), `handler.rs` (the rmcp `ServerHandler`), `http.rs` (the
-//! Streamable HTTP listener, bearer token).
+//! Streamable HTTP listener, bearer token), `malformed.rs` (JSON-RPC errors
+//! for messages rmcp would drop).
 //!
 //! # Rules where the specs are silent
 //!
@@ -58,6 +59,7 @@ mod client;
 pub mod describe;
 mod handler;
 mod http;
+mod malformed;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -177,14 +179,24 @@ pub fn serve_stdio(options: Options) -> Result<(), String> {
     let result = rt.block_on(async move {
         use rmcp::ServiceExt;
         let server = PtcServer::new(template)?;
+        let (to_server, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, from_server) = tokio::io::duplex(1 << 16);
+        let filter = tokio::spawn(malformed::filter_stdio(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            to_server,
+            from_server,
+        ));
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve((server_in, server_out))
             .await
             .map_err(|e| format!("MCP handshake failed: {e}"))?;
         running
             .waiting()
             .await
             .map_err(|e| format!("MCP server stopped: {e}"))?;
+        // The filter ends once the server's last line is out.
+        let _ = tokio::time::timeout(Duration::from_secs(2), filter).await;
         Ok::<(), String>(())
     });
     // Blocking reads of stdin would keep a plain drop waiting.
