@@ -1029,6 +1029,40 @@ mod tests {
     }
 
     #[test]
+    fn open_ended_sessions_never_end_and_run_programs_as_written() {
+        let mut s = Session::builder("m")
+            .max_turns(1)
+            .open_ended()
+            .build()
+            .unwrap();
+        assert!(s.prompts().is_empty());
+        s.run_program("(def x 1)").unwrap();
+        let t = s.run_program("x").unwrap();
+        assert_eq!(t.result.as_ref().ok(), Some(&Value::Int(1)));
+        assert_eq!(t.raw_response, "```clojure\nx\n```");
+        assert_eq!(
+            s.run_program("(return 5)").unwrap().result.as_ref().ok(),
+            Some(&Value::Int(5))
+        );
+        let t = s.run_program("(def x 2) (fail \"no\")").unwrap();
+        assert!(!t.success);
+        assert!(s.status().is_running());
+        assert_eq!(
+            s.memory().lookup("x").map(|d| d.value.clone()),
+            Some(Value::Int(1))
+        );
+        assert!(s.prompts().is_empty());
+        // The recorded responses replay to the same programs.
+        let replayed: Vec<Option<String>> = s
+            .turns()
+            .iter()
+            .map(|t| extract_program(&t.raw_response))
+            .collect();
+        let programs: Vec<Option<String>> = s.turns().iter().map(|t| t.program.clone()).collect();
+        assert_eq!(replayed, programs);
+    }
+
+    #[test]
     fn builder_reports_every_problem() {
         let e = Session::builder("m")
             .data("x", Value::Nil)

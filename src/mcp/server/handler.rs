@@ -59,7 +59,9 @@ impl PtcServer {
                 // The client cancelled or went away: stop the turn and
                 // let it finish (it fails, memory unchanged).
                 flag.store(true, Ordering::SeqCst);
-                task.await
+                let ended = task.await;
+                eprintln!("ptc mcp: a call was cancelled or its client left: its turn was interrupted");
+                ended
             }
         };
         let ran = ran
