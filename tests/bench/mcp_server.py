@@ -4,7 +4,7 @@ Streamable HTTP (one client, sequential calls, through the official MCP
 Python SDK client), and the resident memory of N idle HTTP sessions
 (raw initialize handshakes, so the client's own memory is not counted).
 
-    tests/deps/.venv/bin/python tests/bench/mcp.py [PTC] [--calls N] [--sessions N]
+    tests/deps/.venv/bin/python tests/bench/mcp_server.py [PTC] [--calls N] [--sessions N]
 
 PTC defaults to target/release/ptc. Prints a Markdown table.
 """
