@@ -11,6 +11,7 @@ PTC defaults to target/release/ptc. Prints a Markdown table.
 
 import argparse
 import asyncio
+import json
 import statistics
 import subprocess
 import sys
@@ -43,6 +44,33 @@ async def timed_calls(client, n):
     return n / total, statistics.median(lat) * 1000
 
 
+def raw_stdio(ptc, session, n):
+    """Newline-delimited JSON-RPC over the pipes, no SDK: the server's own
+    cost (the SDK's stdio client adds several ms per call)."""
+    p = subprocess.Popen([ptc, "mcp", session], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def call(m):
+        p.stdin.write(json.dumps(m) + "\n")
+        p.stdin.flush()
+        return p.stdout.readline() if "id" in m else None
+
+    call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}}})
+    call({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    lat = []
+    start = time.perf_counter()
+    for i in range(1, n + 1):
+        t = time.perf_counter()
+        line = call({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "name": "run_ptc_lisp", "arguments": {"program": "(+ 1 2)"}}})
+        lat.append(time.perf_counter() - t)
+        assert json.loads(line)["result"]["structuredContent"]["value"] == 3
+    total = time.perf_counter() - start
+    p.kill()
+    return n / total, statistics.median(lat) * 1000
+
+
 async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("ptc", nargs="?", default="target/release/ptc")
@@ -55,14 +83,15 @@ async def main():
     rows = []
 
     async with Client(StdioServerParameters(command=a.ptc, args=["mcp", session.name])) as c:
-        rows.append(("stdio", *await timed_calls(c, a.calls)))
+        rows.append(("stdio (Python SDK client)", *await timed_calls(c, a.calls)))
+    rows.append(("stdio (raw JSON lines)", *raw_stdio(a.ptc, session.name, a.calls)))
 
     server = subprocess.Popen([a.ptc, "mcp", session.name, "--http", "0"],
                               stderr=subprocess.PIPE, text=True)
     try:
         url = next(w for w in server.stderr.readline().split() if w.startswith("http://"))
         async with Client(url) as c:
-            rows.append(("Streamable HTTP", *await timed_calls(c, a.calls)))
+            rows.append(("Streamable HTTP (Python SDK client)", *await timed_calls(c, a.calls)))
         await asyncio.sleep(0.5)
         before = rss_kib(server.pid)
         headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
