@@ -6,7 +6,8 @@ Python SDK client), and the resident memory of N idle HTTP sessions
 
     tests/deps/.venv/bin/python tests/bench/mcp_server.py [PTC] [--calls N] [--sessions N]
 
-PTC defaults to target/release/ptc. Prints a Markdown table.
+PTC defaults to target/release/ptc (the numbers of a debug build are mostly
+the interpreter's and rmcp's unoptimized code). Prints a Markdown table.
 """
 
 import argparse
