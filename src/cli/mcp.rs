@@ -40,14 +40,15 @@ pub struct McpArgs {
 
 pub fn mcp(args: McpArgs) -> i32 {
     let base = match &args.session {
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read the session file: {e}", path.display()))
-            .and_then(|text| {
+        // Read with the CLI's bound (the server reads it again, once checked).
+        Some(path) => {
+            match super::input::read_json_file(path, "the session file").and_then(|text| {
                 crate::session::SessionFile::parse(&text, path).map_err(|e| e.to_string())
             }) {
-            Ok(file) => file.limits.unwrap_or_default(),
-            Err(e) => return input_error(e),
-        },
+                Ok(file) => file.limits.unwrap_or_default(),
+                Err(e) => return input_error(e),
+            }
+        }
         None => Default::default(),
     };
     if let Some(dir) = &args.out {
