@@ -126,7 +126,7 @@ impl ClientSession {
         let Some(path) = &self.record else {
             return Ok(());
         };
-        let mut file = inner.session.to_file();
+        let mut file = inner.session.to_file_at(path);
         file.max_turns = file.max_turns.max(file.turns.len());
         let json = serde_json::to_string_pretty(&file)
             .map_err(|e| format!("cannot write the session as JSON: {e}"))?;

@@ -51,7 +51,8 @@
 //!   (`NAME-before-reset-K.json`).
 //! * **`--out DIR`**: each MCP session is saved after every call as
 //!   `DIR/mcp-UNIXTIME-PID-N.json`, a session file whose turns are the
-//!   programs (`max_turns` raised to the number of turns so that `ptc
+//!   programs with their recorded tool calls, command tools relocated as
+//!   `Session::to_file_at` does (`max_turns` raised to the number of turns so that `ptc
 //!   replay` runs them all).
 
 mod answer;
