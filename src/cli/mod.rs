@@ -30,6 +30,7 @@ mod input;
 mod limits;
 #[cfg(feature = "agent")]
 mod llm_args;
+mod mcp;
 mod prompt;
 mod repl;
 mod replay;
@@ -63,6 +64,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Print a prompt: `ptc prompt system` prints the static SYSTEM prompt.
     Prompt(prompt::PromptArgs),
+    /// Serve MCP (stdio, or Streamable HTTP with --http): run_ptc_lisp, ptc_state, ptc_reset.
+    Mcp(mcp::McpArgs),
     /// Run the mission with an LLM: one line per turn, the session saved to --out after each.
     #[cfg(feature = "agent")]
     Agent(agent::AgentArgs),
@@ -87,6 +90,7 @@ pub fn main() -> i32 {
         Some(Command::Check(args)) => check::check(args),
         Some(Command::Replay(args)) => replay::replay(args),
         Some(Command::Prompt(args)) => prompt::prompt(args),
+        Some(Command::Mcp(args)) => mcp::mcp(args),
         #[cfg(feature = "agent")]
         Some(Command::Agent(args)) => agent::agent(args),
         #[cfg(feature = "agent")]

@@ -7,3 +7,4 @@
 //! - `server/`: `ptc mcp`, ptc as a code-mode MCP server (issue 25).
 
 pub mod client;
+pub mod server;

@@ -14,7 +14,8 @@
 //! R-28 samples, R-29 labels), `sections.rs` (each USER section),
 //! `compressed.rs`, `uncompressed.rs`, `budget.rs` (the token budget), `redact.rs`, `loops.rs` (error loops,
 //! repeated tool calls), `turns.rs`, `stats.rs`,
-//! `system.rs`.
+//! `system.rs`, `feedback.rs` (one turn's feedback and the namespace
+//! listing, for front ends that run one program at a time: `ptc mcp`).
 //!
 //! # Decisions where the spec is silent
 //!
@@ -75,6 +76,7 @@
 
 pub(crate) mod budget;
 mod compressed;
+mod feedback;
 pub(crate) mod input;
 pub(crate) mod layout;
 pub(crate) mod loops;
@@ -90,6 +92,7 @@ mod uncompressed;
 use serde::{Deserialize, Serialize};
 
 pub use budget::degrade_step_names;
+pub use feedback::{listing, turn_feedback, Feedback, EMPTY_LISTING};
 pub use input::{
     type_text, ErrorInfo, FnInfo, MemoryEntry, MemoryView, RenderInput, ToolCall, ToolInfo,
     TurnRecord,

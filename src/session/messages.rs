@@ -5,7 +5,7 @@
 use crate::render::{
     self, ErrorInfo, MemoryView, RenderInput, Strategy, ToolInfo as RenderTool, TurnRecord,
 };
-pub use crate::render::{Message, RenderOptions, Rendered, Role, Stats};
+pub use crate::render::{Feedback, Message, RenderOptions, Rendered, Role, Stats};
 
 use super::Session;
 
@@ -53,6 +53,11 @@ impl View {
 
 /// What the renderer needs from a session.
 pub fn render_input(session: &Session) -> RenderInput {
+    render_input_of(session, session.turns())
+}
+
+/// [`render_input`] with only `turns` of the session's turns.
+fn render_input_of(session: &Session, turns: &[super::Turn]) -> RenderInput {
     let interp = session.interp();
     let last_return = |id| interp.last_return(id).cloned();
     RenderInput {
@@ -78,8 +83,7 @@ pub fn render_input(session: &Session) -> RenderInput {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
         max_turns: session.max_turns(),
-        turns: session
-            .turns()
+        turns: turns
             .iter()
             .map(|t| TurnRecord {
                 number: t.number,
@@ -120,4 +124,25 @@ pub fn render_messages(session: &Session, view: View) -> Vec<Message> {
 /// calls and memory diff.
 pub fn turns_text(session: &Session) -> String {
     render::turns_view(&render_input(session))
+}
+
+/// The feedback of the session's last turn, as a front end that runs one
+/// program at a time shows it (`ptc mcp`): the compressed view's text for
+/// that turn, hidden data redacted ([`crate::render::turn_feedback`]).
+/// `None` before the first turn.
+pub fn turn_feedback(session: &Session) -> Option<Feedback> {
+    let last = session.turns().len().checked_sub(1)?;
+    let turns = &session.turns()[last..];
+    let position = turns[0].error().and_then(|e| e.line_col());
+    render::turn_feedback(
+        &render_input_of(session, turns),
+        session.render_options(),
+        position,
+    )
+}
+
+/// The `tool/`, `data/` and `user/` namespaces as the compressed view lists
+/// them, with samples, hidden data redacted ([`crate::render::listing`]).
+pub fn listing(session: &Session) -> String {
+    render::listing(&render_input_of(session, &[]), session.render_options())
 }

@@ -13,7 +13,9 @@
 //!
 //! The session ends when a turn calls `(return v)` ([`Status::Returned`]),
 //! `(fail reason)` ([`Status::Failed`]), or when `max_turns` turns have run
-//! without either ([`Status::Exhausted`]).
+//! without either ([`Status::Exhausted`]) — unless it is open-ended
+//! ([`SessionBuilder::open_ended`]: front ends such as `ptc mcp`, where a
+//! client runs programs for as long as it likes).
 //!
 //! Submodules: `signature.rs` (tool signatures), `tools.rs` (the [`Tool`]
 //! trait and the closure, scripted and command tools), `host.rs` (the
@@ -85,7 +87,8 @@ pub use host::SessionHost;
 pub use llm::{LlmInfo, Usage};
 pub use mcp::{McpCommand, McpLink, McpServerConfig};
 pub use messages::{
-    render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
+    listing, render, render_input, render_messages, turn_feedback, turns_text, Feedback, Message,
+    RenderOptions, Role, View,
 };
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 pub use signature::{Signature, SignatureError, Type};
@@ -252,6 +255,7 @@ pub struct SessionBuilder {
     base_dir: Option<PathBuf>,
     /// MCP servers: name, configuration, directory, tools a file lists.
     mcp: Vec<(String, McpServerConfig, std::path::PathBuf, Vec<ToolInfo>)>,
+    open_ended: bool,
 }
 
 impl SessionBuilder {
@@ -291,6 +295,17 @@ impl SessionBuilder {
                 .push(format!("MCP server name {name:?} {why}"));
         }
         self.mcp.push((name, config, dir.into(), saved));
+        self
+    }
+
+    /// An open-ended session (`ptc mcp`): it never ends. `(return v)` is a
+    /// successful turn whose value is `v`, `(fail reason)` a failed turn
+    /// (memory unchanged), and `max_turns` turns do not exhaust it. No
+    /// prompts are rendered or stored ([`Session::prompts`] stays empty):
+    /// the front end asks for what it shows ([`turn_feedback`],
+    /// [`listing`]), so a long session costs no re-rendering per turn.
+    pub fn open_ended(mut self) -> SessionBuilder {
+        self.open_ended = true;
         self
     }
 
@@ -483,7 +498,8 @@ impl SessionBuilder {
             turns: Vec::new(),
             status: Status::Running,
             prompts: Vec::new(),
-            stop_at_max_turns: true,
+            stop_at_max_turns: !self.open_ended,
+            open_ended: self.open_ended,
         };
         session.record_next_prompt();
         Ok(session)
@@ -539,6 +555,8 @@ pub struct Session {
     replay: recording::ReplaySlot,
     /// Where relative tool paths resolve ([`SessionBuilder::base_dir`]).
     base_dir: Option<PathBuf>,
+    /// See [`SessionBuilder::open_ended`].
+    open_ended: bool,
 }
 
 impl Session {
@@ -556,6 +574,7 @@ impl Session {
             problems: Vec::new(),
             base_dir: None,
             mcp: Vec::new(),
+            open_ended: false,
         }
     }
 
@@ -612,15 +631,38 @@ impl Session {
         raw_response: &str,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
+        let program = extract_program(raw_response);
+        self.run_extracted(raw_response.to_string(), program, llm)
+    }
+
+    /// Runs `source` as the next turn, as written: a front end's program
+    /// (`ptc mcp`), not an LLM response, so there is no R-70 extraction
+    /// (`x` alone is a program). The turn's raw response is `source`, in a
+    /// ```` ```clojure ```` fence when extraction would not give it back,
+    /// so that a saved session replays the same programs.
+    pub fn run_program(&mut self, source: &str) -> Result<&Turn, SessionError> {
+        let raw = if extract_program(source).as_deref() == Some(source.trim()) {
+            source.to_string()
+        } else {
+            format!("```clojure\n{source}\n```")
+        };
+        self.run_extracted(raw, Some(source.to_string()), None)
+    }
+
+    fn run_extracted(
+        &mut self,
+        raw_response: String,
+        program: Option<String>,
+        llm: Option<LlmInfo>,
+    ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
-        let program = extract_program(raw_response);
         let (mut result, mut returned, prints, tool_calls, notes) = match &program {
             None => (
-                Err(extract::no_code_error(raw_response)),
+                Err(extract::no_code_error(&raw_response)),
                 false,
                 Vec::new(),
                 Vec::new(),
@@ -671,7 +713,7 @@ impl Session {
         self.status = self.status_after(number, &result, returned);
         self.turns.push(Turn {
             number,
-            raw_response: raw_response.to_string(),
+            raw_response,
             program,
             result,
             returned,
@@ -690,6 +732,9 @@ impl Session {
 
     /// The status once turn `number` ended with `result`.
     fn status_after(&self, number: usize, result: &Result<Value, Error>, returned: bool) -> Status {
+        if self.open_ended {
+            return Status::Running;
+        }
         match result {
             Ok(v) if returned => Status::Returned(v.clone()),
             Err(e) if e.kind() == ErrorKind::Fail => Status::Failed(
@@ -710,6 +755,11 @@ impl Session {
     /// status of turns already run.
     pub fn set_stop_at_max_turns(&mut self, on: bool) {
         self.stop_at_max_turns = on;
+    }
+
+    /// Whether the session never ends ([`SessionBuilder::open_ended`]).
+    pub fn is_open_ended(&self) -> bool {
+        self.open_ended
     }
 
     /// See [`Session::set_stop_at_max_turns`].
@@ -880,6 +930,9 @@ impl Session {
 
     /// Renders the messages for the next turn and stores them.
     fn record_next_prompt(&mut self) {
+        if self.open_ended {
+            return;
+        }
         let messages = render_messages(self, View::of(self));
         self.prompts.push(messages);
     }
@@ -1104,6 +1157,40 @@ mod tests {
         assert_eq!(s.turns_left(), 0);
         s.run_turn("(fail \"done\")").unwrap();
         assert_eq!(s.status(), &Status::Failed(Value::string("done")));
+    }
+
+    #[test]
+    fn open_ended_sessions_never_end_and_run_programs_as_written() {
+        let mut s = Session::builder("m")
+            .max_turns(1)
+            .open_ended()
+            .build()
+            .unwrap();
+        assert!(s.prompts().is_empty());
+        s.run_program("(def x 1)").unwrap();
+        let t = s.run_program("x").unwrap();
+        assert_eq!(t.result.as_ref().ok(), Some(&Value::Int(1)));
+        assert_eq!(t.raw_response, "```clojure\nx\n```");
+        assert_eq!(
+            s.run_program("(return 5)").unwrap().result.as_ref().ok(),
+            Some(&Value::Int(5))
+        );
+        let t = s.run_program("(def x 2) (fail \"no\")").unwrap();
+        assert!(!t.success);
+        assert!(s.status().is_running());
+        assert_eq!(
+            s.memory().lookup("x").map(|d| d.value.clone()),
+            Some(Value::Int(1))
+        );
+        assert!(s.prompts().is_empty());
+        // The recorded responses replay to the same programs.
+        let replayed: Vec<Option<String>> = s
+            .turns()
+            .iter()
+            .map(|t| extract_program(&t.raw_response))
+            .collect();
+        let programs: Vec<Option<String>> = s.turns().iter().map(|t| t.program.clone()).collect();
+        assert_eq!(replayed, programs);
     }
 
     #[test]
