@@ -453,8 +453,17 @@ fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
         None => n,
     };
     interp.tick(scan_ticks(s.len()))?;
-    let start = start.clamp(0, n) as usize;
-    let end = end.clamp(0, n) as usize;
+    // Indices are clamped to the string (conformance up-runtime_collection-81,
+    // -82), but an end before the start (once clamped) is an error, as in
+    // Clojure (StringIndexOutOfBoundsException), not an empty string.
+    let (start, end) = (start.clamp(0, n), end.clamp(0, n));
+    if start > end {
+        return Err(Error::execution(format!(
+            "subs: end {end} is before start {start} (StringIndexOutOfBoundsException)"
+        ))
+        .with_hint("(subs s start end) needs start <= end; (subs s start) runs to the end"));
+    }
+    let (start, end) = (start as usize, end as usize);
     if start >= end {
         return Ok(Value::string(""));
     }

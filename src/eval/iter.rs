@@ -60,8 +60,9 @@ pub enum SeqIter {
     Concat {
         f: Value,
         inner: Box<SeqIter>,
-        chunk: Vector,
-        pos: usize,
+        /// The items of the collection `f` gave last (an infinite one is
+        /// taken item by item: `(mapcat (fn [x] (range)) s)`).
+        chunk: Box<SeqIter>,
         /// The last chunk was `reduced`: end once it is given.
         last: bool,
     },
@@ -147,8 +148,10 @@ impl SeqIter {
                 LazySeq::Concat { f, source } => SeqIter::Concat {
                     f: f.clone(),
                     inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
-                    chunk: Vector::new(),
-                    pos: 0,
+                    chunk: Box::new(SeqIter::Finite {
+                        items: Vector::new(),
+                        pos: 0,
+                    }),
                     last: false,
                 },
                 LazySeq::Interleave(seqs) => SeqIter::Interleave {
@@ -281,12 +284,10 @@ impl SeqIter {
                 f,
                 inner,
                 chunk,
-                pos,
                 last,
             } => loop {
-                if let Some(x) = chunk.get(*pos) {
-                    *pos += 1;
-                    return Ok(Some(x.clone()));
+                if let Some(x) = pull(chunk, interp)? {
+                    return Ok(Some(x));
                 }
                 if *last {
                     return Ok(None);
@@ -303,8 +304,7 @@ impl SeqIter {
                     }
                     v => v,
                 };
-                *chunk = args::items("mapcat", &coll)?;
-                *pos = 0;
+                **chunk = SeqIter::new("mapcat", &coll)?;
             },
             SeqIter::Zip { f, its } => {
                 let mut row = Vec::with_capacity(its.len());

@@ -143,3 +143,15 @@ fn links_used_twice_do_not_explode() {
         );
     });
 }
+
+/// `mapcat` over an infinite sequence takes an infinite chunk item by item
+/// (it used to realise each chunk, refusing `(range)`).
+#[test]
+fn mapcat_takes_infinite_chunks_item_by_item() {
+    let mut i = bare(Limits::default());
+    let out = i.run_program("(take 3 (mapcat (fn [x] (range)) (range)))");
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[0 1 2]"
+    );
+}
