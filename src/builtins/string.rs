@@ -1286,9 +1286,10 @@ mod tests {
             ok(subs, &[s("hello"), Value::Int(3), Value::Int(10)]),
             "\"lo\""
         );
+        // An end before the start throws (issue 23), as in Clojure.
         assert_eq!(
-            ok(subs, &[s("hello"), Value::Int(4), Value::Int(2)]),
-            "\"\""
+            err(subs, &[s("hello"), Value::Int(4), Value::Int(2)]),
+            ErrorKind::Execution
         );
         assert_eq!(
             ok(subs, &[s("λμνξ"), Value::Int(1), Value::Int(3)]),
