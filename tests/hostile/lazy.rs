@@ -52,16 +52,32 @@ const ANY_LIMIT: [ErrorKind; 3] = [
     ErrorKind::Timeout,
 ];
 
+/// Default limits but a long timeout, so that a slow (debug, loaded)
+/// build reaches the chain's length rather than the clock.
+fn patient() -> Interp {
+    bare(Limits {
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    })
+}
+
 #[test]
 fn long_lazy_chains_end_in_a_limit_not_a_crash() {
+    let bounded = [ErrorKind::MemoryExceeded, ErrorKind::LimitExceeded];
     for link in LINKS {
         let src = format!("(first (nth (iterate {link} (range)) 2000000))");
-        fails_with(bare(Limits::default()), &ANY_LIMIT, &src);
+        fails_with(patient(), &bounded, &src);
     }
+    fails_with(
+        patient(),
+        &bounded,
+        "(first (drop 1 (nth (iterate #(map inc %) (range)) 2000000)))",
+    );
+    // Under the default one-second timeout, whichever limit comes first.
     fails_with(
         bare(Limits::default()),
         &ANY_LIMIT,
-        "(first (drop 1 (nth (iterate #(map inc %) (range)) 2000000)))",
+        "(first (nth (iterate #(map inc %) (range)) 2000000))",
     );
 }
 
@@ -69,12 +85,6 @@ fn long_lazy_chains_end_in_a_limit_not_a_crash() {
 /// 375 MB under a 10 MB heap.
 #[test]
 fn lazy_links_are_charged_to_the_heap() {
-    let patient = || {
-        bare(Limits {
-            timeout_ms: Some(60_000),
-            ..Limits::default()
-        })
-    };
     for src in [
         "(count (take 5 (nth (iterate repeat 1) 3000000)))",
         "(count (take 5 (nth (iterate #(map inc %) (range)) 3000000)))",
