@@ -8,6 +8,18 @@
 //! sequence …) pull items one at a time through [`crate::builtins::seq`]'s
 //! iteration helpers. Anything that would realize one completely ends in a
 //! `limit-exceeded` error instead of hanging.
+//!
+//! **Chains of links** (issue 23). A sequence built over another (`map`,
+//! `filter`, `drop` … of a lazy one) is a link over it, and a program can
+//! nest millions (`(nth (iterate #(map inc %) (range)) 2000000)`). Rules:
+//! * every link is built by [`Value::lazy`] and charged to the heap (96
+//!   bytes plus 16 per source);
+//! * taking an item through a link counts as one nested call
+//!   (`max_depth`, `Budget::enter_link`), calls made on the way included;
+//! * an iterator over a sequence walks at most 20,000 links deep and
+//!   100,000 links in all (`eval/iter.rs`; a link over the same sequence
+//!   twice counts it twice), else `limit-exceeded`;
+//! * dropping a chain is iterative (a per-thread queue), at any length.
 
 use super::{Value, Vector};
 
