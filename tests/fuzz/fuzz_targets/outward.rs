@@ -22,7 +22,7 @@ const GRACE_MS: u64 = 1_500;
 const PRELUDE: &str = "(def ss (reduce (fn [a _] [a a]) [1] (range 20)))
 (def sm (reduce (fn [a _] {:l a :r a}) {} (range 18)))
 (def lz (nth (iterate #(map inc %) (range)) 300))
-(def lf (nth (iterate #(filter odd? %) (range 1 1000000 2)) 200))";
+(def lf (nth (iterate #(filter odd? %) (iterate #(+ % 2) 1)) 200))";
 
 /// What each turn's value `v` is then handed to.
 const OUTWARD: [&str; 12] = [
