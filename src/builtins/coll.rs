@@ -1527,7 +1527,6 @@ mod tests {
     #[test]
     fn find_works_on_infinite_sequences() {
         use crate::value::LazySeq;
-        use std::sync::Arc;
         let r = Value::lazy(LazySeq::Range {
             start: i(1),
             step: i(1),
