@@ -37,6 +37,8 @@ fn exception_messages_are_printed_within_the_heap() {
         "IllegalArgumentException.",
         "IllegalStateException.",
         "ArithmeticException.",
+        "AssertionError.",
+        ".toString",
     ] {
         let src = format!("(count (mapv (fn [i] ({class} ss)) (range 20)))");
         let e = i.run_program(&src).result.unwrap_err();
