@@ -326,6 +326,10 @@ fn finishes(f: impl FnOnce() + Send + 'static) {
 
 #[path = "hostile/deep.rs"]
 mod deep;
+#[path = "hostile/lazy.rs"]
+mod lazy;
+#[path = "hostile/outward.rs"]
+mod outward;
 #[path = "hostile/printing.rs"]
 mod printing;
 #[path = "hostile/text.rs"]

@@ -1527,11 +1527,10 @@ mod tests {
     #[test]
     fn find_works_on_infinite_sequences() {
         use crate::value::LazySeq;
-        use std::sync::Arc;
-        let r = Value::Lazy(Arc::new(LazySeq::Range {
+        let r = Value::lazy(LazySeq::Range {
             start: i(1),
             step: i(1),
-        }));
+        });
         let big = Func::native("big", |_, a| Ok(Value::Bool(args::int("big", &a[0])? > 10)));
         assert_eq!(ok(find, &[big, r.clone()]), i(11));
         assert_eq!(

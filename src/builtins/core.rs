@@ -352,11 +352,15 @@ fn fail(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// What `println` shows of `v`, built within the heap budget (a
 /// self-sharing value would otherwise print forever): `fail`'s message,
-/// `ex-info`'s non-string message.
-fn shown_within_heap(interp: &mut Interp, v: &Value) -> Result<String> {
+/// `ex-info`'s and the exception constructors' non-string message. The
+/// text is charged to the heap like any string built.
+pub(super) fn shown_within_heap(interp: &mut Interp, v: &Value) -> Result<String> {
     let room = super::string::heap_room(interp);
     match crate::format::display_within(v, crate::format::Style::Println, room) {
-        Some(text) => Ok(text),
+        Some(text) => {
+            interp.alloc(text.len() as u64)?;
+            Ok(text)
+        }
         None => Err(super::string::out_of_room(interp)),
     }
 }

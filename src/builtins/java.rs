@@ -280,7 +280,8 @@ fn exception_value(interp: &mut Interp, class: &str, a: &[Value]) -> Result<Valu
     let message = match a.first() {
         None | Some(Value::Nil) => Value::Nil,
         Some(Value::Str(s)) => Value::Str(s.clone()),
-        Some(other) => Value::string(crate::format::display_println(other)),
+        // Printed within the heap budget and charged, as `ex-info` does.
+        Some(other) => Value::string(super::core::shown_within_heap(interp, other)?),
     };
     interp.alloc(2 * 48 + 32)?;
     let mut m = Map::new();

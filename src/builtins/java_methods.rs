@@ -239,11 +239,14 @@ fn equals_ignore_case(_: &mut Interp, a: &[Value]) -> Result<Value> {
     }))
 }
 
-fn to_string(_: &mut Interp, a: &[Value]) -> Result<Value> {
+fn to_string(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match &a[0] {
         Value::Nil => Err(npe(".toString")),
         Value::Str(s) => Ok(Value::Str(s.clone())),
-        other => Ok(Value::string(crate::format::display_println(other))),
+        // Printed within the heap budget and charged (issue 23 H1).
+        other => Ok(Value::string(super::core::shown_within_heap(
+            interp, other,
+        )?)),
     }
 }
 
@@ -513,7 +516,7 @@ fn assertion_error(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let message = match a.first() {
         None | Some(Value::Nil) => Value::Nil,
         Some(Value::Str(s)) => Value::Str(s.clone()),
-        Some(other) => Value::string(crate::format::display_println(other)),
+        Some(other) => Value::string(super::core::shown_within_heap(interp, other)?),
     };
     interp.alloc(128)?;
     let mut m = crate::value::Map::new();

@@ -146,7 +146,7 @@ impl Writer {
                     let text = match &key {
                         Value::Str(s) => s.to_string(),
                         Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
-                        other => crate::format::display_println(other),
+                        other => super::core::shown_within_heap(interp, other)?,
                     };
                     quote(&mut self.out, &text);
                     self.out.push_str(if self.pretty { " : " } else { ":" });

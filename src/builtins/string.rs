@@ -453,8 +453,17 @@ fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
         None => n,
     };
     interp.tick(scan_ticks(s.len()))?;
-    let start = start.clamp(0, n) as usize;
-    let end = end.clamp(0, n) as usize;
+    // Indices are clamped to the string (conformance up-runtime_collection-81,
+    // -82), but an end before the start (once clamped) is an error, as in
+    // Clojure (StringIndexOutOfBoundsException), not an empty string.
+    let (start, end) = (start.clamp(0, n), end.clamp(0, n));
+    if start > end {
+        return Err(Error::execution(format!(
+            "subs: end {end} is before start {start} (StringIndexOutOfBoundsException)"
+        ))
+        .with_hint("(subs s start end) needs start <= end; (subs s start) runs to the end"));
+    }
+    let (start, end) = (start as usize, end as usize);
     if start >= end {
         return Ok(Value::string(""));
     }
@@ -1277,9 +1286,10 @@ mod tests {
             ok(subs, &[s("hello"), Value::Int(3), Value::Int(10)]),
             "\"lo\""
         );
+        // An end before the start throws (issue 23), as in Clojure.
         assert_eq!(
-            ok(subs, &[s("hello"), Value::Int(4), Value::Int(2)]),
-            "\"\""
+            err(subs, &[s("hello"), Value::Int(4), Value::Int(2)]),
+            ErrorKind::Execution
         );
         assert_eq!(
             ok(subs, &[s("λμνξ"), Value::Int(1), Value::Int(3)]),

@@ -357,6 +357,23 @@ impl Budget {
         Ok(())
     }
 
+    /// Enters one link of a lazy sequence while realising an item
+    /// (`eval/iter.rs`): it counts as a nested call, so realising a chain
+    /// of links (`(map f (map f …))`) is bounded by `max_depth` like the
+    /// recursion it is, and deterministic. Left with [`Budget::leave`].
+    #[inline]
+    pub fn enter_link(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            self.depth -= 1;
+            return Err(super::iter::too_deep(self.max_depth).with_hint(
+                "realise the inner sequence before wrapping it again (e.g. (vec (take n s))), \
+                 build the items in one pass with loop/recur, or raise max_depth",
+            ));
+        }
+        Ok(())
+    }
+
     #[inline]
     pub fn leave(&mut self) {
         self.depth -= 1;
@@ -398,4 +415,36 @@ impl Budget {
             _ => Ok(()),
         }
     }
+}
+
+thread_local! {
+    /// The heap room left to the turn whose tool call runs on this thread
+    /// (`None`: no heap limit, or no call running).
+    static TOOL_ROOM: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// How many bytes of JSON text a tool may answer for each byte of heap
+/// room: a JSON tree takes up to ~40 times its text (`[1,1,…]`: 2 bytes of
+/// text, an 80-byte node), so a tenth of the room keeps the parse within
+/// four times the heap limit.
+pub const ANSWER_TEXT_PER_ROOM: u64 = 10;
+
+/// Runs `f` (a host's tool call) with [`tool_answer_cap`] giving the room
+/// `room` allows, and restores the previous value after.
+pub(crate) fn with_tool_room<T>(room: Option<u64>, f: impl FnOnce() -> T) -> T {
+    let before = TOOL_ROOM.with(|r| r.replace(room));
+    let out = f();
+    TOOL_ROOM.with(|r| r.set(before));
+    out
+}
+
+/// The most bytes of text a tool running on this thread may answer before
+/// it is parsed (a tenth of the calling turn's heap room), or `None` when
+/// the turn has no heap limit or no tool call is running. Tools that parse
+/// text (command tools, MCP tools) read at most this much and refuse a
+/// longer answer with an error naming both sizes.
+pub fn tool_answer_cap() -> Option<u64> {
+    TOOL_ROOM
+        .with(|r| r.get())
+        .map(|room| room / ANSWER_TEXT_PER_ROOM)
 }

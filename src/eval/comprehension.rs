@@ -70,7 +70,7 @@ impl Interp {
             result.map_err(|e| e.or_span(f.span))?;
             Ok(Value::vector(out))
         });
-        Ok(Value::Lazy(Arc::new(LazySeq::Concat { f: chunk, source })))
+        Ok(Value::lazy(LazySeq::Concat { f: chunk, source }))
     }
 
     /// Runs the clauses from the first; returns false when a `:while` ended

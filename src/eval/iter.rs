@@ -12,6 +12,7 @@ use crate::builtins::args;
 use crate::error::Result;
 use crate::value::{LazySeq, Value, Vector};
 
+use super::budget::HARD_MAX_DEPTH;
 use super::Interp;
 
 pub enum SeqIter {
@@ -59,8 +60,9 @@ pub enum SeqIter {
     Concat {
         f: Value,
         inner: Box<SeqIter>,
-        chunk: Vector,
-        pos: usize,
+        /// The items of the collection `f` gave last (an infinite one is
+        /// taken item by item: `(mapcat (fn [x] (range)) s)`).
+        chunk: Box<SeqIter>,
         /// The last chunk was `reduced`: end once it is given.
         last: bool,
     },
@@ -81,6 +83,30 @@ pub enum SeqIter {
 impl SeqIter {
     /// Iterates `v`; `fname` names the caller in type errors.
     pub fn new(fname: &str, v: &Value) -> Result<SeqIter> {
+        let mut links = 0;
+        let it = SeqIter::new_at(fname, v, 0, &mut links);
+        // Each link's iterator is memory and work (charged like values).
+        crate::eval::budget::charge_work(links as u64);
+        crate::eval::budget::charge_heap(64 * links as u64);
+        it
+    }
+
+    /// [`SeqIter::new`] for a link `depth` links below the sequence
+    /// iterated: refused past [`HARD_MAX_DEPTH`] links deep, so building the
+    /// iterator cannot overflow the stack, and past [`MAX_LINKS`] links in
+    /// all (`links` counts them), so a chain that uses one link twice at
+    /// each level (`(map + s s)`) cannot make it exponential.
+    fn new_at(fname: &str, v: &Value, depth: usize, links: &mut usize) -> Result<SeqIter> {
+        if depth > HARD_MAX_DEPTH {
+            return Err(too_deep(HARD_MAX_DEPTH));
+        }
+        if let Value::Lazy(_) = v {
+            *links += 1;
+            if *links > MAX_LINKS {
+                return Err(too_many_links());
+            }
+        }
+        let below = depth + 1;
         Ok(match v {
             Value::Lazy(l) => match &**l {
                 LazySeq::Range { start, step } => SeqIter::Range {
@@ -98,44 +124,46 @@ impl SeqIter {
                 },
                 LazySeq::Map { f, source } => SeqIter::Map {
                     f: f.clone(),
-                    inner: Box::new(SeqIter::new(fname, source)?),
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
                 },
                 LazySeq::Filter { pred, keep, source } => SeqIter::Filter {
                     pred: pred.clone(),
                     keep: *keep,
-                    inner: Box::new(SeqIter::new(fname, source)?),
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
                 },
                 LazySeq::Skip { source, n } => SeqIter::Skip {
-                    inner: Box::new(SeqIter::new(fname, source)?),
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
                     n: *n,
                 },
                 LazySeq::Repeatedly(f) => SeqIter::Repeatedly(f.clone()),
                 LazySeq::Reductions { f, init, source } => SeqIter::Reductions {
                     f: f.clone(),
                     next: Some(init.clone()),
-                    inner: Box::new(SeqIter::new(fname, source)?),
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
                 },
                 LazySeq::TakeNth { n, source } => SeqIter::TakeNth {
                     n: *n,
-                    inner: Box::new(SeqIter::new(fname, source)?),
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
                 },
                 LazySeq::Concat { f, source } => SeqIter::Concat {
                     f: f.clone(),
-                    inner: Box::new(SeqIter::new(fname, source)?),
-                    chunk: Vector::new(),
-                    pos: 0,
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
+                    chunk: Box::new(SeqIter::Finite {
+                        items: Vector::new(),
+                        pos: 0,
+                    }),
                     last: false,
                 },
                 LazySeq::Interleave(seqs) => SeqIter::Interleave {
-                    its: iters(fname, seqs)?,
+                    its: iters(fname, seqs, below, links)?,
                     pos: 0,
                 },
                 LazySeq::Zip { f, sources } => SeqIter::Zip {
                     f: f.clone(),
-                    its: iters(fname, sources)?,
+                    its: iters(fname, sources, below, links)?,
                 },
                 LazySeq::Chain(parts) => SeqIter::Chain {
-                    its: iters(fname, parts)?,
+                    its: iters(fname, parts, below, links)?,
                     pos: 0,
                 },
             },
@@ -198,7 +226,7 @@ impl SeqIter {
                 *pos += 1;
                 Ok(Some(item))
             }
-            SeqIter::Map { f, inner } => match inner.next(interp)? {
+            SeqIter::Map { f, inner } => match pull(inner, interp)? {
                 Some(x) => {
                     let f = f.clone();
                     Ok(Some(interp.call(&f, &[x])?))
@@ -206,7 +234,7 @@ impl SeqIter {
                 None => Ok(None),
             },
             SeqIter::Filter { pred, keep, inner } => {
-                while let Some(x) = inner.next(interp)? {
+                while let Some(x) = pull(inner, interp)? {
                     let pred = pred.clone();
                     if interp.call(&pred, std::slice::from_ref(&x))?.truthy() == *keep {
                         return Ok(Some(x));
@@ -217,11 +245,11 @@ impl SeqIter {
             SeqIter::Skip { inner, n } => {
                 while *n > 0 {
                     *n -= 1;
-                    if inner.next(interp)?.is_none() {
+                    if pull(inner, interp)?.is_none() {
                         return Ok(None);
                     }
                 }
-                inner.next(interp)
+                pull(inner, interp)
             }
             SeqIter::Repeatedly(f) => {
                 interp.tick(1)?;
@@ -235,17 +263,17 @@ impl SeqIter {
                 if let Value::Reduced(v) = acc {
                     return Ok(Some((*v).clone()));
                 }
-                if let Some(x) = inner.next(interp)? {
+                if let Some(x) = pull(inner, interp)? {
                     let f = f.clone();
                     *next = Some(interp.call(&f, &[acc.clone(), x])?);
                 }
                 Ok(Some(acc))
             }
             SeqIter::TakeNth { n, inner } => {
-                let item = inner.next(interp)?;
+                let item = pull(inner, interp)?;
                 if item.is_some() {
                     for _ in 1..*n {
-                        if inner.next(interp)?.is_none() {
+                        if pull(inner, interp)?.is_none() {
                             break;
                         }
                     }
@@ -256,17 +284,15 @@ impl SeqIter {
                 f,
                 inner,
                 chunk,
-                pos,
                 last,
             } => loop {
-                if let Some(x) = chunk.get(*pos) {
-                    *pos += 1;
-                    return Ok(Some(x.clone()));
+                if let Some(x) = pull(chunk, interp)? {
+                    return Ok(Some(x));
                 }
                 if *last {
                     return Ok(None);
                 }
-                let Some(x) = inner.next(interp)? else {
+                let Some(x) = pull(inner, interp)? else {
                     return Ok(None);
                 };
                 interp.tick(1)?;
@@ -278,13 +304,12 @@ impl SeqIter {
                     }
                     v => v,
                 };
-                *chunk = args::items("mapcat", &coll)?;
-                *pos = 0;
+                **chunk = SeqIter::new("mapcat", &coll)?;
             },
             SeqIter::Zip { f, its } => {
                 let mut row = Vec::with_capacity(its.len());
                 for it in its.iter_mut() {
-                    match it.next(interp)? {
+                    match pull(it, interp)? {
                         Some(x) => row.push(x),
                         None => return Ok(None),
                     }
@@ -294,7 +319,7 @@ impl SeqIter {
             }
             SeqIter::Chain { its, pos } => {
                 while let Some(it) = its.get_mut(*pos) {
-                    if let Some(x) = it.next(interp)? {
+                    if let Some(x) = pull(it, interp)? {
                         return Ok(Some(x));
                     }
                     *pos += 1;
@@ -307,7 +332,7 @@ impl SeqIter {
                 }
                 let i = *pos % its.len();
                 *pos += 1;
-                match its[i].next(interp)? {
+                match pull(&mut its[i], interp)? {
                     Some(x) => Ok(Some(x)),
                     None => {
                         // The shortest ended: so does the interleaving.
@@ -320,8 +345,44 @@ impl SeqIter {
     }
 }
 
-fn iters(fname: &str, seqs: &[Value]) -> Result<Vec<SeqIter>> {
-    seqs.iter().map(|s| SeqIter::new(fname, s)).collect()
+fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result<Vec<SeqIter>> {
+    seqs.iter()
+        .map(|s| SeqIter::new_at(fname, s, depth, links))
+        .collect()
+}
+
+/// The most links one iterator may walk (a link used twice counts twice).
+pub const MAX_LINKS: usize = 100_000;
+
+fn too_many_links() -> crate::error::Error {
+    crate::error::Error::limit(format!(
+        "a lazy sequence is built of more than {MAX_LINKS} links (a sequence used twice in \
+         one link, as in (map + s s), counts twice, so nesting such links doubles the count)"
+    ))
+    .with_hint("realise the inner sequence before combining it with itself (e.g. (vec (take n s)))")
+}
+
+/// The next item of the link below: realising it counts as one more level
+/// of call nesting ([`crate::eval::Budget::enter_link`]), so a chain of
+/// links, and calls made while realising one, stay within `max_depth` and
+/// the native stack.
+fn pull(inner: &mut SeqIter, interp: &mut Interp) -> Result<Option<Value>> {
+    interp.budget.enter_link()?;
+    let item = inner.next(interp);
+    interp.budget.leave();
+    item
+}
+
+/// The error for a chain of lazy links nested deeper than `max` links.
+pub(crate) fn too_deep(max: usize) -> crate::error::Error {
+    crate::error::Error::limit(format!(
+        "a lazy sequence nests more than {max} links deep (each map, filter, remove, keep, \
+         take-nth, mapcat, drop … of a lazy sequence is a link over it)"
+    ))
+    .with_hint(
+        "realise the inner sequence before wrapping it again (e.g. (vec (take n s))), or \
+         build the items in one pass with loop/recur",
+    )
 }
 
 fn as_f64(v: &Value) -> f64 {

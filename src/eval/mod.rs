@@ -25,7 +25,7 @@ mod hidden_calls;
 pub mod host;
 pub mod iter;
 mod leaving;
-mod outside;
+pub(crate) mod outside;
 mod print;
 pub mod stack;
 

@@ -32,6 +32,7 @@ impl Interp {
         for a in &args {
             self.check_leaving(&what, a)?;
         }
+        self.check_conversion_room(&what, &args)?;
         // Arguments that do not fit the tool's signature: a failed call,
         // and the tool does not run.
         if let Err(e) = self.host.check_args(name, &args) {
@@ -47,10 +48,20 @@ impl Interp {
         // it ends the turn. A panicking tool is a failed call.
         self.budget.check_clock()?;
         let time_left = self.budget.time_left();
+        let room = self
+            .budget
+            .limits
+            .max_heap_bytes
+            .map(|max| max.saturating_sub(self.budget.heap_bytes()));
         let host = &mut self.host;
-        // Host code runs on the calling thread's own stack (`stack.rs`).
+        // Host code runs on the calling thread's own stack (`stack.rs`),
+        // knowing how much text it may parse (`budget::tool_answer_cap`).
         let result = guard::catch_quietly(|| {
-            stack::on_caller_stack(|| host.call_tool_within(name, &args, time_left))
+            stack::on_caller_stack(|| {
+                super::budget::with_tool_room(room, || {
+                    host.call_tool_within(name, &args, time_left)
+                })
+            })
         })
         .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")))
         // A failure's text (a command's stderr, a Python traceback) goes
@@ -76,6 +87,44 @@ impl Interp {
         Ok(value)
     }
 
+    /// Tools see their arguments converted (JSON for command and MCP
+    /// tools, Python objects for Python tools), which copies every shared
+    /// part and takes several times the memory the values were charged:
+    /// a 22-level self-sharing map, 70 KB as values, took 2.85 GB as JSON.
+    /// So before any tool runs, the arguments' size with shared parts
+    /// copied ([`conversion_bytes_upto`]) must fit in the heap room left.
+    /// The check does not depend on the kind of tool (a recorded call
+    /// replays the same way) and charges the walk as work, not as heap
+    /// (the copy is gone when the call returns).
+    fn check_conversion_room(&mut self, what: &str, args: &[Value]) -> Result<()> {
+        let Some(max) = self.budget.limits.max_heap_bytes else {
+            return Ok(());
+        };
+        let room = max.saturating_sub(self.budget.heap_bytes());
+        let mut bytes: u64 = 0;
+        for a in args {
+            bytes = bytes.saturating_add(conversion_bytes_upto(a, room.saturating_sub(bytes)));
+            if bytes > room {
+                break;
+            }
+        }
+        self.budget
+            .tick_settled(bytes.min(room.saturating_add(1)) / CONVERSION_FACTOR / 64)?;
+        if bytes > room {
+            return Err(Error::new(
+                ErrorKind::MemoryExceeded,
+                format!(
+                    "{what} take more than the {room} bytes left of the heap limit of {max} bytes \
+                     once converted for the tool (shared parts are copied)"
+                ),
+            )
+            .with_hint(
+                "pass the tool less data (an id, a count, a sample), or raise max_heap_bytes",
+            ));
+        }
+        Ok(())
+    }
+
     /// Charges a value that came from outside the program (a tool's result)
     /// to the heap budget, as if the program had built it.
     fn charge_outside_value(&mut self, v: &Value) -> Result<()> {
@@ -87,6 +136,21 @@ impl Interp {
         self.budget.tick_settled(bytes / 64)?;
         self.budget.alloc(bytes)
     }
+}
+
+/// How many times its heap size (`value::size`'s units) a value takes
+/// once converted for a tool: a JSON tree (`serde_json::Value` nodes of
+/// 80 bytes with ordered maps, map entries with their hashes and keys) and
+/// its text, measured at 3–5 times.
+pub const CONVERSION_FACTOR: u64 = 6;
+
+/// The approximate memory `v` takes once converted for a tool (JSON tree
+/// and text, Python objects), shared parts copied; some number above `cap`
+/// once it is known to be bigger. Costs at most `cap / 96` visits. For any
+/// code that converts a value on its way out of a turn.
+pub fn conversion_bytes_upto(v: &Value, cap: u64) -> u64 {
+    crate::value::size::approx_bytes_upto(v, cap / CONVERSION_FACTOR)
+        .saturating_mul(CONVERSION_FACTOR)
 }
 
 /// `available: data/a, data/b` (the names in namespace `ns`), or `none`.

@@ -106,7 +106,9 @@ pub fn display(v: &Value) -> String {
 }
 
 /// What `println` (and `print`, `print-str`) show for one argument: like
-/// [`display`], except that `nil` prints as `nil`.
+/// [`display`], except that `nil` prints as `nil`. Uncharged: code in a
+/// turn prints within the heap budget ([`display_within`]) instead.
+#[cfg(test)]
 pub fn display_println(v: &Value) -> String {
     capped_display(v, Style::Println)
 }

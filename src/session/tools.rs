@@ -350,6 +350,11 @@ impl CommandTool {
         }
         // Chunks as they are read (`None`: the pipe closed), so what a
         // command wrote is there even if a child keeps the pipe open.
+        // The answer is parsed whole: read no more than the turn's heap room
+        // allows (`budget::tool_answer_cap`), one byte more to tell.
+        let answer_cap = crate::eval::budget::tool_answer_cap()
+            .unwrap_or(MAX_OUTPUT_BYTES)
+            .min(MAX_OUTPUT_BYTES);
         let (tx, rx) = mpsc::channel::<(bool, Option<Vec<u8>>)>();
         for (is_out, pipe) in [
             (
@@ -369,8 +374,14 @@ impl CommandTool {
         ] {
             if let Some(pipe) = pipe {
                 let tx = tx.clone();
+                let cap = if is_out {
+                    answer_cap.saturating_add(1)
+                } else {
+                    MAX_OUTPUT_BYTES
+                };
                 std::thread::spawn(move || {
-                    let mut pipe = pipe.take(MAX_OUTPUT_BYTES);
+                    let mut whole = pipe;
+                    let mut pipe = (&mut whole).take(cap);
                     let mut buf = vec![0; 64 * 1024];
                     loop {
                         match pipe.read(&mut buf) {
@@ -383,6 +394,8 @@ impl CommandTool {
                         }
                     }
                     let _ = tx.send((is_out, None));
+                    // Drain the rest unread, so the command can finish.
+                    let _ = std::io::copy(&mut whole, &mut std::io::sink());
                 });
             }
         }
@@ -428,6 +441,15 @@ impl CommandTool {
                 Ok((_, None)) => open -= 1,
                 Err(_) => break,
             }
+        }
+        if out.len() as u64 > answer_cap {
+            return Err(format!(
+                "`{}` answered more than {answer_cap} bytes, more JSON than the turn's heap room \
+                 allows (one byte of text per {} bytes of max_heap_bytes left); ask it for \
+                 less (a page, a summary) or raise max_heap_bytes",
+                self.display_command(),
+                crate::eval::budget::ANSWER_TEXT_PER_ROOM,
+            ));
         }
         let stdout = String::from_utf8_lossy(&out);
         let stderr = String::from_utf8_lossy(&err);

@@ -8,6 +8,18 @@
 //! sequence …) pull items one at a time through [`crate::builtins::seq`]'s
 //! iteration helpers. Anything that would realize one completely ends in a
 //! `limit-exceeded` error instead of hanging.
+//!
+//! **Chains of links** (issue 23). A sequence built over another (`map`,
+//! `filter`, `drop` … of a lazy one) is a link over it, and a program can
+//! nest millions (`(nth (iterate #(map inc %) (range)) 2000000)`). Rules:
+//! * every link is built by [`Value::lazy`] and charged to the heap (96
+//!   bytes plus 16 per source);
+//! * taking an item through a link counts as one nested call
+//!   (`max_depth`, `Budget::enter_link`), calls made on the way included;
+//! * an iterator over a sequence walks at most 20,000 links deep and
+//!   100,000 links in all (`eval/iter.rs`; a link over the same sequence
+//!   twice counts it twice), else `limit-exceeded`;
+//! * dropping a chain is iterative (a per-thread queue), at any length.
 
 use super::{Value, Vector};
 
@@ -54,4 +66,130 @@ pub enum LazySeq {
     /// `(concat a b …)`, `(cons x s)`: the items of each in turn (the last
     /// one infinite).
     Chain(Vec<Value>),
+}
+
+/// The heap charge of one lazy link ([`Value::lazy`]): its node (the
+/// `Arc` and the enum), plus 16 bytes per source it keeps.
+const LINK_BYTES: u64 = 96;
+
+impl Value {
+    /// A new infinite sequence, charged to the running turn's heap budget
+    /// (`LINK_BYTES` plus 16 per source, through the per-thread meter,
+    /// enforced at the program's next step). Every lazy link is built here,
+    /// so a program cannot nest millions of them for free
+    /// (`(nth (iterate #(map inc %) (range)) 2000000)`).
+    pub fn lazy(seq: LazySeq) -> Value {
+        let sources = match &seq {
+            LazySeq::Interleave(v) | LazySeq::Chain(v) => v.len(),
+            LazySeq::Zip { sources, .. } => sources.len(),
+            _ => 1,
+        };
+        crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
+        Value::Lazy(std::sync::Arc::new(seq))
+    }
+}
+
+// Dropping a chain of links (`(map f (map f …))`, `(repeat (repeat …))`)
+// would recurse once per link. Instead, the outermost drop on a thread
+// takes over the parts of every link dropped while it runs and drops them
+// one at a time from a queue: the native stack holds at most one link's
+// drop (plus whatever non-lazy nesting lies between two links, which the
+// heap and depth bounds limit).
+thread_local! {
+    static DROPPING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static DROP_QUEUE: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl LazySeq {
+    /// Moves out the values this link holds (leaving `nil`s behind).
+    fn take_parts(&mut self, out: &mut Vec<Value>) {
+        let mut take = |v: &mut Value| out.push(std::mem::replace(v, Value::Nil));
+        match self {
+            LazySeq::Range { start, step } => {
+                take(start);
+                take(step);
+            }
+            LazySeq::Iterate { f, seed } => {
+                take(f);
+                take(seed);
+            }
+            LazySeq::Repeat(x) | LazySeq::Repeatedly(x) => take(x),
+            LazySeq::Cycle(items) => {
+                out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
+            }
+            LazySeq::Map { f, source } | LazySeq::Concat { f, source } => {
+                take(f);
+                take(source);
+            }
+            LazySeq::Filter { pred, source, .. } => {
+                take(pred);
+                take(source);
+            }
+            LazySeq::Skip { source, .. } | LazySeq::TakeNth { source, .. } => take(source),
+            LazySeq::Reductions { f, init, source } => {
+                take(f);
+                take(init);
+                take(source);
+            }
+            LazySeq::Zip { f, sources } => {
+                take(f);
+                out.append(sources);
+            }
+            LazySeq::Interleave(parts) | LazySeq::Chain(parts) => out.append(parts),
+        }
+    }
+}
+
+impl Drop for LazySeq {
+    fn drop(&mut self) {
+        if DROPPING.with(|d| d.get()) {
+            // An outer drop is running on this thread: it drops our parts.
+            DROP_QUEUE.with(|q| self.take_parts(&mut q.borrow_mut()));
+            return;
+        }
+        DROPPING.with(|d| d.set(true));
+        let mut parts = Vec::new();
+        self.take_parts(&mut parts);
+        // Links among the parts (or below them) only queue their own parts.
+        drop(parts);
+        loop {
+            let next = DROP_QUEUE.with(|q| q.borrow_mut().pop());
+            match next {
+                Some(v) => drop(v),
+                None => break,
+            }
+        }
+        DROPPING.with(|d| d.set(false));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A million links dropped on a small thread: the drop is iterative.
+    #[test]
+    fn long_chains_drop_without_recursion() {
+        let worker = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let f = Value::Nil;
+                let mut s = Value::Lazy(std::sync::Arc::new(LazySeq::Repeat(Value::Int(1))));
+                for i in 0..1_000_000 {
+                    let link = match i % 4 {
+                        0 => LazySeq::Map {
+                            f: f.clone(),
+                            source: s,
+                        },
+                        1 => LazySeq::Repeat(s),
+                        2 => LazySeq::Chain(vec![Value::empty_vector(), s]),
+                        _ => LazySeq::Cycle(std::iter::once(s).collect()),
+                    };
+                    s = Value::Lazy(std::sync::Arc::new(link));
+                }
+                drop(s);
+            })
+            .unwrap();
+        worker.join().unwrap();
+    }
 }

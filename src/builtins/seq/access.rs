@@ -332,9 +332,10 @@ pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Lazy(_) = &a[1] {
         interp.alloc(64)?;
         let head = Value::vector(std::iter::once(a[0].clone()).collect());
-        return Ok(Value::Lazy(std::sync::Arc::new(
-            crate::value::LazySeq::Chain(vec![head, a[1].clone()]),
-        )));
+        return Ok(Value::lazy(crate::value::LazySeq::Chain(vec![
+            head,
+            a[1].clone(),
+        ])));
     }
     let mut items = args::items("cons", &a[1])?;
     items.push_front(a[0].clone());
@@ -352,9 +353,7 @@ pub(super) fn concat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             super::seqable("concat", c)?;
         }
         interp.alloc(16 * (i as u64 + 1) + 32)?;
-        return Ok(Value::Lazy(std::sync::Arc::new(
-            crate::value::LazySeq::Chain(a[..=i].to_vec()),
-        )));
+        return Ok(Value::lazy(crate::value::LazySeq::Chain(a[..=i].to_vec())));
     }
     let mut out = Vector::new();
     for coll in a {
@@ -416,8 +415,8 @@ pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         colls if colls.iter().all(|c| matches!(c, Value::Lazy(_))) => {
             // All infinite: so is the interleaving, taken item by item.
             interp.alloc(16 * colls.len() as u64 + 32)?;
-            Ok(Value::Lazy(std::sync::Arc::new(
-                crate::value::LazySeq::Interleave(colls.to_vec()),
+            Ok(Value::lazy(crate::value::LazySeq::Interleave(
+                colls.to_vec(),
             )))
         }
         colls => {

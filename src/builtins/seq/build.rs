@@ -3,8 +3,6 @@
 //! `repeatedly`, without a count) they give an infinite sequence whose items
 //! are computed as they are taken ([`LazySeq`]); otherwise a vector.
 
-use std::sync::Arc;
-
 use super::{built, count_arg, gen, seqable, xf};
 use crate::builtins::args;
 use crate::error::{Error, Result};
@@ -74,7 +72,7 @@ fn lazy_or_realized(interp: &mut Interp, fname: &str, l: LazySeq) -> Result<Valu
         }
         _ => true,
     };
-    let v = Value::Lazy(Arc::new(l));
+    let v = Value::lazy(l);
     if infinite {
         return Ok(v);
     }
@@ -106,7 +104,7 @@ pub(super) fn repeatedly(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match a {
         [f] => {
             args::callable("repeatedly", f)?;
-            Ok(Value::Lazy(Arc::new(LazySeq::Repeatedly(f.clone()))))
+            Ok(Value::lazy(LazySeq::Repeatedly(f.clone())))
         }
         [n, f, ..] => {
             let n = count_arg("repeatedly", n)?.max(0) as u64;

@@ -10,7 +10,7 @@ use crate::eval::Interp;
 use crate::value::{LazySeq, Value, Vector};
 
 pub(super) fn lazy(l: LazySeq) -> Value {
-    Value::Lazy(Arc::new(l))
+    Value::lazy(l)
 }
 
 fn range_overflow() -> Error {
@@ -198,10 +198,16 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
         }
         // `map` is one-to-one: drop from its source.
         LazySeq::Map { f, source } => match source {
-            Value::Lazy(inner) => Ok(lazy(LazySeq::Map {
-                f: f.clone(),
-                source: drop_lazy(interp, inner, n)?,
-            })),
+            Value::Lazy(inner) => {
+                // One level of nesting per `map` link (bounded like calls).
+                interp.budget.enter_link()?;
+                let source = drop_lazy(interp, inner, n);
+                interp.budget.leave();
+                Ok(lazy(LazySeq::Map {
+                    f: f.clone(),
+                    source: source?,
+                }))
+            }
             _ => Ok(lazy(LazySeq::Skip {
                 source: Value::Lazy(l.clone()),
                 n,

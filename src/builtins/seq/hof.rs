@@ -36,10 +36,10 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
     if let [coll] = colls {
         if let (Value::Lazy(_), "map") = (coll, fname) {
             // Infinite in, infinite out: items are mapped as they are taken.
-            return Ok(Value::Lazy(Arc::new(LazySeq::Map {
+            return Ok(Value::lazy(LazySeq::Map {
                 f: f.clone(),
                 source: coll.clone(),
-            })));
+            }));
         }
         interp.alloc(16 * args::count(fname, coll)? as u64 + 32)?;
         let mut out = Vector::new();
@@ -51,10 +51,10 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
         return Ok(Value::vector(out));
     }
     if fname == "map" && colls.iter().all(|c| matches!(c, Value::Lazy(_))) {
-        return Ok(Value::Lazy(Arc::new(LazySeq::Zip {
+        return Ok(Value::lazy(LazySeq::Zip {
             f: f.clone(),
             sources: colls.to_vec(),
-        })));
+        }));
     }
     let mut its = side_by_side(fname, colls)?;
     let mut out = Vector::new();
@@ -74,14 +74,14 @@ pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         return Ok(xf::map_indexed(f.clone()));
     };
     if let Value::Lazy(_) = coll {
-        let indices = Value::Lazy(Arc::new(LazySeq::Range {
+        let indices = Value::lazy(LazySeq::Range {
             start: Value::Int(0),
             step: Value::Int(1),
-        }));
-        return Ok(Value::Lazy(Arc::new(LazySeq::Zip {
+        });
+        return Ok(Value::lazy(LazySeq::Zip {
             f: f.clone(),
             sources: vec![indices, coll.clone()],
-        })));
+        }));
     }
     let items = args::items("map-indexed", coll)?;
     interp.alloc(16 * items.len() as u64 + 32)?;
@@ -101,10 +101,10 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     if let [_, source @ Value::Lazy(_)] = a {
         // Infinite in, infinite out: f runs as items are taken.
-        return Ok(Value::Lazy(Arc::new(LazySeq::Concat {
+        return Ok(Value::lazy(LazySeq::Concat {
             f: f.clone(),
             source: source.clone(),
-        })));
+        }));
     }
     let mapped = map_colls(interp, "mapcat", f, &a[1..])?;
     let mut out = Vector::new();
@@ -130,11 +130,11 @@ fn select(
 ) -> Result<Value> {
     args::callable(fname, pred)?;
     if let (Value::Lazy(_), "filter" | "remove") = (coll, fname) {
-        return Ok(Value::Lazy(Arc::new(LazySeq::Filter {
+        return Ok(Value::lazy(LazySeq::Filter {
             pred: pred.clone(),
             keep: keep_if,
             source: coll.clone(),
-        })));
+        }));
     }
     let mut out = Vector::new();
     args::each(fname, coll, |x| {
@@ -180,15 +180,15 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Lazy(_) = coll {
         let some = crate::builtins::lookup_in(crate::builtins::Ns::Core, "some?")
             .ok_or_else(|| crate::error::Error::internal("builtin some? is missing"))?;
-        let mapped = Value::Lazy(Arc::new(LazySeq::Map {
+        let mapped = Value::lazy(LazySeq::Map {
             f: f.clone(),
             source: coll.clone(),
-        }));
-        return Ok(Value::Lazy(Arc::new(LazySeq::Filter {
+        });
+        return Ok(Value::lazy(LazySeq::Filter {
             pred: Value::Fn(crate::value::Func::Builtin(some)),
             keep: true,
             source: mapped,
-        })));
+        }));
     }
     let items = args::items("keep", coll)?;
     let mut out = Vector::new();

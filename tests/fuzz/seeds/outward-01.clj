@@ -1,0 +1,1 @@
+(nth (iterate #(map inc %) (range)) 5000)

@@ -1,0 +1,1 @@
+(reduce (fn [a _] [a a]) [1] (range 24))

@@ -1,0 +1,1 @@
+(loop [e {} i 0] (if (< i 100) (recur (Exception. e) (inc i)) e))

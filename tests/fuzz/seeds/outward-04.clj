@@ -1,0 +1,1 @@
+(nth (iterate repeat 1) 300000)

@@ -1,0 +1,1 @@
+(for [x lz y (range)] [x y ss])

@@ -1,0 +1,167 @@
+//! Issue 23, C1: chains of lazy links. Each `map`/`filter`/… over a lazy
+//! sequence is a link over it; realising an item walks the chain. Links are
+//! charged to the heap, and realising a chain counts as call nesting, so a
+//! long chain ends in `memory-exceeded` or `limit-exceeded`, never in a
+//! native stack overflow (which kills the process).
+//!
+//! These interpreters hold no user/keep (the shared helpers define one,
+//! which would shadow `keep`).
+
+use super::*;
+
+/// The links the audit built chains of, as the function `iterate` applies.
+const LINKS: [&str; 7] = [
+    "#(map inc %)",
+    "#(filter odd? %)",
+    "#(remove even? %)",
+    "#(keep identity %)",
+    "#(take-nth 1 %)",
+    "#(mapcat vector %)",
+    "#(map + % %)",
+];
+
+fn bare(limits: Limits) -> Interp {
+    Interp::new(Box::new(StaticHost::default()), limits)
+}
+
+/// Runs `src` and expects an error of one of `kinds`; the interpreter
+/// works afterwards and the failed turn defined nothing.
+fn fails_with(mut i: Interp, kinds: &[ErrorKind], src: &str) -> ptc_lisp::Error {
+    let e = match i.run_program(src).result {
+        Err(e) => e,
+        Ok(v) => panic!("{src}: expected {kinds:?}, got {v}"),
+    };
+    assert!(
+        kinds.contains(&e.kind()),
+        "{src}: {}: {}",
+        e.kind(),
+        e.message()
+    );
+    assert_eq!(
+        i.globals.iter().count(),
+        0,
+        "{src}: a failed turn defined something"
+    );
+    assert_eq!(i.run_program("(+ 1 2)").result.unwrap(), Value::Int(3));
+    e
+}
+
+const ANY_LIMIT: [ErrorKind; 3] = [
+    ErrorKind::MemoryExceeded,
+    ErrorKind::LimitExceeded,
+    ErrorKind::Timeout,
+];
+
+/// Default limits but a long timeout, so that a slow (debug, loaded)
+/// build reaches the chain's length rather than the clock.
+fn patient() -> Interp {
+    bare(Limits {
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    })
+}
+
+#[test]
+fn long_lazy_chains_end_in_a_limit_not_a_crash() {
+    let bounded = [ErrorKind::MemoryExceeded, ErrorKind::LimitExceeded];
+    for link in LINKS {
+        let src = format!("(first (nth (iterate {link} (range)) 2000000))");
+        fails_with(patient(), &bounded, &src);
+    }
+    fails_with(
+        patient(),
+        &bounded,
+        "(first (drop 1 (nth (iterate #(map inc %) (range)) 2000000)))",
+    );
+    // Under the default one-second timeout, whichever limit comes first.
+    fails_with(
+        bare(Limits::default()),
+        &ANY_LIMIT,
+        "(first (nth (iterate #(map inc %) (range)) 2000000))",
+    );
+}
+
+/// Lazy wrappers used to be free: three million nested `repeat`s took
+/// 375 MB under a 10 MB heap.
+#[test]
+fn lazy_links_are_charged_to_the_heap() {
+    for src in [
+        "(count (take 5 (nth (iterate repeat 1) 3000000)))",
+        "(count (take 5 (nth (iterate #(map inc %) (range)) 3000000)))",
+    ] {
+        fails_with(patient(), &[ErrorKind::MemoryExceeded], src);
+    }
+}
+
+/// Without a heap limit, the chain is bounded by `max_depth`: realising
+/// it is one nested call per link, counted, so the same program stops at
+/// the same place on any machine.
+#[test]
+fn realising_a_chain_counts_as_call_nesting() {
+    let no_heap = || {
+        bare(Limits {
+            max_heap_bytes: None,
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        })
+    };
+    for link in LINKS {
+        let src = format!("(first (nth (iterate {link} (range)) 5000))");
+        let e = fails_with(no_heap(), &[ErrorKind::LimitExceeded], &src);
+        assert!(e.message().contains("lazy sequence"), "{}", e.message());
+        if !link.contains("% %") {
+            assert!(
+                e.hint().unwrap_or("").contains("max_depth"),
+                "{:?}",
+                e.hint()
+            );
+        }
+    }
+    // Short chains still work; calls made while realising one count too.
+    let mut i = no_heap();
+    let out = i.run_program("(first (nth (iterate #(map inc %) (range)) 900))");
+    assert_eq!(out.result.unwrap(), Value::Int(900));
+    fails_with(
+        no_heap(),
+        &[ErrorKind::LimitExceeded],
+        "(defn f [n] (if (zero? n) (first (nth (iterate #(map inc %) (range)) 600)) (f (dec n)))) (f 600)",
+    );
+}
+
+/// With every limit off but depth, a chain too deep to realise is refused
+/// before the iterator over it is built (that build recursed too).
+#[test]
+fn chains_are_bounded_without_limits() {
+    finishes(|| {
+        fails_with(
+            bare(Limits::none()),
+            &[ErrorKind::LimitExceeded],
+            "(first (nth (iterate #(map inc %) (range)) 1000000))",
+        );
+    });
+}
+
+/// A link over the same sequence twice (`(map + s s)`) doubled the work of
+/// building an iterator at each level: 60 levels never returned.
+#[test]
+fn links_used_twice_do_not_explode() {
+    finishes(|| {
+        fails_with(
+            bare(Limits::none()),
+            &[ErrorKind::LimitExceeded],
+            "(first (nth (iterate #(map + % %) (range)) 60))",
+        );
+    });
+}
+
+/// `mapcat` over an infinite sequence takes an infinite chunk item by item
+/// (it used to realise each chunk, refusing `(range)`).
+#[test]
+fn mapcat_takes_infinite_chunks_item_by_item() {
+    let mut i = bare(Limits::default());
+    let out = i.run_program("(take 3 (mapcat (fn [x] (range)) (range)))");
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[0 1 2]"
+    );
+}
