@@ -62,6 +62,7 @@ pub mod json;
 pub(crate) mod llm;
 pub(crate) mod messages;
 pub(crate) mod recording;
+pub(crate) mod reply;
 pub(crate) mod shape;
 pub(crate) mod signature;
 pub(crate) mod tools;
@@ -80,11 +81,16 @@ use crate::value::Value;
 pub use extract::extract_program;
 pub use file::SessionFile;
 pub use host::SessionHost;
-pub use llm::{LlmInfo, Usage};
+pub use llm::{
+    program_tool_schema, LlmInfo, Protocol, Reply, ReplyCall, Usage, PROGRAM_TOOL,
+    PROGRAM_TOOL_DESCRIPTION,
+};
 pub use messages::{
-    render, render_input, render_messages, turns_text, Message, RenderOptions, Role, View,
+    render, render_input, render_messages, turns_text, Message, ProgramCall, RenderOptions, Role,
+    View,
 };
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
+pub use reply::ReplyIssue;
 pub use signature::{Signature, SignatureError, Type};
 pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
 
@@ -158,6 +164,12 @@ pub struct Turn {
     /// What the LLM reported for `raw_response` (model, usage, latency),
     /// when the turn came from an LLM ([`Session::run_llm_turn`]).
     pub llm: Option<LlmInfo>,
+    /// The function calls of a tool-protocol reply ([`Protocol::Tool`]);
+    /// `None` for a text reply.
+    pub calls: Option<Vec<ReplyCall>>,
+    /// Why the reply gave no program to run (empty, cut off, no code,
+    /// protocol), when it did not (`session/reply.rs`).
+    pub issue: Option<ReplyIssue>,
 }
 
 impl Turn {
@@ -247,6 +259,7 @@ pub struct SessionBuilder {
     returns: Option<(String, Type)>,
     problems: Vec<String>,
     base_dir: Option<PathBuf>,
+    protocol: Protocol,
 }
 
 impl SessionBuilder {
@@ -367,6 +380,13 @@ impl SessionBuilder {
         self
     }
 
+    /// How the model hands over its program (default [`Protocol::Text`]);
+    /// the SYSTEM prompt and the uncompressed view follow it.
+    pub fn protocol(mut self, protocol: Protocol) -> SessionBuilder {
+        self.protocol = protocol;
+        self
+    }
+
     /// Checks everything and makes the session.
     pub fn build(self) -> Result<Session, SessionError> {
         let mut problems = self.problems;
@@ -421,6 +441,7 @@ impl SessionBuilder {
             status: Status::Running,
             prompts: Vec::new(),
             stop_at_max_turns: true,
+            protocol: self.protocol,
         };
         session.record_next_prompt();
         Ok(session)
@@ -471,6 +492,8 @@ pub struct Session {
     replay: recording::ReplaySlot,
     /// Where relative tool paths resolve ([`SessionBuilder::base_dir`]).
     base_dir: Option<PathBuf>,
+    /// How the model hands over its program.
+    protocol: Protocol,
 }
 
 impl Session {
@@ -487,6 +510,7 @@ impl Session {
             returns: None,
             problems: Vec::new(),
             base_dir: None,
+            protocol: Protocol::Text,
         }
     }
 
@@ -506,7 +530,7 @@ impl Session {
         raw_response: &str,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
-        self.run_turn_inner(raw_response, llm)
+        self.run_reply(&Reply::text(raw_response), llm)
     }
 
     /// [`Session::run_llm_turn`] for a recorded turn: its tool calls are
@@ -520,12 +544,23 @@ impl Session {
         llm: Option<LlmInfo>,
         calls: Vec<RecordedCall>,
     ) -> Result<&Turn, SessionError> {
+        self.run_recorded_reply(&Reply::text(raw_response), llm, calls)
+    }
+
+    /// [`Session::run_recorded_turn`] for a model's reply (tool protocol
+    /// calls too).
+    pub fn run_recorded_reply(
+        &mut self,
+        reply: &Reply,
+        llm: Option<LlmInfo>,
+        calls: Vec<RecordedCall>,
+    ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
         let number = self.turns.len() + 1;
         self.replay.start(calls);
-        let ran = self.run_turn_inner(raw_response, llm).map(|_| ());
+        let ran = self.run_reply(reply, llm).map(|_| ());
         let mismatch = self.replay.finish();
         ran?;
         if let Some(message) = mismatch {
@@ -538,20 +573,30 @@ impl Session {
         Ok(&self.turns[number - 1])
     }
 
-    fn run_turn_inner(
+    /// Runs a model's reply — text, and function calls under the tool
+    /// protocol — as the next turn (`session/reply.rs` says which program
+    /// runs, and which replies are failed turns: empty, cut off, no code,
+    /// protocol problems).
+    pub fn run_reply(
         &mut self,
-        raw_response: &str,
+        reply: &Reply,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
+        let raw_response = reply.text.as_str();
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
-        let program = extract_program(raw_response);
+        let (program, issue) = match reply::program_of(reply, llm.as_ref()) {
+            Ok(p) => (Some(p), None),
+            Err((e, issue)) => (None, Some((e, issue))),
+        };
         let (mut result, mut returned, prints, tool_calls, notes) = match &program {
             None => (
-                Err(extract::no_code_error(raw_response)),
+                Err(issue
+                    .as_ref()
+                    .map_or_else(|| extract::no_code_error(raw_response), |(e, _)| e.clone())),
                 false,
                 Vec::new(),
                 Vec::new(),
@@ -613,6 +658,8 @@ impl Session {
             success,
             notes,
             llm,
+            calls: reply.calls.clone(),
+            issue: issue.map(|(_, i)| i),
         });
         self.record_next_prompt();
         Ok(&self.turns[number - 1])
@@ -762,6 +809,20 @@ impl Session {
             })
             .collect();
         crate::render::tokens::calibration(pairs.into_iter())
+    }
+    /// How the model hands over its program.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+    /// Changes how the model hands over its program from the next turn on:
+    /// the prompt for the next turn is rendered again (the ones already
+    /// sent stay as they were).
+    pub fn set_protocol(&mut self, protocol: Protocol) {
+        if protocol != self.protocol {
+            self.protocol = protocol;
+            self.prompts.pop();
+            self.record_next_prompt();
+        }
     }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {
