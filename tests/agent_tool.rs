@@ -117,6 +117,10 @@ fn tool_protocol_sends_native_pairs_a_strict_provider_accepts() {
             );
             assert_eq!(body["tools"], replayed["tools"]);
         }
+        // The SYSTEM prompt asks for the call, not a code block.
+        let first = &requests[0].body;
+        assert!(first.contains("Reply by calling the run_ptc_lisp tool once"));
+        assert!(!first.contains("Reply with one ```clojure code block"));
         // Turn 1 is a native pair in the history of request 2.
         let second = requests[1].json();
         let m = second["messages"].as_array().unwrap();
