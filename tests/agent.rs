@@ -106,7 +106,11 @@ fn anthropic_requests_carry_the_system_prompt_in_its_field() {
             .map(|m| m["content"].as_str().unwrap())
             .collect();
         assert!(!system.is_empty());
-        assert_eq!(body["system"].as_str(), Some(system.join("\n\n").as_str()));
+        // Prompt caching is on by default: SYSTEM is one marked text block.
+        assert_eq!(
+            body["system"],
+            serde_json::json!([{"type": "text", "text": system.join("\n\n"), "cache_control": {"type": "ephemeral"}}])
+        );
         let others: Vec<Json> = replayed
             .into_iter()
             .filter(|m| m["role"] != "system")
@@ -120,6 +124,47 @@ fn anthropic_requests_carry_the_system_prompt_in_its_field() {
     }
     let saved = std::fs::read_to_string(&run).unwrap();
     assert!(saved.contains("\"end_turn\""), "{saved}");
+    // The mock reports a cache write for the first request and reads for
+    // the next ones; they are recorded and shown in the turn lines.
+    let saved: Json = serde_json::from_str(&saved).unwrap();
+    let llm = saved["llm"].as_array().unwrap();
+    assert!(llm[0]["usage"]["cache_write_tokens"].as_u64().unwrap() > 1000);
+    assert_eq!(
+        llm[0]["usage"].get("cached_input_tokens"),
+        Some(&Json::from(0))
+    );
+    let read = llm[1]["usage"]["cached_input_tokens"].as_u64().unwrap();
+    assert_eq!(
+        read,
+        llm[0]["usage"]["cache_write_tokens"].as_u64().unwrap()
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains(&format!("cached {read}")),
+        "{stdout}"
+    );
+
+    // --prompt-cache off: SYSTEM is a plain string, nothing is cached.
+    let mock = MockLlm::start(TURNS.iter().map(|t| Reply::text(t)).collect());
+    let dir = workdir("anthropic-nocache");
+    let out = run_agent(
+        &dir,
+        &mock.anthropic_base(),
+        &["--provider", "anthropic", "--prompt-cache", "off"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for req in mock.requests() {
+        assert!(req.json()["system"].is_string());
+    }
+    assert!(
+        !text(&out.stdout).contains("cached"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// Waits until the run file has `n` turns.

@@ -677,6 +677,7 @@ fn r50_a_reply_without_a_program_is_quoted_never_fenced() {
         tool_calls: vec![],
         memory: None,
         notes: vec![],
+        called: false,
     });
     let r = to_messages(
         &input,

@@ -35,6 +35,7 @@
 //! assert_eq!(llm.requests()[1], session.prompts()[1]);
 //! ```
 
+pub mod cost;
 mod error;
 pub mod eval;
 #[cfg(feature = "agent")]
@@ -46,10 +47,12 @@ mod scripted;
 mod start;
 #[cfg(test)]
 mod tests;
+pub mod wire;
 
 use std::time::Duration;
 
-pub use crate::session::{LlmInfo, Usage};
+pub use crate::session::{LlmInfo, Protocol, Reply, ReplyCall, Usage};
+pub use cost::Prices;
 pub use error::{LlmError, LlmErrorKind};
 pub use runner::{escape_controls, run, run_with_stop, turn_line, AgentError, Observer, RunEnd};
 pub use scripted::ScriptedLlm;
@@ -62,6 +65,9 @@ use crate::session::Message;
 pub struct LlmResponse {
     /// The response text (prose and code), as the model wrote it.
     pub text: String,
+    /// Under the tool protocol, the function calls of the reply (maybe
+    /// none); `None` for a text-protocol request.
+    pub calls: Option<Vec<ReplyCall>>,
     /// Tokens the provider counted for the request and the response.
     pub usage: Usage,
     /// The model that answered (the provider's name for it).
@@ -70,6 +76,8 @@ pub struct LlmResponse {
     pub finish_reason: Option<String>,
     /// Request to whole response, retries and their waits included.
     pub latency: Duration,
+    /// What the response cost in US dollars, when the client has prices.
+    pub cost_usd: Option<f64>,
 }
 
 impl LlmResponse {
@@ -80,6 +88,15 @@ impl LlmResponse {
             usage: self.usage.clone(),
             latency_ms: u64::try_from(self.latency.as_millis()).unwrap_or(u64::MAX),
             finish_reason: self.finish_reason.clone(),
+            cost_usd: self.cost_usd,
+        }
+    }
+
+    /// The reply the session runs.
+    pub fn reply(&self) -> Reply {
+        Reply {
+            text: self.text.clone(),
+            calls: self.calls.clone(),
         }
     }
 }

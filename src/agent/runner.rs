@@ -92,7 +92,7 @@ pub fn run_with_stop(
             })?;
         let info = response.info();
         session
-            .run_llm_turn(&response.text, Some(info))
+            .run_reply(&response.reply(), Some(info))
             .map_err(AgentError::Session)?;
         let Some(turn) = session.turns().last() else {
             break;
@@ -136,8 +136,11 @@ pub fn escape_controls(text: &str) -> String {
 /// One line about a turn, as `ptc agent` prints it:
 /// `turn 2  (def total (reduce + data/nums))  ok 6  tokens 812/31  1.20s`.
 /// The program's first line (`(no code)` when the response held none);
-/// `ok VALUE`, `returned VALUE`, `failed` or the error kind; tokens in/out
-/// (`?` when not reported); seconds.
+/// `ok VALUE`, `returned VALUE`, `failed`, the reply issue (`error
+/// cut-off`, `error protocol`, `error empty`, `error no-code`) or the error
+/// kind; tokens in/out (`?` when not reported), then ` cached N` when the
+/// provider read N input tokens from its prompt cache; `$COST` when the
+/// client had prices; seconds.
 pub fn turn_line(turn: &Turn) -> String {
     let program = match &turn.program {
         Some(p) => shorten(p),
@@ -147,15 +150,24 @@ pub fn turn_line(turn: &Turn) -> String {
         Ok(v) if turn.returned => format!("returned {}", shorten(&to_clojure(v, None, None).0)),
         Ok(v) => format!("ok {}", shorten(&to_clojure(v, None, None).0)),
         Err(e) if e.kind() == crate::ErrorKind::Fail => "failed".into(),
+        Err(_) if turn.issue.is_some() => {
+            format!("error {}", turn.issue.map_or("", |i| i.name()))
+        }
         Err(e) => format!("error {}", e.kind().name()),
     };
     let count = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
     let (tokens, seconds) = match &turn.llm {
         Some(i) => (
             format!(
-                "{}/{}",
+                "{}/{}{}{}",
                 count(i.usage.input_tokens),
-                count(i.usage.output_tokens)
+                count(i.usage.output_tokens),
+                i.usage
+                    .cached_input_tokens
+                    .filter(|n| *n > 0)
+                    .map(|n| format!(" cached {n}"))
+                    .unwrap_or_default(),
+                i.cost_usd.map(|c| format!("  ${c:.4}")).unwrap_or_default()
             ),
             i.latency_ms as f64 / 1000.0,
         ),

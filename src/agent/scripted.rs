@@ -61,12 +61,13 @@ impl Llm for ScriptedLlm {
             usage: Usage {
                 input_tokens: Some(chars.div_ceil(4) as u64),
                 output_tokens: Some(text.len().div_ceil(4) as u64),
-                provider: None,
+                ..Usage::default()
             },
             text,
             model: "scripted".into(),
             finish_reason: Some("stop".into()),
             latency: Duration::ZERO,
+            ..LlmResponse::default()
         })
     }
 }

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::eval::Limits;
-use crate::session::{ReplayTools, Session, SessionError, SessionFile, View};
+use crate::session::{Protocol, ReplayTools, Session, SessionError, SessionFile, View};
 
 /// What a run changes in the session file.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +27,9 @@ pub struct Overrides {
     /// The model the prompts go to: a budget counts with its tokenizer
     /// ([`Session::set_token_model`]).
     pub token_model: Option<String>,
+    /// How the model hands over its program (the file's `protocol` when
+    /// `None`).
+    pub protocol: Option<Protocol>,
 }
 
 /// Builds the session of `file` (read from `path`, whose `text` locates
@@ -46,6 +49,9 @@ pub fn session_from_file(
     }
     if let Some(n) = overrides.max_turns {
         file.max_turns = n;
+    }
+    if let Some(p) = overrides.protocol {
+        file.protocol = p;
     }
     let mut session = file.session(path, text, overrides.limits.clone())?;
     session.set_budget_tokens(overrides.budget_tokens);

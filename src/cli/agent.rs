@@ -1,6 +1,8 @@
 //! `ptc agent SESSION.json --model M [--provider openai|anthropic]
 //! [--base-url URL] [--out RUN.json] [--view compressed|uncompressed]
-//! [--max-turns N] [--temperature T] [--max-tokens N] [LIMITS]`: runs the
+//! [--max-turns N] [--temperature T] [--max-tokens N] [--protocol text|tool]
+//! [--prompt-cache on|off] [--price-in USD --price-out USD [--price-cached
+//! USD] | --prices FILE] [LIMITS]`: runs the
 //! mission with a model (`crate::agent`), printing one line per turn and
 //! the final status, saving the session to `--out` after every turn.
 //!
@@ -18,7 +20,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::llm_args::{open_for_agent, LlmArgs, ViewArg};
+use super::llm_args::{open_for_agent, LlmArgs, ProtocolArg, ViewArg};
 use super::replay::status_line;
 use super::{input_error, LimitArgs};
 use crate::agent::save::save_session;
@@ -61,12 +63,13 @@ pub fn agent(args: AgentArgs) -> i32 {
         continue_turns: args.continue_turns,
         budget_tokens: args.budget_tokens,
         token_model: Some(args.llm.model.clone()),
+        protocol: args.llm.protocol.map(ProtocolArg::protocol),
     };
     let (_, mut session) = match open_for_agent(&args.file, &overrides) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let mut llm = match args.llm.client() {
+    let mut llm = match args.llm.client(session.protocol()) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -101,11 +104,18 @@ pub fn agent(args: AgentArgs) -> i32 {
     if let Some(e) = save_error {
         return input_error(e);
     }
+    let cost = session
+        .turns()
+        .iter()
+        .filter_map(|t| t.llm.as_ref().and_then(|i| i.cost_usd))
+        .reduce(|a, b| a + b)
+        .map(|c| format!(", cost ${c:.4}"))
+        .unwrap_or_default();
     let saved = args
         .out
         .as_ref()
-        .map(|p| format!(" (saved to {})", p.display()))
-        .unwrap_or_default();
+        .map(|p| format!("{cost} (saved to {})", p.display()))
+        .unwrap_or(cost);
     match result {
         Ok(RunEnd::Ended) => {
             outln!("{}{saved}", status_line(&session));

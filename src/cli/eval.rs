@@ -1,5 +1,6 @@
 //! `ptc eval SESSION.json --model M --runs N [--view compressed]
-//! [--view uncompressed] [--out-dir DIR]`: runs the mission N times per
+//! [--view uncompressed] [--out-dir DIR] [--jobs N] [--protocol text|tool]
+//! [PRICES]`: runs the mission N times per
 //! view (`crate::agent::eval`), prints one line per run and a table per
 //! view, and writes every run's session file to DIR (default
 //! `STEM-eval/`) as `VIEW-KK.json`.
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::agent::limits_of;
-use super::llm_args::{open_for_agent, LlmArgs, ViewArg};
+use super::llm_args::{open_for_agent, LlmArgs, ProtocolArg, ViewArg};
 use super::{input_error, LimitArgs};
 use crate::agent::eval::{evaluate, table, view_name, EvalError, RunRecord, ViewSummary};
 use crate::agent::save::save_session;
@@ -38,6 +39,9 @@ pub struct EvalArgs {
     /// render.budget_tokens).
     #[arg(long, value_name = "N")]
     budget_tokens: Option<usize>,
+    /// Runs at once (threads; each run has its own session and client).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: usize,
     /// Where every run's session file goes (default: STEM-eval/).
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
@@ -48,6 +52,9 @@ pub struct EvalArgs {
 pub fn eval(args: EvalArgs) -> i32 {
     if args.runs == 0 {
         return input_error("--runs must be at least 1");
+    }
+    if args.jobs == 0 {
+        return input_error("--jobs must be at least 1");
     }
     let mut views: Vec<View> = Vec::new();
     for v in &args.view {
@@ -69,15 +76,37 @@ pub fn eval(args: EvalArgs) -> i32 {
         ));
     }
     let limits = Some(args.limits.apply(limits_of(&args.file).unwrap_or_default()));
+    let protocol = args.llm.protocol.map(ProtocolArg::protocol);
     // Bad input is reported before any request.
-    if let Err(code) = open_for_agent(&args.file, &Overrides::default()) {
-        return code;
-    }
-    let mut llm = match args.llm.client() {
-        Ok(c) => c,
+    let first = match open_for_agent(
+        &args.file,
+        &Overrides {
+            protocol,
+            ..Overrides::default()
+        },
+    ) {
+        Ok((_, s)) => s,
         Err(code) => return code,
     };
-    let mut make = |view: View| {
+    let session_protocol = first.protocol();
+    drop(first);
+    // The client is checked once here (key, URL, prices); each run then
+    // makes its own.
+    if let Err(code) = args.llm.client(session_protocol) {
+        return code;
+    }
+    let make_llm = || {
+        args.llm
+            .client(session_protocol)
+            .map(|c| Box::new(c) as Box<dyn crate::agent::Llm>)
+            .map_err(|_| {
+                crate::agent::LlmError::new(
+                    crate::agent::LlmErrorKind::Config,
+                    "the client could not be made",
+                )
+            })
+    };
+    let make = |view: View| {
         let overrides = Overrides {
             view: Some(view),
             max_turns: args.max_turns,
@@ -85,24 +114,29 @@ pub fn eval(args: EvalArgs) -> i32 {
             continue_turns: false,
             budget_tokens: args.budget_tokens,
             token_model: Some(args.llm.model.clone()),
+            protocol,
         };
         open_for_agent(&args.file, &overrides)
             .map(|(_, s)| s)
             .map_err(|_| "the session file changed during evaluation".to_string())
     };
-    let mut save_failed = None;
-    let mut on_run = |r: &RunRecord, s: &Session| {
+    let save_failed = std::sync::Mutex::new(None);
+    let on_run = |r: &RunRecord, s: &Session| {
         let path = dir.join(format!("{}-{:02}.json", view_name(r.view), r.index + 1));
         if let Err(e) = save_session(s, &path) {
-            save_failed.get_or_insert(e);
+            save_failed
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_or_insert(e);
         }
         let error = r
             .error
             .as_deref()
             .map(|e| format!(" ({e})"))
             .unwrap_or_default();
+        let cost = r.cost_usd.map(|c| format!(", ${c:.4}")).unwrap_or_default();
         outln!(
-            "{} run {}/{}: {} after {} turn{}, {:.2}s{error}",
+            "{} run {}/{}: {} after {} turn{}, {:.2}s{cost}{error}",
             view_name(r.view),
             r.index + 1,
             args.runs,
@@ -112,8 +146,8 @@ pub fn eval(args: EvalArgs) -> i32 {
             r.seconds
         );
     };
-    let result = evaluate(&mut make, &mut llm, &views, args.runs, &mut on_run);
-    if let Some(e) = save_failed {
+    let result = evaluate(&make, &make_llm, &views, args.runs, args.jobs, &on_run);
+    if let Some(e) = save_failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return input_error(e);
     }
     let (records, code) = match result {

@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 
 use super::input_error;
 use crate::agent::http::{ClientConfig, HttpLlm, Provider, RetryPolicy};
-use crate::agent::{session_from_file, Overrides};
-use crate::session::{Session, SessionFile, View};
+use crate::agent::{session_from_file, Overrides, Prices};
+use crate::session::{Protocol, Session, SessionFile, View};
 
 #[derive(Clone, Copy, Debug, Default, ValueEnum)]
 pub enum ProviderArg {
@@ -34,6 +34,29 @@ impl ViewArg {
             ViewArg::Uncompressed => View::Uncompressed,
         }
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// The program in a ```clojure block of the reply.
+    Text,
+    /// The program as the argument of a run_ptc_lisp tool call.
+    Tool,
+}
+
+impl ProtocolArg {
+    pub fn protocol(self) -> Protocol {
+        match self {
+            ProtocolArg::Text => Protocol::Text,
+            ProtocolArg::Tool => Protocol::Tool,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(Args, Debug)]
@@ -74,11 +97,35 @@ pub struct LlmArgs {
     /// request the client gave up on.
     #[arg(long)]
     pub retry_local_timeouts: bool,
+    /// How the model hands over its program (default: the session file's
+    /// "protocol", else text).
+    #[arg(long, value_enum)]
+    pub protocol: Option<ProtocolArg>,
+    /// Anthropic prompt caching of the SYSTEM prompt and tool declaration
+    /// (cache_control).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub prompt_cache: OnOff,
+    /// US dollars per million uncached input tokens (with --price-out:
+    /// cost per turn and run).
+    #[arg(long, value_name = "USD")]
+    pub price_in: Option<f64>,
+    /// US dollars per million output tokens.
+    #[arg(long, value_name = "USD")]
+    pub price_out: Option<f64>,
+    /// US dollars per million cached input tokens (default: --price-in).
+    #[arg(long, value_name = "USD")]
+    pub price_cached: Option<f64>,
+    /// A JSON file of prices by model name: {"MODEL": {"input": USD,
+    /// "output": USD, "cached_input"?: USD, "cache_write"?: USD}} (per
+    /// million tokens); --price-* flags win.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<std::path::PathBuf>,
 }
 
 impl LlmArgs {
-    /// The client, or the exit code after reporting why not (2).
-    pub fn client(&self) -> Result<HttpLlm, i32> {
+    /// The client for sessions of `protocol`, or the exit code after
+    /// reporting why not (2).
+    pub fn client(&self, protocol: Protocol) -> Result<HttpLlm, i32> {
         let provider = match self.provider {
             ProviderArg::Openai => Provider::OpenAi,
             ProviderArg::Anthropic => Provider::Anthropic,
@@ -100,7 +147,65 @@ impl LlmArgs {
             retry_local_timeouts: self.retry_local_timeouts,
             ..RetryPolicy::default()
         };
+        config.protocol = protocol;
+        config.prompt_cache = self.prompt_cache == OnOff::On;
+        config.prices = self.prices()?;
         HttpLlm::new(config).map_err(|e| input_error(e.message))
+    }
+
+    /// The prices of `--model`: the `--prices` file's entry, with the
+    /// `--price-*` flags over it; `None` when neither gives input and
+    /// output prices.
+    pub fn prices(&self) -> Result<Option<Prices>, i32> {
+        let mut prices = match &self.prices {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    input_error(format!(
+                        "{}: cannot read the prices file: {e}",
+                        path.display()
+                    ))
+                })?;
+                let table: std::collections::BTreeMap<String, Prices> =
+                    serde_json::from_str(&text).map_err(|e| {
+                        input_error(format!(
+                            "{}: not a prices table {{\"MODEL\": {{\"input\": USD, \"output\": USD, \"cached_input\"?: USD, \"cache_write\"?: USD}}}}: {e}",
+                            path.display()
+                        ))
+                    })?;
+                table.get(&self.model).cloned()
+            }
+        };
+        match (self.price_in, self.price_out, &mut prices) {
+            (Some(input), Some(output), None) => {
+                prices = Some(Prices {
+                    input,
+                    output,
+                    ..Prices::default()
+                })
+            }
+            (None, None, None) => {}
+            (_, _, None) => {
+                return Err(input_error(
+                    "--price-in and --price-out go together (or give --prices FILE with an entry for the model)",
+                ))
+            }
+            (i, o, Some(p)) => {
+                p.input = i.unwrap_or(p.input);
+                p.output = o.unwrap_or(p.output);
+            }
+        }
+        if let Some(p) = &mut prices {
+            if self.price_cached.is_some() {
+                p.cached_input = self.price_cached;
+            }
+            p.check().map_err(input_error)?;
+        } else if self.price_cached.is_some() {
+            return Err(input_error(
+                "--price-cached needs --price-in and --price-out",
+            ));
+        }
+        Ok(prices)
     }
 }
 

@@ -58,6 +58,15 @@ pub struct ReplayArgs {
     /// --view); print a unified diff and exit 1 when any differs.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["stats", "format"])]
     check: Option<PathBuf>,
+    /// Render as if the model handed over its programs this way (default:
+    /// the file's "protocol"): `tool` shows the uncompressed history as
+    /// native tool-call pairs.
+    #[arg(long, value_enum)]
+    protocol: Option<super::llm_args::ProtocolArg>,
+    /// Print the request body (model and sampling left out) exactly as
+    /// `ptc agent --provider P` sends it (JSON; not with --snapshot).
+    #[arg(long, value_enum, conflicts_with_all = ["snapshot", "check", "stats", "format"])]
+    wire: Option<super::llm_args::ProviderArg>,
     /// Fit the compressed view in N tokens (chars/4), degrading in the
     /// documented order (overrides the file's render.budget_tokens); exits
     /// 1 with a limit-error when even the minimum does not fit.
@@ -79,6 +88,9 @@ pub fn replay(args: ReplayArgs) -> i32 {
         Err(code) => return code,
     };
     session.set_budget_tokens(args.budget_tokens);
+    if let Some(p) = args.protocol {
+        session.set_protocol(p.protocol());
+    }
     let n = match args.after {
         Some(n) if n > file.turns.len() => {
             return input_error(format!(
@@ -137,6 +149,19 @@ pub fn replay(args: ReplayArgs) -> i32 {
         return check_snapshots(dir, &points);
     }
     let over_budget = render(&session, view).budget_error();
+    if let Some(provider) = args.wire {
+        let messages = if view == View::of(&session) {
+            session.next_prompt().to_vec()
+        } else {
+            render(&session, view).messages
+        };
+        let body = wire_body(provider, &session, &messages);
+        match serde_json::to_string_pretty(&body) {
+            Ok(s) => outln!("{s}"),
+            Err(e) => return input_error(format!("cannot write JSON: {e}")),
+        }
+        return 0;
+    }
     match args.format {
         FormatArg::Json => match serde_json::to_string_pretty(&ReplayJson::of(&session, view)) {
             Ok(s) => outln!("{s}"),
@@ -177,6 +202,30 @@ fn text_now(session: &Session, view: View) -> String {
     } else {
         messages_text(&render(session, view).messages)
     }
+}
+
+/// The body `ptc agent` sends for `messages` (`agent/wire.rs`), without
+/// `model`, `max_tokens` and `temperature` (which the command line gives).
+fn wire_body(
+    provider: super::llm_args::ProviderArg,
+    session: &Session,
+    messages: &[crate::session::Message],
+) -> serde_json::Value {
+    use crate::agent::wire;
+    let s = wire::Sampling::default();
+    let mut body = match provider {
+        super::llm_args::ProviderArg::Openai => {
+            wire::openai_body("", messages, session.protocol(), &s)
+        }
+        super::llm_args::ProviderArg::Anthropic => {
+            wire::anthropic_body("", messages, session.protocol(), &s, 0, true)
+        }
+    };
+    if let Some(o) = body.as_object_mut() {
+        o.shift_remove("model");
+        o.shift_remove("max_tokens");
+    }
+    body
 }
 
 /// The snapshot file after `k` turns.
@@ -333,10 +382,28 @@ fn messages_text(messages: &[crate::session::Message]) -> String {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&format!("[{}]\n", m.role.name().to_uppercase()));
+        match (&m.tool_call, &m.tool_call_id) {
+            (Some(call), _) => out.push_str(&format!(
+                "[{} calls run_ptc_lisp {}]\n",
+                m.role.name().to_uppercase(),
+                call.id
+            )),
+            (None, Some(id)) => out.push_str(&format!(
+                "[{} answers {id}]\n",
+                m.role.name().to_uppercase()
+            )),
+            (None, None) => out.push_str(&format!("[{}]\n", m.role.name().to_uppercase())),
+        }
         out.push_str(&m.content);
-        if !m.content.ends_with('\n') {
+        if !m.content.is_empty() && !m.content.ends_with('\n') {
             out.push('\n');
+        }
+        if let Some(call) = &m.tool_call {
+            out.push_str("program:\n");
+            out.push_str(&call.program);
+            if !call.program.ends_with('\n') {
+                out.push('\n');
+            }
         }
     }
     out

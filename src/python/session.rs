@@ -23,8 +23,12 @@ use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
 use super::turn::{memory_of, PyTurn};
 use super::{ctrl_c, native};
+use crate::agent::wire;
 use crate::session::messages::{render_messages, turns_text};
-use crate::session::{Message, ReplayTools, Role, Session, Status, Tool, View, DEFAULT_MAX_TURNS};
+use crate::session::{
+    LlmInfo, Message, Protocol, ReplayTools, Reply, ReplyCall, Role, Session, SessionFile, Status,
+    Tool, View, DEFAULT_MAX_TURNS,
+};
 
 // `max_turns=5` in `Session(...)`'s signature (written out so that Python
 // shows it) is the library's default.
@@ -36,6 +40,9 @@ pub struct PySession {
     inner: Mutex<Session>,
     interrupt: Interrupt,
     tp: ToPython,
+    /// The `tools` argument as given, pickled with the session so that its
+    /// tools are attached again by name on load (`__reduce__`).
+    live_tools: Option<Py<PyAny>>,
 }
 
 impl PySession {
@@ -49,6 +56,58 @@ impl PySession {
             Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
         }
     }
+}
+
+/// `"text"` or `"tool"`.
+fn protocol_of(name: &str) -> PyResult<Protocol> {
+    Protocol::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "protocol must be \"text\" or \"tool\", got {name:?}"
+        ))
+    })
+}
+
+/// A JSON value as Python objects (through the `json` module).
+fn json_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
+    let json = py.import("json")?;
+    Ok(json.call_method1("loads", (value.to_string(),))?.unbind())
+}
+
+/// The function calls of a reply: dicts in OpenAI's shape (`{"function":
+/// {"name", "arguments"}}`), Anthropic's (`{"name", "input"}`) or ours
+/// (`{"name", "arguments"}`), or objects with `model_dump()` (the SDKs').
+fn calls_from(calls: &Bound<'_, PyAny>) -> PyResult<Vec<ReplyCall>> {
+    let py = calls.py();
+    let json = py.import("json")?;
+    let mut out = Vec::new();
+    for c in calls.try_iter()? {
+        let mut c = c?;
+        if c.hasattr("model_dump")? {
+            c = c.call_method0("model_dump")?;
+        }
+        let d = c.downcast::<PyDict>().map_err(|_| {
+            PyValueError::new_err(
+                "calls: each call must be a dict (an OpenAI tool call or an Anthropic tool_use block)",
+            )
+        })?;
+        let f = match d.get_item("function")? {
+            Some(f) => f.downcast_into::<PyDict>().map_err(|_| {
+                PyValueError::new_err("calls: \"function\" must be a dict {name, arguments}")
+            })?,
+            None => d.clone(),
+        };
+        let name: String = match f.get_item("name")? {
+            Some(n) => n.extract()?,
+            None => String::new(),
+        };
+        let arguments = match (f.get_item("arguments")?, f.get_item("input")?) {
+            (Some(a), _) if a.is_instance_of::<pyo3::types::PyString>() => a.extract()?,
+            (Some(a), _) | (None, Some(a)) => json.call_method1("dumps", (a,))?.extract()?,
+            (None, None) => String::new(),
+        };
+        out.push(ReplyCall { name, arguments });
+    }
+    Ok(out)
 }
 
 /// `[{"role": ..., "content": ...}]`.
@@ -117,6 +176,7 @@ impl PySession {
             inner: Mutex::new(session),
             interrupt,
             tp,
+            live_tools: tools.map(|t| t.clone().unbind()),
         })
     }
 
@@ -161,13 +221,34 @@ impl PySession {
             inner: Mutex::new(session),
             interrupt,
             tp,
+            live_tools: None,
         })
     }
 
     /// Runs one LLM response as the next turn (the GIL is released while
     /// it evaluates). A failing program is a failed turn, not an exception.
-    fn run_turn(&self, py: Python<'_>, raw_response: String) -> PyResult<PyTurn> {
+    /// `None` (an SDK's empty `content`) is an empty reply: a failed turn
+    /// with a hint. Under the tool protocol pass the reply's function
+    /// calls as `calls` (OpenAI `tool_calls` or Anthropic `tool_use`
+    /// blocks, as dicts); `finish_reason` `"length"`/`"max_tokens"` makes
+    /// the cut-off failed turn.
+    #[pyo3(signature = (raw_response, *, calls=None, finish_reason=None))]
+    fn run_turn(
+        &self,
+        py: Python<'_>,
+        raw_response: Option<String>,
+        calls: Option<&Bound<'_, PyAny>>,
+        finish_reason: Option<String>,
+    ) -> PyResult<PyTurn> {
         let _entered = native::enter("Session.run_turn")?;
+        let reply = Reply {
+            text: raw_response.unwrap_or_default(),
+            calls: calls.map(calls_from).transpose()?,
+        };
+        let llm = finish_reason.map(|f| LlmInfo {
+            finish_reason: Some(f),
+            ..LlmInfo::default()
+        });
         let interrupt = &self.interrupt;
         let watch = ctrl_c::Watch::start(py);
         let flag = watch.flag();
@@ -175,7 +256,7 @@ impl PySession {
             let mut s = self.lock()?;
             let before = s.turns().len();
             s.set_interrupt(Some(flag));
-            let turn = s.run_turn(&raw_response).cloned();
+            let turn = s.run_reply(&reply, llm).cloned();
             s.set_interrupt(None);
             if interrupt.is_set() {
                 s.truncate_turns(before);
@@ -196,9 +277,122 @@ impl PySession {
     }
 
     /// The messages for the next turn, `[{"role", "content"}]`, ready for
-    /// OpenAI-style chat APIs (exactly what `ptc replay` prints).
-    fn next_prompt(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
-        messages_py(py, self.lock()?.next_prompt())
+    /// OpenAI-style chat APIs (exactly what `ptc replay` prints). With
+    /// `protocol` (`"text"` or `"tool"`) the session switches to it first;
+    /// under the tool protocol earlier program calls are OpenAI
+    /// `tool_calls` + `tool` messages (pass `request()`'s `tools` too).
+    #[pyo3(signature = (protocol=None))]
+    fn next_prompt(&self, py: Python<'_>, protocol: Option<&str>) -> PyResult<PyObject> {
+        let mut s = self.lock()?;
+        if let Some(p) = protocol {
+            s.set_protocol(protocol_of(p)?);
+        }
+        if s.protocol() == Protocol::Text {
+            return Ok(PyList::new(py, messages_py(py, s.next_prompt())?)?
+                .into_any()
+                .unbind());
+        }
+        json_py(
+            py,
+            &serde_json::json!(wire::openai_messages(s.next_prompt())),
+        )
+    }
+
+    /// Everything to pass to the SDK besides the model: OpenAI
+    /// `{"messages", "tools"?, "tool_choice"?}` for
+    /// `client.chat.completions.create(model=…, **session.request())`;
+    /// Anthropic `{"system", "messages", "tools"?, "tool_choice"?}` for
+    /// `client.messages.create(model=…, max_tokens=…, **session.request("anthropic"))`,
+    /// SYSTEM marked for prompt caching unless `cache=False`. `protocol`
+    /// switches the session first, as in `next_prompt`.
+    #[pyo3(signature = (provider="openai", *, protocol=None, cache=true))]
+    fn request(
+        &self,
+        py: Python<'_>,
+        provider: &str,
+        protocol: Option<&str>,
+        cache: bool,
+    ) -> PyResult<PyObject> {
+        let mut s = self.lock()?;
+        if let Some(p) = protocol {
+            s.set_protocol(protocol_of(p)?);
+        }
+        let sampling = wire::Sampling::default();
+        let mut body = match provider {
+            "openai" => wire::openai_body("", s.next_prompt(), s.protocol(), &sampling),
+            "anthropic" => {
+                wire::anthropic_body("", s.next_prompt(), s.protocol(), &sampling, 0, cache)
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "request: provider must be \"openai\" or \"anthropic\", got {other:?}"
+                )))
+            }
+        };
+        if let Some(o) = body.as_object_mut() {
+            o.shift_remove("model");
+            o.shift_remove("max_tokens");
+        }
+        json_py(py, &body)
+    }
+
+    /// `"text"` or `"tool"`: how the model hands over its program.
+    #[getter]
+    fn protocol(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.protocol().name())
+    }
+
+    /// Pickles as the session file (its turns with what the LLM reported
+    /// and the calls of tool-protocol replies) and the `tools` given;
+    /// unpickling builds the session again with those tools attached by
+    /// name and replays its turns. Tools must be picklable (module-level
+    /// functions are).
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        let me = slf.get();
+        let text = me.lock()?.to_file().to_json();
+        let tools = me
+            .live_tools
+            .as_ref()
+            .map_or_else(|| py.None(), |t| t.clone_ref(py));
+        let rebuild = slf.get_type().getattr("_from_pickle")?;
+        let args = (text, tools, me.tp.keep_keywords).into_pyobject(py)?;
+        Ok((rebuild, args).into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// The other half of `__reduce__`.
+    #[staticmethod]
+    #[pyo3(signature = (text, tools, keep_keywords))]
+    fn _from_pickle(
+        py: Python<'_>,
+        text: String,
+        tools: Option<&Bound<'_, PyAny>>,
+        keep_keywords: bool,
+    ) -> PyResult<PySession> {
+        let tp = ToPython { keep_keywords };
+        let interrupt = Interrupt::default();
+        let path = PathBuf::from("<pickled session>");
+        let mut file = SessionFile::parse(&text, &path).map_err(|e| session_error(&e))?;
+        let live = tools_from(tools.filter(|t| !t.is_none()), tp, &interrupt)?;
+        for t in &live {
+            file.tools.remove(&crate::session::Tool::info(t).name);
+        }
+        let mut b = file
+            .builder(&path, Some(&text))
+            .map_err(|e| session_error(&e))?;
+        for t in live {
+            b = b.tool(t);
+        }
+        let mut session = b.build().map_err(|e| session_error(&e))?;
+        // Recorded turns answer their tool calls from the recording.
+        py.allow_threads(|| file.run_turns(&mut session, ReplayTools::Recorded))
+            .map_err(|e| session_error(&e))?;
+        Ok(PySession {
+            inner: Mutex::new(session),
+            interrupt,
+            tp,
+            live_tools: tools.filter(|t| !t.is_none()).map(|t| t.clone().unbind()),
+        })
     }
 
     /// The next prompt in Anthropic's shape: `{"system": str, "messages":

@@ -7,7 +7,7 @@ use super::input::RenderInput;
 use super::options::RenderOptions;
 use super::sections;
 use super::stats::Stats;
-use super::system::system_prompt;
+use super::system::system_prompt_for;
 use super::{Message, Rendered};
 
 pub fn render(input: &RenderInput, o: &RenderOptions, shown: Shown) -> Rendered {
@@ -45,7 +45,10 @@ pub fn render(input: &RenderInput, o: &RenderOptions, shown: Shown) -> Rendered 
         sections::turn_indicator(input.max_turns, input.turns.len()),
     ];
     let user = parts.into_iter().flatten().collect::<Vec<_>>().join("\n\n");
-    let messages = vec![Message::system(system_prompt()), Message::user(user)];
+    let messages = vec![
+        Message::system(system_prompt_for(input.protocol)),
+        Message::user(user),
+    ];
 
     let failed = input.turns.iter().filter(|t| !t.success()).count();
     let last_failed = input.turns.last().is_some_and(|t| !t.success());

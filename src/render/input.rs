@@ -31,6 +31,9 @@ pub struct RenderInput {
     /// The values the session derived from hidden data:
     /// `Interp::hidden` after the last turn. Rendered as `[hidden]`.
     pub hidden: HiddenMarks,
+    /// How the model hands over its program: the SYSTEM prompt's reply
+    /// line and the uncompressed view's turn pairs follow it.
+    pub protocol: super::Protocol,
 }
 
 /// One tool as declared in the session: `(query :string) -> :string`.
@@ -68,6 +71,10 @@ pub struct TurnRecord {
     /// Remarks on how the program was read (e.g. surplus closing brackets
     /// ignored); shown by the `turns` view, not by prompts.
     pub notes: Vec<String>,
+    /// The program came from the reply's one well-formed call of the
+    /// program tool (tool protocol): the uncompressed view renders the turn
+    /// as a native tool-call pair.
+    pub called: bool,
 }
 
 impl TurnRecord {
@@ -89,6 +96,7 @@ impl TurnRecord {
             tool_calls: interp.tool_calls.clone(),
             memory: Some(MemoryView::from_interp(interp)),
             notes: Vec::new(),
+            called: false,
         }
     }
 

@@ -46,6 +46,12 @@
 //! * **Hints** (R-50, R-80): `MESSAGE` is followed by a line `Hint: HINT`.
 //! * **Output entries** (R-33): an empty `println` shows as an empty line; the
 //!   cut is counted in characters (Unicode scalar values).
+//! * **Protocol** ([`Protocol`]): under the tool protocol the SYSTEM
+//!   prompt's one line on how to reply asks for a `run_ptc_lisp` call
+//!   ([`system_prompt_for`]); the compressed view is otherwise unchanged,
+//!   and the uncompressed view renders program calls as native tool-call
+//!   pairs (rules U-T1–U-T3 in `uncompressed.rs`). [`Role::Tool`] messages
+//!   are redacted like USER ones.
 //! * **Uncompressed** (R-80): tool calls are not listed (they are in the
 //!   ASSISTANT messages' code); the three extra options apply to the
 //!   compressed view only. The two loop notes (`loops.rs`, on by default)
@@ -99,9 +105,10 @@ pub use input::{
 };
 pub use options::RenderOptions;
 pub use stats::{exact_tokens, ExactTokens, MessageStats, Stats};
-pub use system::system_prompt;
+pub use system::{system_prompt, system_prompt_for};
 pub use tokens::Tokenizer;
 pub use turns::turns_view;
+pub use uncompressed::{call_id, EMPTY_REPLY};
 
 /// How turns become messages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +131,45 @@ impl Strategy {
     }
 }
 
+/// How the model hands over its program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// In a ```clojure block of the reply text (R-70).
+    #[default]
+    Text,
+    /// As the `program` argument of a call to the one function tool
+    /// [`PROGRAM_TOOL`].
+    Tool,
+}
+
+impl Protocol {
+    /// `text` or `tool`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Text => "text",
+            Protocol::Tool => "tool",
+        }
+    }
+
+    /// The protocol named `s` (`text`, `tool`).
+    pub fn parse(s: &str) -> Option<Protocol> {
+        match s {
+            "text" => Some(Protocol::Text),
+            "tool" => Some(Protocol::Tool),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the default (for `skip_serializing_if`).
+    pub fn is_text(&self) -> bool {
+        *self == Protocol::Text
+    }
+}
+
+/// The name of the function tool of [`Protocol::Tool`].
+pub const PROGRAM_TOOL: &str = "run_ptc_lisp";
+
 /// Who a message is from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -134,6 +180,9 @@ pub enum Role {
     User,
     /// The LLM's own earlier responses (uncompressed view).
     Assistant,
+    /// What a program call of the tool protocol did (uncompressed view):
+    /// the answer to the assistant message's [`Message::tool_call`].
+    Tool,
 }
 
 impl Role {
@@ -143,6 +192,7 @@ impl Role {
             Role::System => "system",
             Role::User => "user",
             Role::Assistant => "assistant",
+            Role::Tool => "tool",
         }
     }
 }
@@ -154,6 +204,23 @@ pub struct Message {
     pub role: Role,
     /// The text.
     pub content: String,
+    /// Assistant messages of the tool protocol: the program call the
+    /// model made (rendered as the provider's native tool call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call: Option<ProgramCall>,
+    /// [`Role::Tool`] messages: the id of the call they answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+/// A call of [`PROGRAM_TOOL`] in the history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramCall {
+    /// `ptc_turn_N` for turn N (the model's own ids are not kept: ids are
+    /// free text to both providers, and fixed ones keep prompts pure).
+    pub id: String,
+    /// The program, the call's `program` argument.
+    pub program: String,
 }
 
 impl Message {
@@ -162,6 +229,8 @@ impl Message {
         Message {
             role: Role::System,
             content,
+            tool_call: None,
+            tool_call_id: None,
         }
     }
     /// A USER message.
@@ -169,6 +238,8 @@ impl Message {
         Message {
             role: Role::User,
             content,
+            tool_call: None,
+            tool_call_id: None,
         }
     }
     /// An ASSISTANT message.
@@ -176,6 +247,25 @@ impl Message {
         Message {
             role: Role::Assistant,
             content,
+            tool_call: None,
+            tool_call_id: None,
+        }
+    }
+    /// An ASSISTANT message that calls [`PROGRAM_TOOL`] with `program`
+    /// (`content` the prose beside the call, maybe empty).
+    pub fn program_call(content: String, id: String, program: String) -> Message {
+        Message {
+            tool_call: Some(ProgramCall { id, program }),
+            ..Message::assistant(content)
+        }
+    }
+    /// The answer to the program call `id`.
+    pub fn tool_result(id: String, content: String) -> Message {
+        Message {
+            role: Role::Tool,
+            content,
+            tool_call: None,
+            tool_call_id: Some(id),
         }
     }
 }
@@ -216,7 +306,7 @@ pub fn to_messages(input: &RenderInput, options: &RenderOptions, strategy: Strat
         };
         if matches!(redacted, std::borrow::Cow::Owned(_)) {
             for m in &mut rendered.messages {
-                if m.role == Role::User {
+                if matches!(m.role, Role::User | Role::Tool) {
                     m.content = redact::redact_text(input, std::mem::take(&mut m.content));
                 }
             }

@@ -119,7 +119,11 @@ impl Stats {
         self.messages = messages
             .iter()
             .map(|m| {
-                let chars = m.content.chars().count();
+                // A program call's program is sent too (tool protocol).
+                let chars = m.content.chars().count()
+                    + m.tool_call
+                        .as_ref()
+                        .map_or(0, |c| c.program.chars().count());
                 MessageStats {
                     role: m.role,
                     chars,

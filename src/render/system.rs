@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use super::Protocol;
 use crate::analyze::SPECIAL_NAMES;
 use crate::builtins::{self, Builtin, Ns};
 
@@ -74,6 +75,28 @@ const EXTENSIONS: &[&str] = &[
 pub fn system_prompt() -> String {
     static PROMPT: OnceLock<String> = OnceLock::new();
     PROMPT.get_or_init(build).clone()
+}
+
+/// The line of the text protocol's "Replying" section that says how to
+/// hand over the program.
+const TEXT_REPLY: &str = "- Reply with one ```clojure code block holding the whole program. Text outside the block is ignored.";
+
+/// Its replacement under [`Protocol::Tool`].
+const TOOL_REPLY: &str = "- Reply by calling the run_ptc_lisp tool once, with the whole program as its \"program\" argument (plain code, no ``` fence). Text outside the call is not run.";
+
+/// The SYSTEM prompt of `protocol`: [`system_prompt`] for the text
+/// protocol; for the tool protocol the same text with its one line on how
+/// to reply replaced (also byte-identical for every turn).
+pub fn system_prompt_for(protocol: Protocol) -> String {
+    match protocol {
+        Protocol::Text => system_prompt(),
+        Protocol::Tool => {
+            static PROMPT: OnceLock<String> = OnceLock::new();
+            PROMPT
+                .get_or_init(|| build().replacen(TEXT_REPLY, TOOL_REPLY, 1))
+                .clone()
+        }
+    }
 }
 
 fn build() -> String {

@@ -4,14 +4,43 @@
 //! `print_char_limit`, per turn, saying what was left out), so one chatty
 //! turn cannot overflow a context window. Also what single-shot
 //! sessions (`max_turns == 1`, R-03) get, without a turn indicator.
+//!
+//! # Tool protocol (`RenderInput::protocol` = `tool`): native pairs
+//!
+//! * **U-T1** A turn whose program came from the reply's one well-formed
+//!   `run_ptc_lisp` call (`TurnRecord::called`) renders as an ASSISTANT
+//!   message carrying that call ([`Message::tool_call`]: id `ptc_turn_N`
+//!   for turn N, the program as its `program` argument, the reply's prose
+//!   as its text, maybe empty) followed by a [`Role::Tool`] message
+//!   answering id `ptc_turn_N` whose text is the turn's feedback (the same
+//!   `Result:`/`Error:`/notes/output text the text protocol puts in the USER
+//!   message, turn indicator included). Provider clients write these as
+//!   OpenAI's `tool_calls` + `role: "tool"` message and Anthropic's
+//!   `tool_use` + `tool_result` blocks.
+//! * **U-T2** Any other turn (no call, several calls, a bad call, a
+//!   cut-off or empty reply) has no call to answer: it renders as in the
+//!   text protocol, ASSISTANT text then USER feedback (whose error carries
+//!   the protocol hint). So every call in the history has its result right
+//!   after it, and no result lacks its call.
+//! * **U-T3** An ASSISTANT message is never empty (both providers reject
+//!   empty text): a reply without text, rendered as text (U-T2), is
+//!   `(no text)`. This holds for the text protocol too.
 
 use super::input::{RenderInput, TurnRecord};
 use super::loops;
 use super::options::RenderOptions;
 use super::sections;
 use super::stats::Stats;
-use super::system::system_prompt;
-use super::{Message, Rendered};
+use super::system::system_prompt_for;
+use super::{Message, Protocol, Rendered};
+
+/// What an empty reply renders as (U-T3).
+pub const EMPTY_REPLY: &str = "(no text)";
+
+/// The id of turn `n`'s program call (U-T1).
+pub fn call_id(n: usize) -> String {
+    format!("ptc_turn_{n}")
+}
 
 pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rendered {
     let indicator = if single_shot {
@@ -31,12 +60,11 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
         first.extend(indicator.clone());
     }
     let mut messages = vec![
-        Message::system(system_prompt()),
+        Message::system(system_prompt_for(input.protocol)),
         Message::user(first.join("\n\n")),
     ];
     let (mut printlns_shown, mut printlns_truncated) = (0, 0);
     for (i, turn) in input.turns.iter().enumerate() {
-        messages.push(Message::assistant(turn.raw_response.clone()));
         let (mut fb, output) = feedback(&input.turns, i, o);
         printlns_shown += output.shown;
         printlns_truncated += output.truncated;
@@ -46,7 +74,26 @@ pub fn render(input: &RenderInput, o: &RenderOptions, single_shot: bool) -> Rend
                 fb.push_str(ind);
             }
         }
-        messages.push(Message::user(fb));
+        match (&turn.program, input.protocol) {
+            (Some(program), Protocol::Tool) if turn.called => {
+                let id = call_id(turn.number);
+                messages.push(Message::program_call(
+                    turn.raw_response.clone(),
+                    id.clone(),
+                    program.clone(),
+                ));
+                messages.push(Message::tool_result(id, fb));
+            }
+            _ => {
+                let text = if turn.raw_response.trim().is_empty() {
+                    EMPTY_REPLY.to_string()
+                } else {
+                    turn.raw_response.clone()
+                };
+                messages.push(Message::assistant(text));
+                messages.push(Message::user(fb));
+            }
+        }
     }
 
     let tool_calls_total = input.turns.iter().map(|t| t.tool_calls.len()).sum();

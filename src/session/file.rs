@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::llm::LlmInfo;
+use super::llm::{LlmInfo, Protocol, Reply, ReplyCall};
 use super::mcp::McpServerConfig;
 use super::messages::RenderOptions;
 use super::recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
@@ -99,6 +99,17 @@ pub struct SessionFile {
     /// (`session/mcp.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mcp: BTreeMap<String, McpServerConfig>,
+    /// How the model hands over its program: `"text"` (the default, a
+    /// ```clojure block) or `"tool"` (a call of `run_ptc_lisp`).
+    #[serde(default, skip_serializing_if = "Protocol::is_text")]
+    pub protocol: Protocol,
+    /// The function calls of each tool-protocol reply (`calls[k]` for
+    /// `turns[k]`, whose text is the reply's prose; `null` for a text
+    /// reply): `[{"name": "run_ptc_lisp", "arguments": "{\"program\": …}"}]`,
+    /// the arguments as the JSON text the model sent. Replaying runs the
+    /// same program (or fails the same way). Absent when no turn has calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Option<Vec<ReplyCall>>>,
 }
 
 /// A tool in a session file.
@@ -230,6 +241,7 @@ impl SessionFile {
             .base_dir(absolute(&dir))
             .max_turns(self.max_turns)
             .compression(self.compression)
+            .protocol(self.protocol)
             .limits(self.limits.clone().unwrap_or_default())
             .render(self.render.clone().unwrap_or_default());
         if let Some(shape) = &self.returns {
@@ -382,6 +394,16 @@ impl Session {
 }
 
 impl SessionFile {
+    /// Turn `k`'s reply (its text and `calls` entry) and `llm` entry, as
+    /// [`Session::run_reply`] takes them (an empty reply past the last turn).
+    pub fn reply(&self, k: usize) -> (Reply, Option<LlmInfo>) {
+        let reply = Reply {
+            text: self.turns.get(k).cloned().unwrap_or_default(),
+            calls: self.calls.get(k).cloned().flatten(),
+        };
+        (reply, self.llm.get(k).cloned().flatten())
+    }
+
     /// Runs this file's turns in `session`, each with its `llm` entry,
     /// until they run out or the session ends; returns how many ran.
     /// Recorded turns answer their tool calls from the recording unless
@@ -411,17 +433,17 @@ impl SessionFile {
         k: usize,
         tools: ReplayTools,
     ) -> Result<bool, SessionError> {
-        let Some(response) = self.turns.get(k) else {
+        if k >= self.turns.len() {
             return Ok(false);
-        };
-        let llm = self.llm.get(k).cloned().flatten();
+        }
+        let (reply, llm) = self.reply(k);
         let recorded = match (tools, self.tool_calls.get(k)) {
             (ReplayTools::Recorded, Some(calls)) => Some(RecordedCall::read_turn(k + 1, calls)?),
             _ => None,
         };
         let ran = match recorded {
-            Some(calls) => session.run_recorded_turn(response, llm, calls).map(|_| ()),
-            None => session.run_llm_turn(response, llm).map(|_| ()),
+            Some(calls) => session.run_recorded_reply(&reply, llm, calls).map(|_| ()),
+            None => session.run_reply(&reply, llm).map(|_| ()),
         };
         match ran {
             Ok(()) => Ok(true),
@@ -667,6 +689,12 @@ pub(super) fn from_session(
                 .collect()
         },
         mcp: BTreeMap::new(),
+        protocol: session.protocol(),
+        calls: if session.turns().iter().any(|t| t.calls.is_some()) {
+            session.turns().iter().map(|t| t.calls.clone()).collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

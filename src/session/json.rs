@@ -109,6 +109,10 @@ pub struct TurnJson {
     /// ignored, …); omitted when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Why the reply had no program to run (`no-code`, `empty`, `cut-off`,
+    /// `protocol`); omitted when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue: Option<String>,
 }
 
 /// A failed turn's error: what the LLM is shown, with its position.
@@ -213,6 +217,7 @@ impl TurnJson {
             tool_calls: t.tool_calls.iter().map(ToolCallJson::of).collect(),
             defined: t.defined.clone(),
             notes: t.notes.clone(),
+            issue: t.issue.map(|i| i.name().to_string()),
         }
     }
 }

@@ -5,7 +5,7 @@
 use crate::render::{
     self, ErrorInfo, MemoryView, RenderInput, Strategy, ToolInfo as RenderTool, TurnRecord,
 };
-pub use crate::render::{Feedback, Message, RenderOptions, Rendered, Role, Stats};
+pub use crate::render::{Feedback, Message, ProgramCall, RenderOptions, Rendered, Role, Stats};
 
 use super::Session;
 
@@ -94,10 +94,12 @@ fn render_input_of(session: &Session, turns: &[super::Turn]) -> RenderInput {
                 tool_calls: t.tool_calls.clone(),
                 memory: Some(MemoryView::from_globals(&t.memory, last_return)),
                 notes: t.notes.clone(),
+                called: t.calls.is_some() && t.issue.is_none() && t.program.is_some(),
             })
             .collect(),
         memory: MemoryView::from_interp(interp),
         hidden: interp.hidden.clone(),
+        protocol: session.protocol(),
     }
 }
 

@@ -65,6 +65,7 @@ pub(crate) mod llm;
 pub(crate) mod mcp;
 pub(crate) mod messages;
 pub(crate) mod recording;
+pub(crate) mod reply;
 pub(crate) mod shape;
 pub(crate) mod signature;
 pub(crate) mod tools;
@@ -84,13 +85,17 @@ pub use extract::extract_program;
 pub use file::SessionFile;
 pub use file::ToolFile;
 pub use host::SessionHost;
-pub use llm::{LlmInfo, Usage};
+pub use llm::{
+    program_tool_schema, LlmInfo, Protocol, Reply, ReplyCall, Usage, PROGRAM_TOOL,
+    PROGRAM_TOOL_DESCRIPTION,
+};
 pub use mcp::{McpCommand, McpLink, McpServerConfig};
 pub use messages::{
     listing, render, render_input, render_messages, turn_feedback, turns_text, Feedback, Message,
-    RenderOptions, Role, View,
+    ProgramCall, RenderOptions, Role, View,
 };
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
+pub use reply::ReplyIssue;
 pub use signature::{Signature, SignatureError, Type};
 pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
 
@@ -164,6 +169,12 @@ pub struct Turn {
     /// What the LLM reported for `raw_response` (model, usage, latency),
     /// when the turn came from an LLM ([`Session::run_llm_turn`]).
     pub llm: Option<LlmInfo>,
+    /// The function calls of a tool-protocol reply ([`Protocol::Tool`]);
+    /// `None` for a text reply.
+    pub calls: Option<Vec<ReplyCall>>,
+    /// Why the reply gave no program to run (empty, cut off, no code,
+    /// protocol), when it did not (`session/reply.rs`).
+    pub issue: Option<ReplyIssue>,
 }
 
 impl Turn {
@@ -256,6 +267,7 @@ pub struct SessionBuilder {
     /// MCP servers: name, configuration, directory, tools a file lists.
     mcp: Vec<(String, McpServerConfig, std::path::PathBuf, Vec<ToolInfo>)>,
     open_ended: bool,
+    protocol: Protocol,
 }
 
 impl SessionBuilder {
@@ -426,6 +438,13 @@ impl SessionBuilder {
         self
     }
 
+    /// How the model hands over its program (default [`Protocol::Text`]);
+    /// the SYSTEM prompt and the uncompressed view follow it.
+    pub fn protocol(mut self, protocol: Protocol) -> SessionBuilder {
+        self.protocol = protocol;
+        self
+    }
+
     /// Checks everything and makes the session.
     pub fn build(self) -> Result<Session, SessionError> {
         let mut problems = self.problems;
@@ -500,6 +519,7 @@ impl SessionBuilder {
             prompts: Vec::new(),
             stop_at_max_turns: !self.open_ended,
             open_ended: self.open_ended,
+            protocol: self.protocol,
         };
         session.record_next_prompt();
         Ok(session)
@@ -557,6 +577,8 @@ pub struct Session {
     base_dir: Option<PathBuf>,
     /// See [`SessionBuilder::open_ended`].
     open_ended: bool,
+    /// How the model hands over its program.
+    protocol: Protocol,
 }
 
 impl Session {
@@ -575,6 +597,7 @@ impl Session {
             base_dir: None,
             mcp: Vec::new(),
             open_ended: false,
+            protocol: Protocol::Text,
         }
     }
 
@@ -594,7 +617,7 @@ impl Session {
         raw_response: &str,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
-        self.run_turn_inner(raw_response, llm)
+        self.run_reply(&Reply::text(raw_response), llm)
     }
 
     /// [`Session::run_llm_turn`] for a recorded turn: its tool calls are
@@ -608,12 +631,23 @@ impl Session {
         llm: Option<LlmInfo>,
         calls: Vec<RecordedCall>,
     ) -> Result<&Turn, SessionError> {
+        self.run_recorded_reply(&Reply::text(raw_response), llm, calls)
+    }
+
+    /// [`Session::run_recorded_turn`] for a model's reply (tool protocol
+    /// calls too).
+    pub fn run_recorded_reply(
+        &mut self,
+        reply: &Reply,
+        llm: Option<LlmInfo>,
+        calls: Vec<RecordedCall>,
+    ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
         let number = self.turns.len() + 1;
         self.replay.start(calls);
-        let ran = self.run_turn_inner(raw_response, llm).map(|_| ());
+        let ran = self.run_reply(reply, llm).map(|_| ());
         let mismatch = self.replay.finish();
         ran?;
         if let Some(message) = mismatch {
@@ -626,13 +660,17 @@ impl Session {
         Ok(&self.turns[number - 1])
     }
 
-    fn run_turn_inner(
+    /// Runs a model's reply — text, and function calls under the tool
+    /// protocol — as the next turn (`session/reply.rs` says which program
+    /// runs, and which replies are failed turns: empty, cut off, no code,
+    /// protocol problems).
+    pub fn run_reply(
         &mut self,
-        raw_response: &str,
+        reply: &Reply,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
-        let program = extract_program(raw_response);
-        self.run_extracted(raw_response.to_string(), program, llm)
+        let found = reply::program_of(reply, llm.as_ref());
+        self.run_extracted(reply, found, llm)
     }
 
     /// Runs `source` as the next turn, as written: a front end's program
@@ -646,23 +684,32 @@ impl Session {
         } else {
             format!("```clojure\n{source}\n```")
         };
-        self.run_extracted(raw, Some(source.to_string()), None)
+        self.run_extracted(&Reply::text(&raw), Ok(source.to_string()), None)
     }
 
+    /// Runs `found` — the reply's program, or why it has none — as the
+    /// next turn of `reply`.
     fn run_extracted(
         &mut self,
-        raw_response: String,
-        program: Option<String>,
+        reply: &Reply,
+        found: Result<String, (Error, reply::ReplyIssue)>,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
+        let raw_response = reply.text.as_str();
         let number = self.turns.len() + 1;
         let before = self.interp.globals.clone();
+        let (program, issue) = match found {
+            Ok(p) => (Some(p), None),
+            Err((e, issue)) => (None, Some((e, issue))),
+        };
         let (mut result, mut returned, prints, tool_calls, notes) = match &program {
             None => (
-                Err(extract::no_code_error(&raw_response)),
+                Err(issue
+                    .as_ref()
+                    .map_or_else(|| extract::no_code_error(raw_response), |(e, _)| e.clone())),
                 false,
                 Vec::new(),
                 Vec::new(),
@@ -713,7 +760,7 @@ impl Session {
         self.status = self.status_after(number, &result, returned);
         self.turns.push(Turn {
             number,
-            raw_response,
+            raw_response: raw_response.to_string(),
             program,
             result,
             returned,
@@ -724,6 +771,8 @@ impl Session {
             success,
             notes,
             llm,
+            calls: reply.calls.clone(),
+            issue: issue.map(|(_, i)| i),
         });
         self.refresh_mcp_tools();
         self.record_next_prompt();
@@ -882,6 +931,20 @@ impl Session {
             })
             .collect();
         crate::render::tokens::calibration(pairs.into_iter())
+    }
+    /// How the model hands over its program.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+    /// Changes how the model hands over its program from the next turn on:
+    /// the prompt for the next turn is rendered again (the ones already
+    /// sent stay as they were).
+    pub fn set_protocol(&mut self, protocol: Protocol) {
+        if protocol != self.protocol {
+            self.protocol = protocol;
+            self.prompts.pop();
+            self.record_next_prompt();
+        }
     }
     /// Whether the LLM gets the compressed view.
     pub fn compression(&self) -> bool {

@@ -148,6 +148,7 @@ fn hundred_turns() -> RenderInput {
         turns,
         memory: MemoryView::from_interp(&interp),
         hidden: interp.hidden.clone(),
+        protocol: Default::default(),
     }
 }
 

@@ -6,7 +6,22 @@
 //! `script exhausted` (or, made with `repeat`, starts the script again).
 //! `examples/mock_llm.rs` serves it on a fixed port for trying `ptc agent`
 //! by hand (README, "Run an agent").
+//!
+//! Like a strict provider, it answers 400 to a history it would reject
+//! (`strict.rs`): an OpenAI `tool` message without its call in the
+//! assistant message just before, an assistant `tool_calls` without a
+//! result for each call; an Anthropic `tool_result` without its `tool_use`
+//! in the previous assistant message, a `tool_use` without its result in
+//! the next user message, roles out of turn, empty content. Usage reports
+//! prompt caching: OpenAI `prompt_tokens_details.cached_tokens` is the
+//! bytes shared with the previous request's start / 4 (at most the fixed
+//! 100 prompt tokens); Anthropic reports
+//! `cache_read_input_tokens` (or `cache_creation_input_tokens` the first
+//! time) for a `cache_control`-marked `tools` + `system` prefix.
 #![allow(dead_code)]
+
+#[path = "strict.rs"]
+mod strict;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -34,6 +49,13 @@ pub enum Reply {
     Slow(Duration, Box<Reply>),
     /// 200 with this body as it is (malformed JSON, empty body).
     Raw(String),
+    /// A reply with prose, function calls `(name, arguments JSON text)`
+    /// and a finish reason (`None`: the normal one).
+    Full {
+        text: String,
+        calls: Vec<(String, String)>,
+        finish: Option<String>,
+    },
 }
 
 impl Reply {
@@ -52,6 +74,44 @@ impl Reply {
             code: 429,
             headers: vec![("Retry-After".into(), retry_after_secs.to_string())],
             body: r#"{"error": {"message": "Rate limit reached", "type": "rate_limit"}}"#.into(),
+        }
+    }
+    /// One `run_ptc_lisp` call of `program`, with `prose` beside it.
+    pub fn call(prose: &str, program: &str) -> Reply {
+        Reply::Full {
+            text: prose.into(),
+            calls: vec![(
+                "run_ptc_lisp".into(),
+                json!({ "program": program }).to_string(),
+            )],
+            finish: None,
+        }
+    }
+    /// Calls as given (several, other names, bad arguments).
+    pub fn calls(prose: &str, calls: &[(&str, &str)]) -> Reply {
+        Reply::Full {
+            text: prose.into(),
+            calls: calls
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.to_string()))
+                .collect(),
+            finish: None,
+        }
+    }
+    /// Text cut off at the token limit (`length` / `max_tokens`).
+    pub fn cut(text: &str) -> Reply {
+        Reply::Full {
+            text: text.into(),
+            calls: Vec::new(),
+            finish: Some("cut".into()),
+        }
+    }
+    /// No text, no call.
+    pub fn empty() -> Reply {
+        Reply::Full {
+            text: String::new(),
+            calls: Vec::new(),
+            finish: None,
         }
     }
     pub fn slow(ms: u64, then: Reply) -> Reply {
@@ -82,10 +142,14 @@ impl Request {
     }
 }
 
+/// Picks the answer from the request (instead of a script in order).
+pub type Router = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
+
 struct State {
     /// Usage reports the prompt's tokens as a real server counts them
     /// ([`server_prompt_tokens`]) instead of a fixed 100.
     count_tokens: bool,
+    router: Option<Router>,
     script: VecDeque<Reply>,
     /// The whole script, to start again from (repeat mode).
     again: Option<Vec<Reply>>,
@@ -108,13 +172,38 @@ impl MockLlm {
     /// starts again once it runs out.
     pub fn start_on(port: u16, script: Vec<Reply>, repeat: bool) -> std::io::Result<MockLlm> {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
+        MockLlm::serve_state(
+            listener,
+            State {
+                router: None,
+                count_tokens: false,
+                again: repeat.then(|| script.clone()),
+                script: script.into(),
+                requests: Vec::new(),
+            },
+        )
+    }
+
+    /// Answers each request with `router(request)` (any order of arrival,
+    /// e.g. concurrent runs).
+    pub fn start_routed(router: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> MockLlm {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
+        MockLlm::serve_state(
+            listener,
+            State {
+                router: Some(Arc::new(router)),
+                count_tokens: false,
+                again: None,
+                script: VecDeque::new(),
+                requests: Vec::new(),
+            },
+        )
+        .expect("serve")
+    }
+
+    fn serve_state(listener: TcpListener, state: State) -> std::io::Result<MockLlm> {
         let port = listener.local_addr()?.port();
-        let state = Arc::new(Mutex::new(State {
-            count_tokens: false,
-            again: repeat.then(|| script.clone()),
-            script: script.into(),
-            requests: Vec::new(),
-        }));
+        let state = Arc::new(Mutex::new(state));
         let shared = state.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -185,19 +274,46 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
     // Like a real server: only the API's paths exist (the request is
     // still recorded; the script is not consumed).
     let known = path == "/v1/chat/completions" || path == "/v1/messages";
-    let body = String::from_utf8_lossy(&body).into_owned();
-    let reply = {
-        let mut s = state.lock().expect("state");
-        s.requests.push(Request {
+    let body_text = String::from_utf8_lossy(&body).into_owned();
+    if let Some(problem) = strict::problem(&path, &body_text) {
+        state.lock().expect("state").requests.push(Request {
             path: path.clone(),
             headers,
-            body: body.clone(),
+            body: body_text,
             at: Instant::now(),
         });
+        let body = json!({"error": {"type": "invalid_request_error", "message": problem}});
+        return answer(
+            stream,
+            &path,
+            Reply::status(400, &body.to_string()),
+            100,
+            0,
+            0,
+        );
+    }
+    let (cached, written) = {
+        let s = state.lock().expect("state");
+        strict::cache_counts(&path, &body_text, &s.requests)
+    };
+    let reply = {
+        let mut s = state.lock().expect("state");
+        let request = Request {
+            path: path.clone(),
+            headers,
+            body: body_text,
+            at: Instant::now(),
+        };
+        let routed = s.router.clone().map(|r| r(&request));
+        s.requests.push(request);
         if !known {
             drop(s);
             let body = format!(r#"{{"error": {{"message": "no route for POST {path}"}}}}"#);
-            return answer(stream, &path, Reply::status(404, &body), 0);
+            return answer(stream, &path, Reply::status(404, &body), 100, 0, 0);
+        }
+        if let Some(reply) = routed {
+            drop(s);
+            return answer(stream, &path, reply, 100, cached, written);
         }
         if s.script.is_empty() {
             if let Some(again) = s.again.clone() {
@@ -209,11 +325,11 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             .unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#))
     };
     let input = if state.lock().expect("state").count_tokens {
-        server_prompt_tokens(&body)
+        server_prompt_tokens(&String::from_utf8_lossy(&body))
     } else {
         100
     };
-    answer(stream, &path, reply, input);
+    answer(stream, &path, reply, input, cached, written);
 }
 
 /// A request's prompt tokens as a real OpenAI-compatible server counted
@@ -249,7 +365,7 @@ pub fn server_prompt_tokens(body: &str) -> u64 {
     (bpe as f64 * 1.135).ceil() as u64 + 14 + (texts.len() as u64 * 11).div_ceil(2)
 }
 
-fn answer(mut stream: TcpStream, path: &str, reply: Reply, input: u64) {
+fn answer(mut stream: TcpStream, path: &str, reply: Reply, input: u64, cached: u64, written: u64) {
     let (code, headers, body) = match reply {
         Reply::Drop => {
             let _ = stream.shutdown(std::net::Shutdown::Both);
@@ -257,9 +373,30 @@ fn answer(mut stream: TcpStream, path: &str, reply: Reply, input: u64) {
         }
         Reply::Slow(wait, then) => {
             std::thread::sleep(wait);
-            return answer(stream, path, *then, input);
+            return answer(stream, path, *then, input, cached, written);
         }
-        Reply::Text(text) => (200, Vec::new(), completion(path, &text, input)),
+        Reply::Text(text) => (
+            200,
+            Vec::new(),
+            full_completion(path, &text, &[], None, input, cached, written),
+        ),
+        Reply::Full {
+            text,
+            calls,
+            finish,
+        } => (
+            200,
+            Vec::new(),
+            full_completion(
+                path,
+                &text,
+                &calls,
+                finish.as_deref(),
+                input,
+                cached,
+                written,
+            ),
+        ),
         Reply::Raw(body) => (200, Vec::new(), body),
         Reply::Status {
             code,
@@ -280,9 +417,76 @@ fn answer(mut stream: TcpStream, path: &str, reply: Reply, input: u64) {
     let _ = stream.flush();
 }
 
-/// A completion body in the format the path asks for; usage counts are
-/// characters/4 of the response and `input` for the prompt (100 unless the
-/// mock counts tokens).
+/// A completion body in the format the path asks for, with calls and a
+/// finish reason (`"cut"`: the provider's token-limit reason); usage
+/// counts are characters/4 of the response (input fixed at 100, plus the
+/// cache counts).
+fn full_completion(
+    path: &str,
+    text: &str,
+    calls: &[(String, String)],
+    finish: Option<&str>,
+    input: u64,
+    cached: u64,
+    written: u64,
+) -> String {
+    let out = (text.len() + calls.iter().map(|(_, a)| a.len()).sum::<usize>()).div_ceil(4);
+    if path.ends_with("/v1/messages") {
+        let mut content = Vec::new();
+        if !text.is_empty() {
+            content.push(json!({"type": "text", "text": text}));
+        }
+        for (i, (name, args)) in calls.iter().enumerate() {
+            // Anthropic's input is an object; a malformed one is sent as a
+            // string so the client sees something wrong.
+            let input = serde_json::from_str::<Json>(args).unwrap_or(json!(args));
+            content.push(json!({"type": "tool_use", "id": format!("toolu_mock{i}"), "name": name, "input": input}));
+        }
+        let stop = match finish {
+            Some("cut") => "max_tokens",
+            Some(other) => other,
+            None if calls.is_empty() => "end_turn",
+            None => "tool_use",
+        };
+        json!({
+            "id": "msg_mock",
+            "type": "message",
+            "role": "assistant",
+            "model": "mock-claude",
+            "content": content,
+            "stop_reason": stop,
+            "usage": {"input_tokens": input, "output_tokens": out,
+                      "cache_creation_input_tokens": written, "cache_read_input_tokens": cached}
+        })
+        .to_string()
+    } else {
+        let mut message = json!({"role": "assistant", "content": if text.is_empty() { Json::Null } else { json!(text) }});
+        if !calls.is_empty() {
+            message["tool_calls"] = calls
+                .iter()
+                .enumerate()
+                .map(|(i, (name, args))| json!({"id": format!("call_mock{i}"), "type": "function", "function": {"name": name, "arguments": args}}))
+                .collect();
+        }
+        let stop = match finish {
+            Some("cut") => "length",
+            Some(other) => other,
+            None if calls.is_empty() => "stop",
+            None => "tool_calls",
+        };
+        json!({
+            "id": "chatcmpl-mock",
+            "object": "chat.completion",
+            "model": "mock-gpt",
+            "choices": [{"index": 0, "message": message, "finish_reason": stop}],
+            "usage": {"prompt_tokens": input, "completion_tokens": out, "total_tokens": input + out as u64,
+                      "prompt_tokens_details": {"cached_tokens": cached.min(input)}}
+        })
+        .to_string()
+    }
+}
+
+/// A plain text completion (no calls, no cache counts).
 fn completion(path: &str, text: &str, input: u64) -> String {
     let out = text.len().div_ceil(4);
     if path.ends_with("/v1/messages") {

@@ -2,13 +2,13 @@
 //! in the `system` field (joined by a blank line), the others in
 //! `messages`; `x-api-key` and `anthropic-version` headers; `max_tokens` is
 //! required (4096 when not given). The response text is its `text` blocks,
-//! joined.
+//! joined; prompt caching marks the SYSTEM text (`agent/wire.rs`).
 
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use super::{count, parse_body, ClientConfig, Provider};
-use crate::agent::{LlmError, LlmErrorKind, LlmResponse, Usage};
-use crate::session::{Message, Role};
+use crate::agent::{wire, LlmError, LlmErrorKind, LlmResponse, Usage};
+use crate::session::{Message, Protocol, ReplyCall};
 
 /// The API version sent in `anthropic-version`.
 pub const API_VERSION: &str = "2023-06-01";
@@ -24,31 +24,23 @@ pub fn headers(key: Option<&str>) -> Vec<(&'static str, String)> {
     h
 }
 
+/// The request body (`agent/wire.rs`), `system` marked for caching when
+/// `config.prompt_cache`.
 pub fn request(config: &ClientConfig, messages: &[Message]) -> Json {
-    let system: Vec<&str> = messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect();
-    let mut body = json!({
-        "model": config.model,
-        "max_tokens": config.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
-        "messages": messages
-            .iter()
-            .filter(|m| m.role != Role::System)
-            .map(|m| json!({"role": m.role.name(), "content": m.content}))
-            .collect::<Vec<_>>(),
-    });
-    if !system.is_empty() {
-        body["system"] = json!(system.join("\n\n"));
-    }
-    if let Some(t) = config.temperature {
-        body["temperature"] = json!(t);
-    }
-    body
+    wire::anthropic_body(
+        &config.model,
+        messages,
+        config.protocol,
+        &config.sampling(),
+        config.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        config.prompt_cache,
+    )
 }
 
-pub fn response(text: &str, model: &str) -> Result<LlmResponse, LlmError> {
+/// The response of a 2xx body: its `text` blocks joined and, under the
+/// tool protocol, its `tool_use` blocks. A reply with neither is an empty
+/// reply (a failed turn), not an error.
+pub fn response(text: &str, model: &str, protocol: Protocol) -> Result<LlmResponse, LlmError> {
     let json = parse_body(Provider::Anthropic, text)?;
     let blocks = json
         .get("content")
@@ -64,18 +56,30 @@ pub fn response(text: &str, model: &str) -> Result<LlmResponse, LlmError> {
         .filter(|b| b.get("type").and_then(Json::as_str) == Some("text"))
         .filter_map(|b| b.get("text").and_then(Json::as_str))
         .collect();
-    if texts.is_empty() {
-        return Err(LlmError::new(
-            LlmErrorKind::BadResponse,
-            "anthropic: the response has no text block in content",
-        ));
-    }
+    let calls = (protocol == Protocol::Tool).then(|| {
+        blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Json::as_str) == Some("tool_use"))
+            .map(|b| ReplyCall {
+                name: b
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                arguments: b.get("input").map(Json::to_string).unwrap_or_default(),
+            })
+            .collect()
+    });
     let usage = json.get("usage").filter(|u| u.is_object());
     Ok(LlmResponse {
         text: texts.concat(),
+        calls,
         usage: Usage {
             input_tokens: count(usage, "input_tokens"),
             output_tokens: count(usage, "output_tokens"),
+            cached_input_tokens: count(usage, "cache_read_input_tokens"),
+            cache_write_tokens: count(usage, "cache_creation_input_tokens"),
+            input_includes_cached: false,
             provider: usage.cloned(),
         },
         model: json
@@ -87,6 +91,6 @@ pub fn response(text: &str, model: &str) -> Result<LlmResponse, LlmError> {
             .get("stop_reason")
             .and_then(Json::as_str)
             .map(str::to_string),
-        latency: Default::default(),
+        ..LlmResponse::default()
     })
 }

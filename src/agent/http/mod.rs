@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
 
-use super::{Llm, LlmError, LlmErrorKind, LlmResponse};
-use crate::session::Message;
+use super::{wire, Llm, LlmError, LlmErrorKind, LlmResponse, Prices};
+use crate::session::{Message, Protocol};
 
 pub use retry::{is_local_url, RetryPolicy, MAX_RETRY_AFTER};
 
@@ -96,6 +96,15 @@ pub struct ClientConfig {
     pub request_timeout: Duration,
     /// When and how often failed requests are retried.
     pub retry: RetryPolicy,
+    /// How the model hands over its program: under [`Protocol::Tool`] every
+    /// request declares the one program tool and requires its call.
+    pub protocol: Protocol,
+    /// Anthropic: mark the stable prefix (tool declaration and SYSTEM) for
+    /// prompt caching (`cache_control`). On by default; OpenAI caches by
+    /// itself and ignores it.
+    pub prompt_cache: bool,
+    /// Prices to put a cost on every response ([`LlmResponse::cost_usd`]).
+    pub prices: Option<Prices>,
 }
 
 impl ClientConfig {
@@ -111,6 +120,17 @@ impl ClientConfig {
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(300),
             retry: RetryPolicy::default(),
+            protocol: Protocol::Text,
+            prompt_cache: true,
+            prices: None,
+        }
+    }
+
+    /// The sampling settings sent with each request.
+    pub fn sampling(&self) -> wire::Sampling {
+        wire::Sampling {
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
         }
     }
 }
@@ -328,8 +348,10 @@ impl Llm for HttpLlm {
         };
         let text = self.post(&url, &headers, &body)?;
         let parsed = match self.config.provider {
-            Provider::OpenAi => openai::response(&text, &self.config.model),
-            Provider::Anthropic => anthropic::response(&text, &self.config.model),
+            Provider::OpenAi => openai::response(&text, &self.config.model, self.config.protocol),
+            Provider::Anthropic => {
+                anthropic::response(&text, &self.config.model, self.config.protocol)
+            }
         };
         let mut response = parsed.map_err(|mut e| {
             e.message = self.redact(e.message);
@@ -341,6 +363,11 @@ impl Llm for HttpLlm {
         response.finish_reason = response.finish_reason.map(|f| self.redactor.text(&f));
         response.usage.provider = response.usage.provider.map(|u| self.redactor.json(u));
         response.latency = start.elapsed();
+        response.cost_usd = self
+            .config
+            .prices
+            .as_ref()
+            .and_then(|p| p.cost(&response.usage));
         Ok(response)
     }
 }

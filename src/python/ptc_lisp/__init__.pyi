@@ -240,10 +240,31 @@ class Session:
         keep_keywords: bool = False,
     ) -> "Session":
         """Load a session file and replay its turns; recorded turns answer tool calls from the file's recording (no tool runs) unless live=True. tools= attaches live tools (by name) for new turns."""
-    def run_turn(self, raw_response: str) -> Turn:
-        """Run one LLM response as the next turn (without the GIL). Raises SessionError once the session has ended."""
-    def next_prompt(self) -> list[Message]:
-        """The messages for the next LLM call, as ptc replay prints them."""
+    def run_turn(
+        self,
+        raw_response: Optional[str],
+        *,
+        calls: Optional[Sequence[Any]] = None,
+        finish_reason: Optional[str] = None,
+    ) -> Turn:
+        """Run one LLM response as the next turn (without the GIL). None is an empty reply (a failed turn);
+        calls are the reply's tool calls under the tool protocol; finish_reason "length"/"max_tokens" is a
+        cut-off failed turn. Raises SessionError once the session has ended."""
+    def next_prompt(self, protocol: Optional[Literal["text", "tool"]] = None) -> list[dict[str, Any]]:
+        """The messages for the next LLM call, as ptc replay prints them (OpenAI tool pairs under the tool protocol)."""
+    def request(
+        self,
+        provider: Literal["openai", "anthropic"] = "openai",
+        *,
+        protocol: Optional[Literal["text", "tool"]] = None,
+        cache: bool = True,
+    ) -> dict[str, Any]:
+        """The SDK arguments besides the model: messages (system), tools and tool_choice under the tool protocol."""
+    @property
+    def protocol(self) -> Literal["text", "tool"]: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _from_pickle(text: str, tools: Tools, keep_keywords: bool) -> "Session": ...
     def next_prompt_anthropic(self) -> AnthropicPrompt: ...
     @overload
     def render(self, view: Literal["compressed", "uncompressed"]) -> list[Message]: ...
