@@ -369,11 +369,13 @@ impl PySession {
         tools: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
     ) -> PyResult<PySession> {
-        let tp = ToPython { keep_keywords };
         let interrupt = Interrupt::default();
         let path = PathBuf::from("<pickled session>");
         let mut file = SessionFile::parse(&text, &path).map_err(|e| session_error(&e))?;
-        let live = tools_from(tools.filter(|t| !t.is_none()), tp, &interrupt)?;
+        // The session's limits bound what conversions and its tools make.
+        let limits = file.limits.clone().unwrap_or_default();
+        let tp = ToPython::new(keep_keywords, &limits);
+        let live = tools_from(tools.filter(|t| !t.is_none()), tp, &limits, &interrupt)?;
         for t in &live {
             file.tools.remove(&crate::session::Tool::info(t).name);
         }
