@@ -204,3 +204,46 @@ mod calibrated_budgets_hold_on_recorded_runs {
         }
     }
 }
+
+/// `ptc eval` shows, per view, the provider's prompt tokens against the
+/// chars/4 estimate and the budget's calibration.
+#[test]
+fn eval_shows_the_reported_count_against_the_estimate_and_the_calibration() {
+    let dir = workdir("budget-eval");
+    std::fs::write(dir.join("s.json"), session_file()).unwrap();
+    let mock = MockLlm::start(TURNS.iter().map(|t| Reply::text(t)).collect()).count_prompt_tokens();
+    let out = ptc(&[
+        "eval",
+        &dir.join("s.json").display().to_string(),
+        "--model",
+        "mock-model",
+        "--base-url",
+        &mock.openai_base(),
+        "--api-key-env",
+        KEY_ENV,
+        "--runs",
+        "1",
+        "--view",
+        "compressed",
+        "--budget-tokens",
+        "3200",
+        "--out-dir",
+        &dir.join("runs").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("prompt tokens (compressed): the provider reported "))
+        .unwrap_or_else(|| panic!("no prompt-token line in {stdout}"));
+    // The mock counts 1.135 x cl100k plus its template: more than chars/4.
+    let ratio: f64 = line
+        .split("reported ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(ratio > 1.0 && ratio < 1.6, "{line}");
+    assert!(line.contains("; token budget calibrated x 1."), "{line}");
+    std::fs::remove_dir_all(&dir).ok();
+}

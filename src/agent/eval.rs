@@ -1,7 +1,8 @@
 //! `ptc eval`'s logic: run a mission N times per view with one model and
 //! summarize each view (success rate, mean turns, tokens, cached tokens,
-//! cost, seconds, and why turns failed), to see whether the compressed
-//! view helps or hurts on a task.
+//! the provider's prompt tokens against the chars/4 estimate and the token
+//! budget's calibration, cost, seconds, and why turns failed), to see
+//! whether the compressed view helps or hurts on a task.
 //!
 //! Runs are independent: each has its own session and client, so `jobs`
 //! runs at once (threads) give the same records as one at a time, in the
@@ -53,6 +54,13 @@ pub struct RunRecord {
     pub output_tokens: u64,
     /// Input tokens read from the provider's prompt cache, over all turns.
     pub cached_tokens: u64,
+    /// The chars/4 estimate of the prompts whose tokens the provider
+    /// reported (the same turns as `input_tokens`).
+    pub estimated_tokens: u64,
+    /// The token budget's calibration after the run (`render/tokens.rs`):
+    /// the largest recent ratio of the provider's count to the budget's
+    /// own, and difference; `None` without a budget or a report.
+    pub calibration: Option<(f64, i64)>,
     /// Cost in US dollars over all turns (`None` without prices).
     pub cost_usd: Option<f64>,
     /// Failed turns by cause ([`failure_cause`]).
@@ -92,6 +100,17 @@ impl RunRecord {
             input_tokens: sum(&|u| u.input_tokens),
             output_tokens: sum(&|u| u.output_tokens),
             cached_tokens: sum(&|u| u.cached_input_tokens),
+            estimated_tokens: turns
+                .iter()
+                .filter(|t| {
+                    t.llm
+                        .as_ref()
+                        .is_some_and(|i| i.usage.input_tokens.is_some())
+                })
+                .filter_map(|t| session.prompts().get(t.number - 1))
+                .map(|sent| crate::render::Tokenizer::Chars4.count(sent) as u64)
+                .sum(),
+            calibration: session.token_calibration().map(|c| (c.ratio, c.offset)),
             cost_usd: turns
                 .iter()
                 .filter_map(|t| t.llm.as_ref().and_then(|i| i.cost_usd))
@@ -132,6 +151,12 @@ pub struct ViewSummary {
     pub mean_output_tokens: f64,
     /// Mean cached input tokens per run.
     pub mean_cached_tokens: f64,
+    /// The provider's prompt tokens over the chars/4 estimate of the same
+    /// prompts, over all runs (`None` without reports).
+    pub reported_over_estimate: Option<f64>,
+    /// The largest budget calibration of the view's runs (ratio,
+    /// difference), when a budget was set.
+    pub calibration: Option<(f64, i64)>,
     /// Total cost of the view's runs in US dollars (`None` without prices).
     pub cost_usd: Option<f64>,
     /// Failed turns by cause, over all runs.
@@ -164,6 +189,19 @@ impl ViewSummary {
             mean_input_tokens: mean(&|r| r.input_tokens as f64),
             mean_output_tokens: mean(&|r| r.output_tokens as f64),
             mean_cached_tokens: mean(&|r| r.cached_tokens as f64),
+            reported_over_estimate: {
+                let estimated: u64 = rs.iter().map(|r| r.estimated_tokens).sum();
+                let reported: u64 = rs
+                    .iter()
+                    .filter(|r| r.estimated_tokens > 0)
+                    .map(|r| r.input_tokens)
+                    .sum();
+                (estimated > 0).then(|| reported as f64 / estimated as f64)
+            },
+            calibration: rs
+                .iter()
+                .filter_map(|r| r.calibration)
+                .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1))),
             cost_usd: rs.iter().filter_map(|r| r.cost_usd).reduce(|a, b| a + b),
             causes: rs.iter().flat_map(|r| r.causes.iter()).fold(
                 BTreeMap::new(),
@@ -241,6 +279,18 @@ pub fn table(summaries: &[ViewSummary]) -> String {
             causes.join(", ")
         };
         out.push_str(&format!("failed turns ({}): {causes}\n", view_name(s.view)));
+    }
+    for s in summaries {
+        if let Some(ratio) = s.reported_over_estimate {
+            let calibration = match s.calibration {
+                Some((r, d)) => format!("; token budget calibrated x {r:.3} or {d:+} tokens"),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "prompt tokens ({}): the provider reported {ratio:.3} x the chars/4 estimate{calibration}\n",
+                view_name(s.view)
+            ));
+        }
     }
     out
 }
