@@ -392,6 +392,9 @@ fn prices_put_a_cost_on_turns_and_runs() {
         .iter()
         .map(|i| i["cost_usd"].as_f64().unwrap())
         .sum();
+    // The run's cost is in the file too.
+    let run_cost = saved["cost_usd"].as_f64().expect("the run's cost_usd");
+    assert!((run_cost - total).abs() < 1e-12, "{run_cost} {total}");
     assert!(
         stdout
             .lines()

@@ -91,6 +91,11 @@ pub struct SessionFile {
     /// when rendering prompts. Entries past the last turn are ignored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub llm: Vec<Option<LlmInfo>>,
+    /// The run's cost in US dollars: the sum of `llm[k].cost_usd`, when a
+    /// turn has one (written with prices, `ptc agent --price-in …`;
+    /// informational: reading a file ignores it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     /// Each turn's tool calls with what they answered (`tool_calls[k]` for
     /// `turns[k]`): recorded turns replay from it (`recording.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -678,6 +683,11 @@ pub(super) fn from_session(
         } else {
             Vec::new()
         },
+        cost_usd: session
+            .turns()
+            .iter()
+            .filter_map(|t| t.llm.as_ref().and_then(|i| i.cost_usd))
+            .reduce(|a, b| a + b),
         // Every turn is recorded when there are tools to record.
         tool_calls: if tool_files.is_empty() {
             Vec::new()
