@@ -490,3 +490,32 @@ fn out_records_each_session_as_a_replayable_session_file() {
     assert!(text.contains("(def big"), "{text}");
     assert!(text.contains("(return (count big))"), "{text}");
 }
+
+/// ptc in front of an upstream MCP server (the pinned filesystem server):
+/// the session file's `mcp` key makes its tools `tool/fs.*` of every
+/// client session, reached from programs, while the client sees ptc's
+/// three tools.
+#[test]
+fn an_upstream_mcp_server_is_reached_through_ptc() {
+    let fs = deps().join("node_modules/.bin/mcp-server-filesystem");
+    assert!(
+        fs.exists(),
+        "the filesystem MCP server is not installed ({}): run: bash tests/setup.sh",
+        fs.display()
+    );
+    let dir = std::env::temp_dir().join(format!("ptc-mcp-upstream-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/a.md"), "hello from upstream\n").unwrap();
+    std::fs::write(dir.join("docs/b.md"), "second\n").unwrap();
+    let file = dir.join("session.json");
+    let session = serde_json::json!({
+        "mission": "Read the docs.",
+        "mcp": {"fs": {"command": [fs.to_string_lossy(), "docs"],
+                       "tools": ["list_directory", "read_text_file"]}},
+        "limits": {"timeout_ms": 30000},
+    });
+    std::fs::write(&file, session.to_string()).unwrap();
+    scenario("upstream", &file, None);
+    std::fs::remove_dir_all(&dir).ok();
+}

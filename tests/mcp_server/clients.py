@@ -81,7 +81,9 @@ async def definitions_and_rollback():
 
 
 async def timeout():
-    async with stdio("--timeout-ms", "300") as c:
+    # The step limit far away: on a fast machine 10 M steps take less
+    # than 300 ms, and this is about the time limit.
+    async with stdio("--timeout-ms", "300", "--max-steps", "100000000000") as c:
         await run(c, "(def keep 1)")
         t = time.time()
         text, s, err = await run(c, "(def keep 2)\n(loop [i 0] (recur (inc i)))")
@@ -203,6 +205,31 @@ async def http_idle():
         await asyncio.sleep(3.0)
         r = await h.post(URL, json={"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, headers=headers)
         assert r.status_code == 404, (r.status_code, r.text)
+
+
+async def upstream():
+    # ptc fronts the filesystem MCP server of the session file: its tools
+    # are tool/fs.* inside programs, the client sees ptc's three tools.
+    async with stdio() as c:
+        names = sorted(t.name for t in (await c.list_tools()).tools)
+        assert names == ["ptc_reset", "ptc_state", "run_ptc_lisp"], names
+        state = (await c.call_tool("ptc_state", {})).content[0].text
+        assert "tool/fs.read_text_file" in state and "tool/fs.list_directory" in state, state
+        text, s, err = await run(
+            c,
+            '(def names (->> (:content (tool/fs.list_directory {:path "."}))\n'
+            '                (re-seq #"\\[FILE\\] (\\S+)") (mapv second)))\n(println names)',
+        )
+        assert not err and s["defined"] == ["names"], (text, s)
+        assert s["prints"] == ['["a.md" "b.md"]'], s
+        text, s, err = await run(c, "(:content (tool/fs.read_text_file {:path (first names)}))")
+        assert not err and s["value"] == "hello from upstream\n", (text, s)
+        assert "fs.read_text_file" in text, text
+        # An upstream error is a failed call; definitions stay.
+        text, s, err = await run(c, '(def gone (tool/fs.read_text_file {:path "missing.md"}))')
+        assert err and s["error"]["kind"] == "tool-error", (text, s)
+        text, s, err = await run(c, "(count names)")
+        assert not err and s["value"] == 2, (text, s)
 
 
 asyncio.run(globals()[SCENARIO]())
