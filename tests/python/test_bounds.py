@@ -137,12 +137,14 @@ def test_tool_arguments_are_bounded_before_the_tool_runs(isolated):
 
 
 def test_the_tool_call_log_is_bounded():
-    # Each call's arguments fit the bound (about 0.7 MB estimated against
-    # 0.8 MB); the log of both, converted at once, does not.
-    program = "(let [x (reduce (fn [a _] [a a]) [1] (range 12))] (tool/t x) (tool/t x))"
+    # Each call's arguments fit the heap room the evaluator leaves them
+    # (a vector of 1000 numbers, about 40 KB as Python objects); the log of
+    # 31 calls, converted at once, passes the bound (4 x max_heap_bytes =
+    # 0.8 MB), and the error names the call where it did.
+    program = "(let [x (vec (range 1000))] (dotimes [_ 30] (tool/t x)) (tool/t x))"
     r = ptc_lisp.run(program, tools={"t": lambda v: 1}, limits={"max_heap_bytes": 200_000})
     assert r.value == 1
-    with pytest.raises(ConversionError, match=r"arguments of tool_calls\[1\] \(tool/t\)"):
+    with pytest.raises(ConversionError, match=r"arguments of tool_calls\[\d+\] \(tool/t\)"):
         r.tool_calls
 
 

@@ -26,7 +26,8 @@ def test_mcp_tools_are_called_and_servers_stop(tmp_path):
     )
     path = str(tmp_path / "a.txt")
     turn = s.run_turn('```clojure\n(tool/fs.read_text_file {:path "%s"})\n```' % path)
-    assert turn.result == {"content": "hello from a"}
+    assert turn.success, turn.error
+    assert turn.value == {"content": "hello from a"}
     assert "tool/fs.read_text_file" in str(s.next_prompt())
 
 
