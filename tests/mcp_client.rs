@@ -150,6 +150,72 @@ fn filesystem_server_lists_reads_and_stops() {
 }
 
 #[test]
+fn doc_in_a_program_shows_a_cut_description_whole() {
+    let dir = tempdir("fsdoc");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let mut s = session(
+        "fs",
+        McpServerConfig::command([node_bin("mcp-server-filesystem"), dir_s])
+            .allow(["read_text_file", "list_directory"]),
+    );
+    // The server's description of read_text_file is longer than the
+    // listing shows: the prompt has it cut, pointing to doc.
+    let tail = "Operates on the file as text regardless of extension.";
+    let listed = s
+        .tools()
+        .iter()
+        .find(|t| t.name == "fs.read_text_file")
+        .and_then(|t| t.description.clone())
+        .unwrap();
+    assert!(
+        listed.ends_with("… (more: (doc tool/fs.read_text_file))") && !listed.contains(tail),
+        "{listed}"
+    );
+    let prompt: String = s.next_prompt().iter().map(|m| m.content.clone()).collect();
+    assert!(
+        prompt.contains("(more: (doc tool/fs.read_text_file))") && !prompt.contains(tail),
+        "{prompt}"
+    );
+    // (doc tool/fs.read_text_file) in a program prints it whole, with the
+    // input schema, returns nil and calls no tool.
+    let t = s
+        .run_turn("```clojure\n(doc tool/fs.read_text_file)\n```")
+        .unwrap()
+        .clone();
+    assert!(
+        matches!(t.result, Ok(ptc_lisp::Value::Nil)),
+        "{:?}",
+        t.result
+    );
+    assert!(t.tool_calls.is_empty());
+    let printed = t.prints.join("\n");
+    assert!(
+        printed.starts_with("tool/fs.read_text_file\n  (path :string"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("Read the complete contents of a file from the file system as text.")
+            && printed.contains(tail)
+            && printed.contains("Only works within allowed directories.")
+            && printed.contains("input schema: {")
+            && printed.contains("\"head\""),
+        "{printed}"
+    );
+    // ... which the next prompt shows as the turn's output
+    let prompt: String = s.next_prompt().iter().map(|m| m.content.clone()).collect();
+    assert!(prompt.contains(tail), "{prompt}");
+    // an unknown tool of the server: a clear error naming the tools
+    assert_eq!(
+        turn(&mut s, "(doc tool/fs.read_file)"),
+        Err(
+            "undefined-error: (doc tool/fs.read_file): tool/fs.read_file is not defined; \
+             available: tool/fs.list_directory, tool/fs.read_text_file"
+                .into()
+        )
+    );
+}
+
+#[test]
 fn everything_server_stdio_results_and_deadline() {
     let mut s = session(
         "ev",

@@ -486,3 +486,45 @@ fn no_code_names_the_language_that_was_skipped() {
     );
     assert!(!prompt.contains("```clojure\nSure:"), "{prompt}");
 }
+
+#[test]
+fn doc_in_a_program_prints_a_tools_signature_and_whole_doc() {
+    let description = "Finds documents.\n\nSecond paragraph: ranking rules.";
+    let mut s = Session::builder("find")
+        .tool_fn(
+            "search",
+            "(query :string) -> [:string]",
+            description,
+            |_| panic!("(doc tool/search) must not call the tool"),
+        )
+        .build()
+        .unwrap();
+    let t = s
+        .run_turn("```clojure\n(doc tool/search)\n```")
+        .unwrap()
+        .clone();
+    assert!(matches!(t.result, Ok(Value::Nil)), "{:?}", t.result);
+    assert_eq!(
+        t.prints,
+        vec![format!(
+            "tool/search\n  (query :string) -> [:string]\n  {description}"
+        )]
+    );
+    assert!(t.tool_calls.is_empty());
+    // the turn's output carries it into the next prompt
+    let prompt = format!("{:?}", s.next_prompt());
+    assert!(
+        prompt.contains("Second paragraph: ranking rules."),
+        "{prompt}"
+    );
+    // an unknown tool: a failed turn naming the tools there are
+    let t = s.run_turn("```clojure\n(doc tool/serch)\n```").unwrap();
+    let e = t.result.as_ref().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Undefined);
+    assert!(
+        e.message()
+            .contains("tool/serch is not defined; available: tool/search"),
+        "{}",
+        e.message()
+    );
+}

@@ -16,6 +16,7 @@
 
 mod capture;
 pub mod destructure;
+pub mod doc;
 pub mod expr;
 pub mod macros;
 pub mod moves;

@@ -179,6 +179,7 @@ pub fn analyze(
         "case" => a.case(args, span, tail)?,
         "for" | "doseq" => a.comprehension(args, span, name == "for")?,
         "with-out-str" => a.with_out_str(args, span)?,
+        "doc" if a.cx.globals.id("doc").is_none() => super::doc::doc(a, args, span)?,
         "return" | "fail" => {
             if args.len() != 1 {
                 let example = if name == "return" {

@@ -175,6 +175,22 @@ impl Builtin {
     pub fn qualified_name(&self) -> String {
         format!("{}/{}", self.ns.name(), self.name)
     }
+
+    /// What `(doc name)` shows: the qualified name, the arity, the doc
+    /// line and the example, each on its own line indented by two spaces.
+    pub fn doc_text(&self) -> String {
+        let mut s = format!(
+            "{}\n  {}\n  {}",
+            self.qualified_name(),
+            self.arity.describe(),
+            self.doc
+        );
+        if !self.example.is_empty() {
+            s.push_str("\n  ");
+            s.push_str(self.example);
+        }
+        s
+    }
 }
 
 impl std::fmt::Debug for Builtin {

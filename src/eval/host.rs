@@ -17,6 +17,12 @@ pub trait Host: Send {
     fn has_tool(&self, name: &str) -> bool;
     /// Every tool name, sorted.
     fn tool_names(&self) -> Vec<String>;
+    /// What `(doc tool/NAME)` prints: the tool's name, signature and
+    /// whole documentation; `None` for an unknown tool. By default just
+    /// `tool/NAME` (a host that knows no more about its tools).
+    fn tool_doc(&self, name: &str) -> Option<String> {
+        self.has_tool(name).then(|| format!("tool/{name}"))
+    }
     /// Runs a tool; `Err` is the host's message (becomes a `tool-error`).
     /// A panic in it is caught and becomes a `tool-error` too.
     fn call_tool(&mut self, name: &str, args: &[Value]) -> Result<Value, String>;

@@ -123,6 +123,24 @@ fn messages_py(py: Python<'_>, messages: &[Message]) -> PyResult<Vec<PyObject>> 
         .collect()
 }
 
+/// The `mcp` argument: the session file's "mcp" form, `{name: {"command":
+/// [...]} or {"url": ...}}` (session/mcp.rs), read through JSON.
+fn mcp_servers(
+    py: Python<'_>,
+    mcp: Option<&Bound<'_, PyAny>>,
+    method: &str,
+) -> PyResult<std::collections::BTreeMap<String, crate::session::McpServerConfig>> {
+    let Some(m) = mcp.filter(|m| !m.is_none()) else {
+        return Ok(Default::default());
+    };
+    let text: String = py.import("json")?.call_method1("dumps", (m,))?.extract()?;
+    serde_json::from_str(&text).map_err(|e| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "{method}(mcp=...): {e}; write {{\"name\": {{\"command\": [\"program\", \"arg\"]}}}} or {{\"name\": {{\"url\": \"http://...\"}}}}"
+        ))
+    })
+}
+
 #[pymethods]
 impl PySession {
     #[new]
@@ -157,17 +175,8 @@ impl PySession {
         // MCP servers: the session file's "mcp" form, {name: {"command": [...]}
         // or {"url": ...}} (session/mcp.rs); they start here, in the current
         // directory, and stop with the session.
-        if let Some(m) = mcp.filter(|m| !m.is_none()) {
-            let text: String = py.import("json")?.call_method1("dumps", (m,))?.extract()?;
-            let servers: std::collections::BTreeMap<String, crate::session::McpServerConfig> =
-                serde_json::from_str(&text).map_err(|e| {
-                    pyo3::exceptions::PyValueError::new_err(format!(
-                        "Session(mcp=...): {e}; write {{\"name\": {{\"command\": [\"program\", \"arg\"]}}}} or {{\"name\": {{\"url\": \"http://...\"}}}}"
-                    ))
-                })?;
-            for (name, config) in servers {
-                b = b.mcp_server(name, config);
-            }
+        for (name, config) in mcp_servers(py, mcp, "Session")? {
+            b = b.mcp_server(name, config);
         }
         let session = py
             .allow_threads(|| b.build())
@@ -186,15 +195,20 @@ impl PySession {
     /// replay what they answered. `tools` (as in `Session(...)`) attaches
     /// live implementations for new turns, each replacing the file's tool
     /// of its name; `live=True` runs the tools of the recorded turns again.
+    /// `mcp` (as in `Session(...)`) adds MCP servers, each replacing the
+    /// file's of that name; they become the file's servers (a stdio one
+    /// starts in the file's directory, rule MCP-9 of session/file.rs).
     #[staticmethod]
-    #[pyo3(signature = (path, *, tools=None, live=false, keep_keywords=false))]
+    #[pyo3(signature = (path, *, tools=None, live=false, mcp=None, keep_keywords=false))]
     fn from_file(
         py: Python<'_>,
         path: PathBuf,
         tools: Option<&Bound<'_, PyAny>>,
         live: bool,
+        mcp: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
     ) -> PyResult<PySession> {
+        let servers = mcp_servers(py, mcp, "Session.from_file")?;
         // The file's limits bound what the attached tools convert.
         let limits = crate::session::SessionFile::load(&path)
             .map_err(|e| session_error(&e))?
@@ -212,7 +226,7 @@ impl PySession {
         } else {
             ReplayTools::Recorded
         };
-        let loaded = py.allow_threads(|| Session::load_with(&path, attached, replay));
+        let loaded = py.allow_threads(|| Session::load_with_mcp(&path, attached, servers, replay));
         if let Some(e) = interrupt.take() {
             return Err(e);
         }

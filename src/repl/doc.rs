@@ -3,6 +3,7 @@
 //! definitions, tools and data. They are not turns: the session never sees
 //! them.
 
+use crate::analyze::doc::SPECIAL_DOCS;
 use crate::analyze::SPECIAL_NAMES;
 use crate::builtins::{self, Builtin, Ns};
 use crate::eval::Definition;
@@ -12,189 +13,6 @@ use crate::session::Session;
 use crate::value::{Func, Value};
 
 use super::Output;
-
-/// One line about each special form and macro (the analyzer handles them,
-/// so the builtin registry has no entry for them).
-const SPECIAL_DOCS: &[(&str, &str)] = &[
-    (
-        "quote",
-        "(quote form) or 'form: the form itself, unevaluated",
-    ),
-    (
-        "if",
-        "(if test then else?): then when test is truthy, else else (or nil)",
-    ),
-    ("do", "(do exprs...): evaluates in order, returns the last"),
-    (
-        "and",
-        "(and exprs...): the first falsy value, or the last value",
-    ),
-    (
-        "or",
-        "(or exprs...): the first truthy value, or the last value",
-    ),
-    (
-        "let",
-        "(let [name value ...] body...): local bindings, with destructuring",
-    ),
-    (
-        "loop",
-        "(loop [name init ...] body...): a recur target with bindings",
-    ),
-    (
-        "recur",
-        "(recur args...): jumps back to the enclosing loop or fn (tail position only)",
-    ),
-    (
-        "fn",
-        "(fn name? [params] body...) or multi-arity (fn ([x] ...) ([x y] ...)): a function",
-    ),
-    (
-        "def",
-        "(def name doc? value): defines user/name, kept across turns",
-    ),
-    (
-        "defonce",
-        "(defonce name value): defines user/name unless it is defined",
-    ),
-    (
-        "defn",
-        "(defn name doc? [params] body...): defines a function in user/",
-    ),
-    ("defn-", "(defn- name [params] body...): as defn"),
-    (
-        "letfn",
-        "(letfn [(f [x] ...) ...] body...): local functions that can call each other",
-    ),
-    (
-        "try",
-        "(try body... (catch _ e ...) (finally ...)): e is {:message :kind :data}",
-    ),
-    (
-        "catch",
-        "(catch _ e body...): inside try; e is {:message :kind :data}",
-    ),
-    (
-        "finally",
-        "(finally body...): inside try; runs whatever happens",
-    ),
-    (
-        "throw",
-        "(throw (ex-info msg data)): raises an execution-error",
-    ),
-    (
-        "case",
-        "(case x v1 r1 (v2 v3) r2 default?): constant dispatch",
-    ),
-    (
-        "for",
-        "(for [x coll :let [...] :when test :while test] expr): a vector comprehension",
-    ),
-    (
-        "doseq",
-        "(doseq [x coll] body...): runs body for each item, returns nil",
-    ),
-    (
-        "with-out-str",
-        "(with-out-str body...): runs body and returns what it printed as a string",
-    ),
-    ("var", "(var name) or #'name: the var of a user/ definition"),
-    (
-        "return",
-        "(return value): ends the turn and the session successfully with value",
-    ),
-    (
-        "fail",
-        "(fail reason): ends the session as failed with reason",
-    ),
-    (
-        "when",
-        "(when test body...): body when test is truthy, else nil",
-    ),
-    (
-        "when-not",
-        "(when-not test body...): body when test is falsy, else nil",
-    ),
-    (
-        "if-not",
-        "(if-not test then else?): if with the test negated",
-    ),
-    (
-        "cond",
-        "(cond test expr ... :else expr): the expr of the first truthy test",
-    ),
-    (
-        "condp",
-        "(condp pred x v1 r1 ... default?): the first r whose (pred v x) is truthy",
-    ),
-    (
-        "->",
-        "(-> x (f a) g): threads x as the first argument through the forms",
-    ),
-    (
-        "->>",
-        "(->> x (f a) g): threads x as the last argument through the forms",
-    ),
-    (
-        "as->",
-        "(as-> x name forms...): threads x through the forms bound to name",
-    ),
-    ("some->", "(some-> x forms...): as ->, stopping at nil"),
-    ("some->>", "(some->> x forms...): as ->>, stopping at nil"),
-    (
-        "cond->",
-        "(cond-> x test form ...): threads x (first argument) through forms whose test holds",
-    ),
-    (
-        "cond->>",
-        "(cond->> x test form ...): threads x (last argument) through forms whose test holds",
-    ),
-    (
-        "doto",
-        "(doto x forms...): x (there are no mutable objects; the forms are evaluated)",
-    ),
-    (
-        "if-let",
-        "(if-let [name test] then else?): binds name when test is truthy",
-    ),
-    (
-        "when-let",
-        "(when-let [name test] body...): body with name bound when test is truthy",
-    ),
-    (
-        "if-some",
-        "(if-some [name test] then else?): binds name when test is not nil",
-    ),
-    (
-        "when-some",
-        "(when-some [name test] body...): body with name bound when test is not nil",
-    ),
-    (
-        "when-first",
-        "(when-first [x coll] body...): body with x the first item of a non-empty coll",
-    ),
-    (
-        "dotimes",
-        "(dotimes [i n] body...): runs body for i from 0 to n-1, returns nil",
-    ),
-    ("comment", "(comment ...): ignored, nil"),
-    (
-        "require",
-        "(require '[clojure.string :as s :refer [join]]): nil; makes the alias and referred names usable (clojure.string, clojure.set, clojure.walk, clojure.data.json, cheshire.core)",
-    ),
-    (
-        "ns",
-        "(ns name (:require [clojure.string :as s])): nil; only its :require clauses mean anything",
-    ),
-    (
-        "assert",
-        "(assert test message?): nil, or throws AssertionError \"Assert failed: …\" (caught by Throwable, not Exception)",
-    ),
-    (
-        "declare",
-        "(declare names...): names defined later (for mutual recursion)",
-    ),
-];
 
 /// The REPL-level forms, for completion and help.
 pub const REPL_FORMS: &[&str] = &["doc", "apropos", "find-doc"];
@@ -290,17 +108,7 @@ fn doc_text(session: &Session, name: &str) -> Option<String> {
 }
 
 fn builtin_doc(b: &Builtin) -> String {
-    let mut s = format!(
-        "{}\n  {}\n  {}",
-        b.qualified_name(),
-        b.arity.describe(),
-        b.doc
-    );
-    if !b.example.is_empty() {
-        s.push_str("\n  ");
-        s.push_str(b.example);
-    }
-    s
+    b.doc_text()
 }
 
 /// The docstring of a user/ definition: `(def x "doc" v)` keeps it on the
@@ -335,12 +143,7 @@ fn user_doc(session: &Session, name: &str) -> Option<String> {
 
 fn tool_doc(session: &Session, name: &str) -> Option<String> {
     let t = session.tools().iter().find(|t| t.name == name)?;
-    let mut s = format!("tool/{name}\n  {}", t.signature);
-    if let Some(d) = t.doc.as_ref().or(t.description.as_ref()) {
-        s.push_str("\n  ");
-        s.push_str(d);
-    }
-    Some(s)
+    Some(t.doc_text())
 }
 
 fn data_doc(session: &Session, name: &str) -> Option<String> {

@@ -355,12 +355,31 @@ impl Session {
         tools: Vec<Box<dyn Tool>>,
         replay: ReplayTools,
     ) -> Result<Session, SessionError> {
+        Session::load_with_mcp(path, tools, BTreeMap::new(), replay)
+    }
+
+    /// [`Session::load_with`] with MCP servers `mcp` added to the file's
+    /// `"mcp"` (Python `Session.from_file(mcp=...)`), each replacing the
+    /// file's server of that name. They are the file's servers from then
+    /// on (rule MCP-9): a stdio one starts in the session file's
+    /// directory (MCP-1), the file's saved tools of that server are
+    /// offered as listed and it starts at their first live call (recorded
+    /// turns answer from the recording), a server with no saved tools
+    /// starts now, and saving writes them into the file's `"mcp"`, so the
+    /// saved session reloads them the same way.
+    pub fn load_with_mcp(
+        path: &Path,
+        tools: Vec<Box<dyn Tool>>,
+        mcp: BTreeMap<String, McpServerConfig>,
+        replay: ReplayTools,
+    ) -> Result<Session, SessionError> {
         let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
             file: path.to_path_buf(),
             place: None,
             message: format!("cannot read the session file: {e}"),
         })?;
-        let file = SessionFile::parse(&text, path)?;
+        let mut file = SessionFile::parse(&text, path)?;
+        file.mcp.extend(mcp);
         let mut b = file.builder_with(path, Some(&text), replay)?;
         for t in tools {
             b = b.attach_tool(t);
@@ -567,7 +586,14 @@ fn tool_of(
     err: &dyn Fn(&[&str], String) -> SessionError,
 ) -> Result<Box<dyn Tool>, SessionError> {
     let ScriptedParts { info } = parts_of(name, spec, err)?;
-    if spec.recorded_only {
+    // An MCP server's tool whose server the file does not configure (its
+    // "mcp" key removed, or a file from elsewhere) is recorded-only too:
+    // it has no live implementation until one is attached (MCP-9).
+    let unserved_mcp = spec.mcp.is_some()
+        && spec.command.is_none()
+        && spec.returns.is_none()
+        && spec.responses.is_empty();
+    if spec.recorded_only || unserved_mcp {
         if spec.command.is_some() || spec.returns.is_some() || !spec.responses.is_empty() {
             return Err(err(
                 &["tools", name, "recorded_only"],

@@ -71,6 +71,9 @@ impl Host for SessionHost {
     fn tool_names(&self) -> Vec<String> {
         self.tools.keys().cloned().collect()
     }
+    fn tool_doc(&self, name: &str) -> Option<String> {
+        self.tools.get(name).map(|t| t.info().doc_text())
+    }
     fn check_args(&self, name: &str, args: &[Value]) -> Result<(), crate::error::Error> {
         let checked = match self.tools.get(name) {
             Some(tool) => super::shape::check_arguments(name, &tool.info().signature, args),

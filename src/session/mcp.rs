@@ -22,6 +22,13 @@
 //!   error naming the server, the key and the variable.
 //! * MCP-3: `tools` is an allow-list of MCP tool names; the others are not
 //!   offered.
+//! * MCP-9: servers given when a file is loaded (Python
+//!   `Session.from_file(mcp=...)`, `Session::load_with_mcp`) join the
+//!   file's `"mcp"`, replacing the file's of the same name: started in the
+//!   file's directory, lazily when the file lists their tools, and saved
+//!   with it. A saved tool `{"mcp": S}` whose server S the file does not
+//!   configure is recorded-only (answers inside recorded turns; a live
+//!   call is a `tool-error` saying how to attach S).
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -355,6 +355,16 @@ impl Tool for RecordedOnlyTool {
         &self.info
     }
     fn call(&mut self, _args: &[Value]) -> Result<Value, String> {
+        if let Some(server) = &self.file.mcp {
+            return Err(format!(
+                "tool/{} has no live implementation: it is a tool of MCP server {server:?}, \
+                 which the session file does not configure, so it answers only inside recorded \
+                 turns. Attach the server: Python Session.from_file(path, mcp={{{server:?}: \
+                 {{\"command\": [...]}}}}), or add \"mcp\": {{{server:?}: {{\"command\": [...]}}}} \
+                 to the session file",
+                self.info.name
+            ));
+        }
         Err(format!(
             "tool/{} has no live implementation: the session file keeps only its signature \
              (it was a function of the program that saved the file), so it answers only inside \

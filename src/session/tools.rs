@@ -61,6 +61,18 @@ impl ToolInfo {
             doc: None,
         })
     }
+
+    /// What `(doc tool/NAME)` shows (in a program and in the REPL):
+    /// `tool/NAME`, the signature, then the whole documentation (or the
+    /// description), each on its own line indented by two spaces.
+    pub fn doc_text(&self) -> String {
+        let mut s = format!("tool/{}\n  {}", self.name, self.signature);
+        if let Some(d) = self.doc.as_ref().or(self.description.as_ref()) {
+            s.push_str("\n  ");
+            s.push_str(d);
+        }
+        s
+    }
 }
 
 /// A tool the program can call.

@@ -237,9 +237,10 @@ class Session:
         *,
         tools: Tools = None,
         live: bool = False,
+        mcp: Optional[Mapping[str, Mapping[str, Any]]] = None,
         keep_keywords: bool = False,
     ) -> "Session":
-        """Load a session file and replay its turns; recorded turns answer tool calls from the file's recording (no tool runs) unless live=True. tools= attaches live tools (by name) for new turns."""
+        """Load a session file and replay its turns; recorded turns answer tool calls from the file's recording (no tool runs) unless live=True. tools= attaches live tools (by name) for new turns; mcp= adds MCP servers ({name: {"command": [...]} or {"url": ...}}, replacing the file's of that name; a stdio one starts in the file's directory)."""
     def run_turn(
         self,
         raw_response: Optional[str],
