@@ -97,7 +97,7 @@ pub use messages::{
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 pub use reply::ReplyIssue;
 pub use signature::{Signature, SignatureError, Type};
-pub use tools::{CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
+pub use tools::{call_limit, CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
 
 /// `max_turns` when not given.
 pub const DEFAULT_MAX_TURNS: usize = 5;
@@ -921,15 +921,23 @@ impl Session {
     pub fn token_calibration(&self) -> Option<crate::render::tokens::Calibration> {
         self.render.budget_tokens?;
         let tokenizer = self.render.tokenizer;
-        let pairs: Vec<(u64, usize)> = self
+        // Only the newest reports calibrate: count just their prompts
+        // (tokenizing every earlier prompt on each render grows with the
+        // session).
+        let mut pairs: Vec<(u64, usize)> = self
             .turns
             .iter()
+            .rev()
             .filter_map(|t| {
                 let reported = t.llm.as_ref()?.usage.input_tokens?;
                 let sent = self.prompts.get(t.number - 1)?;
-                Some((reported, tokenizer.count(sent)))
+                Some((reported, sent))
             })
+            .filter(|(_, sent)| !sent.is_empty())
+            .take(crate::render::tokens::CALIBRATION_TURNS)
+            .map(|(reported, sent)| (reported, tokenizer.count(sent)))
             .collect();
+        pairs.reverse();
         crate::render::tokens::calibration(pairs.into_iter())
     }
     /// How the model hands over its program.

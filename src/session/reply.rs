@@ -158,7 +158,8 @@ fn tool_program(
         .ok_or_else(|| (empty_error(true), ReplyIssue::Empty))
 }
 
-fn json_type(v: &serde_json::Value) -> &'static str {
+/// "a string", "an object" …: a JSON value's type, for error messages.
+pub fn json_type(v: &serde_json::Value) -> &'static str {
     match v {
         serde_json::Value::Null => "null",
         serde_json::Value::Bool(_) => "a boolean",

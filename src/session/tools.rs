@@ -318,11 +318,16 @@ impl Tool for CommandTool {
         args: &[Value],
         time_left: Option<Duration>,
     ) -> Result<Value, String> {
-        let limit = match (self.timeout, time_left) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self.run(args, limit)
+        self.run(args, call_limit(self.timeout, time_left))
+    }
+}
+
+/// How long a tool running outside the interpreter may take: the earlier
+/// of its own time limit and the time left before the turn's deadline.
+pub fn call_limit(timeout: Option<Duration>, time_left: Option<Duration>) -> Option<Duration> {
+    match (timeout, time_left) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

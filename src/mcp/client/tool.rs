@@ -153,10 +153,7 @@ impl Tool for McpTool {
         args: &[Value],
         time_left: Option<Duration>,
     ) -> Result<Value, String> {
-        let limit = match (self.timeout, time_left) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let limit = crate::session::call_limit(self.timeout, time_left);
         let arguments = self.arguments(args)?;
         let (json, size) = self.server.call(&self.mcp_name, arguments, limit)?;
         to_value(&json, size)

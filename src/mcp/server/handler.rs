@@ -91,7 +91,7 @@ fn program_of(request: &CallToolRequestParams) -> Result<String, McpError> {
         Some(other) => Err(McpError::invalid_params(
             format!(
                 "run_ptc_lisp: \"program\" must be a string of PTC-Lisp source, got {}",
-                json_type(other)
+                crate::session::reply::json_type(other)
             ),
             None,
         )),
@@ -99,17 +99,6 @@ fn program_of(request: &CallToolRequestParams) -> Result<String, McpError> {
             "run_ptc_lisp: missing the argument \"program\" (PTC-Lisp source, e.g. {\"program\": \"(+ 1 2)\"})",
             None,
         )),
-    }
-}
-
-fn json_type(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
     }
 }
 
