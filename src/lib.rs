@@ -116,7 +116,7 @@ pub use eval::{CannedTool, Definition, Globals, Host, Interp, Limits, StaticHost
 pub use format::{display, to_clojure};
 pub use reader::read_value;
 pub use run::Outcome;
-pub use value::json::{from_json, to_json};
+pub use value::json::{from_json, to_json, to_json_within};
 pub use value::Value;
 
 /// The README's Rust example (section "Embedding"), compiled and run as a

@@ -43,9 +43,11 @@ impl Interp {
         // The turn's own per-thread state: an empty meter and regex cache
         // (what ran on this thread before cannot change what it is charged).
         let outer_meter = budget::swap_meter((0, 0));
+        let outer_stop = budget::swap_stop(budget::Stop::default());
         let outer_regexes = regex::swap_regex_cache(Default::default());
         let ran = run_on_big_stack(|| self.run_program_here(&src));
         budget::swap_meter(outer_meter);
+        budget::swap_stop(outer_stop);
         drop(regex::swap_regex_cache(outer_regexes));
         match ran {
             Ok(outcome) => outcome,
@@ -67,6 +69,7 @@ impl Interp {
         self.tool_calls.clear();
         self.defined.clear();
         self.budget.reset();
+        budget::swap_stop(self.budget.stop());
         let snapshot = self.globals.clone();
         let returns_snapshot = self.fn_returns.clone();
         let mut notes = Vec::new();

@@ -648,3 +648,32 @@ fn a_tool_call_under_plain_run_says_where_tools_come_from() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A result that repeats shared parts prints within the turn's bound but
+/// would expand to a JSON tree many times its text (2.9 GB of memory and
+/// 1 GB of output for a 21-level `[a a]` before): past 1 MiB of text the
+/// `_json` form is omitted and the text stays.
+#[test]
+fn values_printing_past_a_mebibyte_have_text_but_no_json() {
+    let dir = scratch_dir("json-form");
+    let file = dir.join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"mission": "m", "turns": ["(reduce (fn [a _] [a a]) [1] (range 19))", "(return (reduce (fn [a _] [a a]) [1] (range 12)))"]}"#,
+    )
+    .unwrap();
+    let json = replay_json(&file, &[]);
+    let turns = json["turns"].as_array().unwrap();
+    let big = turns[0]["result"].as_str().unwrap();
+    assert!(big.len() > 1 << 20, "{}", big.len());
+    assert!(
+        big.starts_with("[[[[[[[[[[[[[[[[[[[[1] [1]]"),
+        "{}",
+        &big[..40]
+    );
+    assert!(!turns[0].as_object().unwrap().contains_key("result_json"));
+    // A smaller one keeps both.
+    assert!(turns[1]["result_json"].is_array());
+    assert_eq!(json["status"]["value_json"], turns[1]["result_json"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

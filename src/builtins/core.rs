@@ -256,7 +256,13 @@ fn show_args_within(a: &[Value], literal: bool, room: usize) -> Option<String> {
         }
         if literal {
             let left = room - out.len();
-            out.push_str(&crate::format::to_clojure_capped(v, None, None, Some(left)).0);
+            let (text, cut) = crate::format::to_clojure_capped(v, None, None, Some(left));
+            // Cut because the turn's deadline passed: no text (the caller
+            // reports the timeout).
+            if cut && crate::eval::budget::should_stop() {
+                return None;
+            }
+            out.push_str(&text);
         } else if !crate::format::write_display(&mut out, v, crate::format::Style::Println, room) {
             return None;
         }
@@ -269,11 +275,15 @@ fn printed(interp: &mut Interp, a: &[Value], literal: bool) -> Result<String> {
     let room = interp.budget.print_room();
     match show_args_within(a, literal, room) {
         Some(text) => Ok(text),
-        // Charging more than the room raises the print limit's own error.
-        None => interp
-            .budget
-            .print(room.saturating_add(1))
-            .map(|()| String::new()),
+        // A printer stopped by the deadline: the timeout. Otherwise,
+        // charging more than the room raises the print limit's own error.
+        None => {
+            interp.budget.check_clock()?;
+            interp
+                .budget
+                .print(room.saturating_add(1))
+                .map(|()| String::new())
+        }
     }
 }
 

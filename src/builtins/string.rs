@@ -342,8 +342,12 @@ pub(super) fn heap_room(interp: &Interp) -> usize {
     }
 }
 
-/// The memory error for a string that outgrew [`heap_room`].
+/// The memory error for a string that outgrew [`heap_room`]. A printer that gave up because the turn's time ran out
+/// (`format`'s deadline polls) reports the `timeout` instead.
 pub(super) fn out_of_room(interp: &mut Interp) -> Error {
+    if let Err(timeout) = interp.budget.check_clock() {
+        return timeout;
+    }
     let room = heap_room(interp) as u64;
     match interp.alloc(room.saturating_add(1)) {
         Err(e) => e,

@@ -163,10 +163,25 @@ pub fn replay(args: ReplayArgs) -> i32 {
         return 0;
     }
     match args.format {
-        FormatArg::Json => match serde_json::to_string_pretty(&ReplayJson::of(&session, view)) {
-            Ok(s) => outln!("{s}"),
-            Err(e) => return input_error(format!("cannot write JSON: {e}")),
-        },
+        // Streamed: the results' text is written as it is serialized,
+        // never held twice.
+        FormatArg::Json => {
+            let json = ReplayJson::of(&session, view);
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            let written = serde_json::to_writer_pretty(&mut w, &json)
+                .map_err(std::io::Error::from)
+                .and_then(|()| {
+                    use std::io::Write as _;
+                    w.write_all(b"\n")?;
+                    w.flush()
+                });
+            if let Err(e) = written {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    return input_error(format!("cannot write JSON: {e}"));
+                }
+            }
+        }
         FormatArg::Text => {
             out!("{}", text_now(&session, view));
             if args.stats {

@@ -45,7 +45,7 @@
 //! the operations that build them (and by compiled regexes and tool
 //! results). It counts what was built during the turn, not what is live.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -103,6 +103,46 @@ fn drain_meter() -> (u64, u64) {
 /// called runs one) leaves the outer program's charges as they were.
 pub(crate) fn swap_meter((work, heap): (u64, u64)) -> (u64, u64) {
     METER.with(|m| (m.work.replace(work), m.heap.replace(heap)))
+}
+
+/// When work on this thread that cannot return an error mid-way (the
+/// printers of `format/`, which run inside builtins such as `str`, and the
+/// measuring of values leaving a turn) must stop: the running turn's
+/// deadline and interrupt flag. Set for the length of a program
+/// ([`crate::run`]), empty outside one.
+#[derive(Clone, Default)]
+pub(crate) struct Stop {
+    deadline: Option<Instant>,
+    interrupt: Option<Arc<AtomicBool>>,
+}
+
+thread_local! {
+    static STOP: RefCell<Stop> = RefCell::new(Stop::default());
+}
+
+/// Puts `stop` in place for this thread and returns what was there (a
+/// program run by host code inside another program restores the outer
+/// program's on the way out).
+pub(crate) fn swap_stop(stop: Stop) -> Stop {
+    STOP.with(|s| s.replace(stop))
+}
+
+/// How many items a printer handles between two [`should_stop`] polls.
+pub const STOP_POLL_EVERY: usize = 4096;
+
+/// Whether the program running on this thread is past its deadline or was
+/// interrupted (reads the clock). Printers and measurers poll it every
+/// [`STOP_POLL_EVERY`] items and give up early, as they do when text
+/// outgrows its room; the builtin that called them then reports the
+/// `timeout` ([`Budget::check_clock`]) rather than a memory error.
+pub fn should_stop() -> bool {
+    STOP.with(|s| {
+        let s = s.borrow();
+        s.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || s.deadline.is_some_and(|d| Instant::now() >= d)
+    })
 }
 
 /// Configurable limits; `None` means unlimited.
@@ -316,6 +356,18 @@ impl Budget {
             }
         }
         Ok(())
+    }
+
+    /// What printers on this thread poll while this budget's program runs
+    /// ([`should_stop`]).
+    pub(crate) fn stop(&self) -> Stop {
+        Stop {
+            deadline: self
+                .limits
+                .timeout_ms
+                .and_then(|ms| self.started.checked_add(Duration::from_millis(ms))),
+            interrupt: self.interrupt.clone(),
+        }
     }
 
     /// Time left before the turn's deadline (`None` without a time limit).

@@ -52,6 +52,8 @@ impl Interp {
         }
         let bound = print_bound(&self.budget.limits);
         if printed_len_within(v, bound).is_none() {
+            // The measure gave up at the deadline: the turn timed out.
+            self.budget.check_clock()?;
             return Err(Error::limit(format!(
                 "{what} prints to more than {bound} bytes (it repeats shared parts, or is too big to show)"
             ))

@@ -22,9 +22,15 @@
 //!   [`to_clojure_capped`] cuts the text at a byte budget (marking it
 //!   truncated with a trailing `...`), and [`to_clojure`] applies
 //!   [`LIMITED_OUTPUT_CAP`] whenever a limit is given (prompt text).
+//! * **Time**: inside a program, printing and measuring poll the turn's
+//!   deadline and interrupt flag every few thousand items
+//!   ([`crate::eval::budget::should_stop`]) and give up as if the text had
+//!   outgrown its room; the builtin that asked reports the `timeout`. A
+//!   printer is bounded by the heap room in bytes, and by the clock too.
 
 use std::fmt::Write as _;
 
+use crate::eval::budget::{should_stop, STOP_POLL_EVERY};
 use crate::value::{Func, Value};
 
 mod size;
@@ -336,10 +342,21 @@ fn print_into(
 ) -> Outcome {
     let mut outcome = Outcome::default();
     let mut stack: Vec<Job<'_>> = vec![Job::Value(v, plim)];
+    let mut poll = STOP_POLL_EVERY;
     while let Some(job) = stack.pop() {
         if out.len() > cap {
             outcome.overflowed = true;
             break;
+        }
+        poll -= 1;
+        if poll == 0 {
+            poll = STOP_POLL_EVERY;
+            // Past the running turn's deadline: give up as on overflow
+            // (the caller reports the timeout).
+            if should_stop() {
+                outcome.overflowed = true;
+                return outcome;
+            }
         }
         match job {
             Job::Text(t) => out.push_str(t),

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use crate::eval::budget::{should_stop, STOP_POLL_EVERY};
 use crate::value::{Func, Value};
 
 /// The byte length of `v` printed without limits, or `None` when it is
@@ -24,7 +25,17 @@ pub fn printed_len_within(v: &Value, max: usize) -> Option<usize> {
     // is the whole value's).
     let mut open: Vec<usize> = vec![0];
     let mut total: usize = 0;
+    let mut poll = STOP_POLL_EVERY;
     while let Some(step) = steps.pop() {
+        poll -= 1;
+        if poll == 0 {
+            poll = STOP_POLL_EVERY;
+            // Past the running turn's deadline: "too long" (the caller
+            // reports the timeout).
+            if should_stop() {
+                return None;
+            }
+        }
         match step {
             Step::Enter(v) => {
                 if let Some(n) = atom_len(v) {

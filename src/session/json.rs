@@ -4,7 +4,10 @@
 //! each, under the same name with `_json`, the value as JSON when it
 //! converts losslessly (`value::json::to_json_lossless`: reading the JSON
 //! back gives an equal value; keywords, sets and string-keyed maps do not,
-//! so a script never mistakes `:a` for `"a"`); missing when it does not.
+//! so a script never mistakes `:a` for `"a"`); missing when it does not,
+//! and when the value prints to more than [`JSON_FORM_MAX_BYTES`] (1 MiB:
+//! a JSON tree is many times its text, and a value repeating shared parts
+//! expands in full).
 //! Each turn carries its `raw_response` (the LLM's full text). Errors are
 //! `{kind, message, hint, line, column}`. Every shape reads back with serde
 //! (a saved replay can be loaded and compared).
@@ -170,6 +173,29 @@ fn text(v: &Value) -> String {
     to_clojure(v, None, None).0
 }
 
+/// The most bytes a value may print to and still get its `_json` form
+/// beside the text. A JSON tree takes tens of bytes per item where the
+/// text takes two (`[1 1 …]`), and a value that repeats shared parts
+/// expands in full: past this size the JSON form is omitted (the text is
+/// still there), so a replay's memory stays proportional to its text.
+pub const JSON_FORM_MAX_BYTES: usize = crate::format::LIMITED_OUTPUT_CAP;
+
+/// `v` (printed as `printed`) as lossless JSON, unless it prints longer
+/// than [`JSON_FORM_MAX_BYTES`].
+fn json_form(v: &Value, printed: &str) -> Option<Json> {
+    if printed.len() > JSON_FORM_MAX_BYTES {
+        return None;
+    }
+    to_json_lossless(v)
+}
+
+/// The text of `v` and its JSON form ([`json_form`]).
+fn text_and_json(v: &Value) -> (String, Option<Json>) {
+    let printed = text(v);
+    let json = json_form(v, &printed);
+    (printed, json)
+}
+
 impl ErrorJson {
     /// The JSON of `e`; line and column when its source is known.
     pub fn of(e: &Error) -> ErrorJson {
@@ -191,12 +217,14 @@ impl ToolCallJson {
     /// The JSON of one recorded tool call.
     pub fn of(c: &ToolCall) -> ToolCallJson {
         let args = Value::vector_from(c.args.iter().cloned());
+        let (args, args_json) = text_and_json(&args);
+        let (result, result_json) = c.result.as_ref().ok().map(text_and_json).unzip();
         ToolCallJson {
             name: c.name.clone(),
-            args: text(&args),
-            args_json: to_json_lossless(&args),
-            result: c.result.as_ref().ok().map(text),
-            result_json: c.result.as_ref().ok().and_then(to_json_lossless),
+            args,
+            args_json,
+            result,
+            result_json: result_json.flatten(),
             error: c.result.as_ref().err().cloned(),
         }
     }
@@ -205,13 +233,14 @@ impl ToolCallJson {
 impl TurnJson {
     /// The JSON of turn `t` (what `ptc replay --format json` writes per turn).
     pub fn of(t: &Turn) -> TurnJson {
+        let (result, result_json) = t.result.as_ref().ok().map(text_and_json).unzip();
         TurnJson {
             number: t.number,
             raw_response: t.raw_response.clone(),
             program: t.program.clone(),
             success: t.success,
-            result: t.result.as_ref().ok().map(text),
-            result_json: t.result.as_ref().ok().and_then(to_json_lossless),
+            result,
+            result_json: result_json.flatten(),
             error: t.result.as_ref().err().map(ErrorJson::of),
             prints: t.prints.clone(),
             tool_calls: t.tool_calls.iter().map(ToolCallJson::of).collect(),
@@ -226,26 +255,22 @@ impl StatusJson {
     /// The JSON of `s`'s status.
     pub fn of(s: &Session) -> StatusJson {
         let status = s.status();
+        let (value, value_json) = match status {
+            Status::Returned(v) => text_and_json(v),
+            _ => (String::new(), None),
+        };
+        let (reason, reason_json) = match status {
+            Status::Failed(r) => text_and_json(r),
+            _ => (String::new(), None),
+        };
         StatusJson {
             state: status.state().to_string(),
             turns: s.turns().len(),
             max_turns: s.max_turns(),
-            value: match status {
-                Status::Returned(v) => Some(text(v)),
-                _ => None,
-            },
-            value_json: match status {
-                Status::Returned(v) => to_json_lossless(v),
-                _ => None,
-            },
-            reason: match status {
-                Status::Failed(r) => Some(text(r)),
-                _ => None,
-            },
-            reason_json: match status {
-                Status::Failed(r) => to_json_lossless(r),
-                _ => None,
-            },
+            value: matches!(status, Status::Returned(_)).then_some(value),
+            value_json,
+            reason: matches!(status, Status::Failed(_)).then_some(reason),
+            reason_json,
         }
     }
 }

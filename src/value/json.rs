@@ -32,6 +32,12 @@ pub fn from_json(json: &Json) -> Value {
 ///
 /// Iterative (an explicit stack of open collections on the heap), so a
 /// host can convert any value that left a turn on a small thread.
+///
+/// Shared parts are expanded in full, and a JSON tree takes tens of bytes
+/// per item where the printed text takes two: a value that left a turn
+/// prints to at most four times the heap limit, but its tree can be many
+/// times that. Convert values whose size you do not control with
+/// [`to_json_within`].
 pub fn to_json(value: &Value) -> Json {
     let mut open: Vec<Open> = Vec::new();
     let mut current = value;
@@ -158,6 +164,15 @@ impl<'a> Open<'a> {
 pub fn to_json_lossless(value: &Value) -> Option<Json> {
     let json = to_json(value);
     (from_json(&json) == *value).then_some(json)
+}
+
+/// [`to_json`], or `None` when `value` prints to more than `max_bytes`
+/// (measured first, each shared part once, so refusing costs no more than
+/// the value's size in memory): the JSON tree is then bounded by a small
+/// multiple of `max_bytes`. `ptc replay --format json` gives the `_json`
+/// forms of values printing to at most 1 MiB.
+pub fn to_json_within(value: &Value, max_bytes: usize) -> Option<Json> {
+    crate::format::printed_len_within(value, max_bytes).map(|_| to_json(value))
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ use std::sync::Arc;
 pub(crate) use function::Func;
 pub(crate) use lazy::LazySeq;
 
-pub use json::{from_json, to_json, to_json_lossless};
+pub use json::{from_json, to_json, to_json_lossless, to_json_within};
 
 pub use map::Map;
 pub use set::Set;

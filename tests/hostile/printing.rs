@@ -100,3 +100,38 @@ fn ptc_run_prints_a_limit_error_not_the_whole_value() {
         assert!(text.len() < 10_000, "{} bytes printed", text.len());
     });
 }
+
+/// With no heap limit a printer's only bound is the clock: `str` of a
+/// value printing to 2^60 items stops at the turn's deadline with a
+/// `timeout` (before, it printed until the process ran out of memory).
+#[test]
+fn printers_stop_at_the_deadline_when_the_heap_is_unlimited() {
+    finishes(|| {
+        let limits = ptc_lisp::Limits {
+            timeout_ms: Some(300),
+            max_heap_bytes: None,
+            max_print_bytes: None,
+            max_steps: None,
+            ..ptc_lisp::Limits::default()
+        };
+        for template in [
+            "(str HUGE)",
+            "(pr-str HUGE)",
+            "(println HUGE)",
+            "(prn HUGE)",
+            "(format \"%s\" HUGE)",
+            "(clojure.string/join \",\" [1 HUGE])",
+            "(clojure.string/replace \"abc\" #\"b\" (fn [_] HUGE))",
+            "(ex-info HUGE {})",
+            "(Exception. HUGE)",
+            "(with-out-str (print HUGE))",
+            "(apply str (repeat 3 HUGE))",
+        ] {
+            super::expect_in(
+                super::interp_with(limits.clone()),
+                &[ErrorKind::Timeout],
+                &huge(template),
+            );
+        }
+    });
+}

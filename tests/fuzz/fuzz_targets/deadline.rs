@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use libfuzzer_sys::fuzz_target;
 use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::to_clojure;
-use ptc_lisp::to_json;
+use ptc_lisp::to_json_within;
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 const TIMEOUT_MS: u64 = 250;
@@ -34,7 +34,9 @@ fuzz_target!(|data: &[u8]| {
     match &out.result {
         Ok(v) => {
             let _ = to_clojure(v, None, None);
-            let _ = to_json(v);
+            // As hosts do (`ptc replay`'s `_json`): JSON of values printing
+            // to at most 1 MiB.
+            let _ = to_json_within(v, 1 << 20);
         }
         Err(e) => {
             assert_ne!(e.kind(), ErrorKind::Internal, "{src:?}: {}", e.message());

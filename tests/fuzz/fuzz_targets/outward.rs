@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use libfuzzer_sys::fuzz_target;
-use ptc_lisp::{to_clojure, to_json};
+use ptc_lisp::{to_clojure, to_json_within};
 use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
@@ -64,7 +64,9 @@ fn host_side(v: Value) {
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || {
-            let _ = serde_json::to_string(&to_json(&v));
+            // As hosts do (`ptc replay`'s `_json`): JSON of values printing
+            // to at most 1 MiB.
+            let _ = to_json_within(&v, 1 << 20).map(|j| serde_json::to_string(&j));
             let _ = to_clojure(&v, Some(5), Some(200));
             drop(v);
         })
