@@ -9,7 +9,7 @@ use std::hash::{Hash, Hasher};
 use libfuzzer_sys::fuzz_target;
 use ptc_lisp::{CannedTool, StaticHost};
 use ptc_lisp::{display, to_clojure};
-use ptc_lisp::to_json;
+use ptc_lisp::to_json_within;
 use ptc_lisp::{ErrorKind, Interp, Limits, Value};
 
 fn inspect(v: Value) {
@@ -17,7 +17,9 @@ fn inspect(v: Value) {
     let _ = to_clojure(&v, Some(5), Some(100));
     let _ = display(&v);
     let _ = v.describe();
-    let _ = serde_json::to_string(&to_json(&v));
+    // As hosts do (`ptc replay`'s `_json`; `to_json`'s docs): JSON of
+    // values printing to at most 1 MiB (a shared value expands in full).
+    let _ = to_json_within(&v, 1 << 20).map(|j| serde_json::to_string(&j));
     let copy = v.clone();
     assert!(v == copy);
     let mut h = std::collections::hash_map::DefaultHasher::new();
