@@ -78,6 +78,8 @@ pub enum SeqIter {
         its: Vec<SeqIter>,
         pos: usize,
     },
+    /// A `lazy-seq` not realised yet: its body's function.
+    Thunk(Value),
 }
 
 impl SeqIter {
@@ -166,6 +168,7 @@ impl SeqIter {
                     its: iters(fname, parts, below, links)?,
                     pos: 0,
                 },
+                LazySeq::Thunk(f) => SeqIter::Thunk(f.clone()),
             },
             other => SeqIter::Finite {
                 items: args::items(fname, other)?,
@@ -181,7 +184,32 @@ impl SeqIter {
 
     /// The next item, or `None` at the end of a finite sequence.
     pub fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
+        // A realised `lazy-seq`, and a chain at its last part, are replaced
+        // by the iterator of what they lead to: walking a `(cons x
+        // (lazy-seq …))` recursion nests no iterators (lazy.rs, "lazy-seq").
+        loop {
+            match self {
+                SeqIter::Thunk(f) => {
+                    interp.tick(1)?;
+                    let f = std::mem::replace(f, Value::Nil);
+                    interp.budget.enter_link()?;
+                    let realised = interp.call(&f, &[]);
+                    interp.budget.leave();
+                    let realised = realised?;
+                    *self = SeqIter::new("lazy-seq", &realised)?;
+                }
+                SeqIter::Chain { its, pos } if *pos + 1 == its.len() => {
+                    let last = its.pop().expect("a chain at its last part");
+                    *self = last;
+                }
+                _ => return self.step(interp),
+            }
+        }
+    }
+
+    fn step(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
         match self {
+            SeqIter::Thunk(_) => self.next(interp),
             SeqIter::Finite { items, pos } => {
                 let item = items.get(*pos).cloned();
                 *pos += 1;
@@ -425,7 +453,8 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 | LazySeq::Concat { .. }
                 | LazySeq::Interleave(_)
                 | LazySeq::Zip { .. }
-                | LazySeq::Chain(_) => return Err(args::infinite(fname)),
+                | LazySeq::Chain(_)
+                | LazySeq::Thunk(_) => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

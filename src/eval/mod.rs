@@ -27,6 +27,7 @@ pub mod iter;
 mod leaving;
 pub(crate) mod outside;
 mod print;
+mod realise;
 pub mod stack;
 
 use std::sync::Arc;
@@ -279,6 +280,7 @@ impl Interp {
         args: &mut [Value],
     ) -> Result<Value> {
         match b.owned {
+            Some(_) if args.iter().any(Value::may_end) => self.call_builtin(b, args),
             Some(owned) => {
                 if !b.arity.accepts(args.len()) {
                     return Err(builtin_arity_error(b, args.len()));
@@ -295,8 +297,21 @@ impl Interp {
         }
     }
 
-    /// Calls a builtin after checking its arity.
+    /// Calls a builtin after checking its arity (a `lazy-seq` among the
+    /// arguments: `realise.rs`).
     pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
+        if args.iter().any(Value::may_end) {
+            return self.call_builtin_may_end(b, args);
+        }
+        self.call_builtin_plain(b, args)
+    }
+
+    /// [`Interp::call_builtin`] without the `lazy-seq` handling.
+    pub(crate) fn call_builtin_plain(
+        &mut self,
+        b: &'static Builtin,
+        args: &[Value],
+    ) -> Result<Value> {
         if !b.arity.accepts(args.len()) {
             return Err(builtin_arity_error(b, args.len()));
         }

@@ -75,7 +75,8 @@ fn sample_value(v: &Value) -> Option<&Value> {
             | LazySeq::Concat { .. }
             | LazySeq::Interleave(_)
             | LazySeq::Zip { .. }
-            | LazySeq::Chain(_) => None,
+            | LazySeq::Chain(_)
+            | LazySeq::Thunk(_) => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

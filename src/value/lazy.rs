@@ -20,6 +20,26 @@
 //!   100,000 links in all (`eval/iter.rs`; a link over the same sequence
 //!   twice counts it twice), else `limit-exceeded`;
 //! * dropping a chain is iterative (a per-thread queue), at any length.
+//!
+//! **`lazy-seq`** (issue 27). `(lazy-seq body…)` is a `Thunk` link over
+//! `(fn [] body…)`: the body runs when an item is first needed, and gives
+//! the rest of the sequence (`nil`: the end), typically `(cons x (f …))`
+//! whose tail is the next `lazy-seq`. Rules:
+//! * realising a thunk is a function call made inside a link (`max_depth`),
+//!   costs a step, and its result replaces the thunk in the iterator, as
+//!   the last part of a `cons`/`concat` replaces the chain once reached:
+//!   walking `(cons x (lazy-seq …))` recursions item after item keeps the
+//!   native stack flat at any length;
+//! * it is not cached: a sequence iterated twice runs its bodies twice
+//!   (values are descriptions, like the other links);
+//! * unlike the others it may end ([`Value::may_end`]). A function that
+//!   needs the whole sequence (`count`, `vec`, `sort`, `=`, `str`,
+//!   printing the result …) realises it into a vector of at most
+//!   `eval::iter::MAX_REALISED` items (each charged to the heap and the
+//!   steps); more is `limit-exceeded`, so an endless one ends in a limit
+//!   error, never a hang or a stack overflow;
+//! * `seq`, `next` and `not-empty` of an empty one are `nil`, `empty?` is
+//!   `true` (its first item is realised to know).
 
 use super::{Value, Vector};
 
@@ -64,8 +84,13 @@ pub enum LazySeq {
     /// the first items, of the second …; ends with the shortest.
     Zip { f: Value, sources: Vec<Value> },
     /// `(concat a b …)`, `(cons x s)`: the items of each in turn (the last
-    /// one infinite).
+    /// one lazy).
     Chain(Vec<Value>),
+    /// `(lazy-seq body…)`: the zero-argument function of the body, called
+    /// when the sequence is realised; the seqable it gives (`nil` = empty)
+    /// holds the items. Unlike the others it may end: see
+    /// [`Value::may_end`].
+    Thunk(Value),
 }
 
 /// The heap charge of one lazy link ([`Value::lazy`]): its node (the
@@ -86,6 +111,43 @@ impl Value {
         };
         crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
         Value::Lazy(std::sync::Arc::new(seq))
+    }
+}
+
+impl Value {
+    /// Whether `self` is a lazy sequence that may be finite: one built on a
+    /// `lazy-seq` (a `Thunk` link below its last source). The others never
+    /// end. Looks at most `HARD_MAX_DEPTH` links down (deeper: `false`).
+    pub fn may_end(&self) -> bool {
+        let mut v = self;
+        for _ in 0..crate::eval::budget::HARD_MAX_DEPTH {
+            let Value::Lazy(l) = v else { return false };
+            v = match &**l {
+                LazySeq::Thunk(_) => return true,
+                LazySeq::Map { source, .. }
+                | LazySeq::Filter { source, .. }
+                | LazySeq::Skip { source, .. }
+                | LazySeq::Reductions { source, .. }
+                | LazySeq::TakeNth { source, .. }
+                | LazySeq::Concat { source, .. } => source,
+                LazySeq::Zip { sources: parts, .. }
+                | LazySeq::Interleave(parts)
+                | LazySeq::Chain(parts) => {
+                    if parts.iter().any(|p| match p {
+                        Value::Lazy(l) => matches!(&**l, LazySeq::Thunk(_)),
+                        _ => false,
+                    }) {
+                        return true;
+                    }
+                    match parts.iter().rev().find(|p| matches!(p, Value::Lazy(_))) {
+                        Some(p) => p,
+                        None => return false,
+                    }
+                }
+                _ => return false,
+            };
+        }
+        false
     }
 }
 
@@ -113,7 +175,7 @@ impl LazySeq {
                 take(f);
                 take(seed);
             }
-            LazySeq::Repeat(x) | LazySeq::Repeatedly(x) => take(x),
+            LazySeq::Repeat(x) | LazySeq::Repeatedly(x) | LazySeq::Thunk(x) => take(x),
             LazySeq::Cycle(items) => {
                 out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
             }

@@ -62,6 +62,7 @@ use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
 use crate::value::{Value, Vector};
 
+pub use gen::LAZY_SEQ;
 pub use table::BUILTINS;
 pub use xf::transduce_with;
 

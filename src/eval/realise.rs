@@ -1,0 +1,138 @@
+//! Builtins given a `lazy-seq` (a lazy sequence that may end,
+//! [`Value::may_end`]; value/lazy.rs, "lazy-seq").
+//!
+//! Builtins that consume items one at a time (`take`, `first`, `map` …)
+//! see it as any lazy sequence. The others need the whole sequence: they
+//! refuse a lazy one with `args::infinite`'s `limit-exceeded`, and print or
+//! compare it as the opaque `#seq[infinite]`. So:
+//! * `seq`, `next`, `not-empty` and `empty?` realise the first item only,
+//!   an empty sequence being `nil` (`empty?`: `true`);
+//! * the printing and comparing builtins ([`WHOLE`]) get it realised into a
+//!   vector first;
+//! * any other builtin that refuses it as infinite is called again with it
+//!   realised.
+//!
+//! Realising ([`Interp::realise`]) stops past [`MAX_REALISED`] items with a
+//! `limit-exceeded` error; each item costs a step and its heap share.
+
+use std::sync::Arc;
+
+use super::iter::SeqIter;
+use super::Interp;
+use crate::builtins::Builtin;
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Value, Vector};
+
+/// The most items a `lazy-seq` realised whole may have.
+pub const MAX_REALISED: usize = 1_000_000;
+
+/// Builtins that print or compare their arguments: a `lazy-seq` among them
+/// is realised before the call.
+const WHOLE: &[&str] = &[
+    "str",
+    "pr-str",
+    "prn-str",
+    "print-str",
+    "println-str",
+    "println",
+    "print",
+    "prn",
+    "pr",
+    "printf",
+    "format",
+    "=",
+    "not=",
+    "==",
+    "distinct?",
+    "compare",
+    "hash",
+    "vector?",
+    "list?",
+    "sequential?",
+    "coll?",
+];
+
+impl Interp {
+    /// Calls builtin `b` with `args`, one of which may end
+    /// ([`Value::may_end`]), as the module doc says.
+    pub(crate) fn call_builtin_may_end(
+        &mut self,
+        b: &'static Builtin,
+        args: &[Value],
+    ) -> Result<Value> {
+        match b.name {
+            "seq" | "next" | "not-empty" | "empty?" => {
+                let mut args = args.to_vec();
+                if let Some(a) = args.first_mut() {
+                    if self.is_empty_seq(b.name, a)? {
+                        *a = Value::Nil;
+                    }
+                }
+                let r = self.call_builtin_plain(b, &args)?;
+                if b.name != "empty?" && self.is_empty_seq(b.name, &r)? {
+                    return Ok(Value::Nil);
+                }
+                Ok(r)
+            }
+            name if WHOLE.contains(&name) => {
+                let args = self.realise_all(b.name, args)?;
+                self.call_builtin_plain(b, &args)
+            }
+            _ => match self.call_builtin_plain(b, args) {
+                Err(e) if refused_as_infinite(&e) => {
+                    let args = self.realise_all(b.name, args)?;
+                    self.call_builtin_plain(b, &args)
+                }
+                r => r,
+            },
+        }
+    }
+
+    /// Whether `v` is a `lazy-seq` with no items (realises its first).
+    fn is_empty_seq(&mut self, fname: &str, v: &Value) -> Result<bool> {
+        if !v.may_end() {
+            return Ok(false);
+        }
+        let mut it = SeqIter::new(fname, v)?;
+        Ok(it.next(self)?.is_none())
+    }
+
+    fn realise_all(&mut self, fname: &str, args: &[Value]) -> Result<Vec<Value>> {
+        args.iter().map(|a| self.realise(fname, a)).collect()
+    }
+
+    /// `v`, a `lazy-seq` realised into a vector ([`MAX_REALISED`] items
+    /// at most); any other value as it is.
+    pub(crate) fn realise(&mut self, fname: &str, v: &Value) -> Result<Value> {
+        if !v.may_end() {
+            return Ok(v.clone());
+        }
+        let mut it = SeqIter::new(fname, v)?;
+        let mut out = Vector::new();
+        while let Some(x) = it.next(self)? {
+            if out.len() >= MAX_REALISED {
+                return Err(too_long(fname));
+            }
+            self.tick(1)?;
+            crate::eval::budget::charge_heap(16);
+            out.push_back(x);
+        }
+        Ok(Value::Vector(Arc::new(out)))
+    }
+}
+
+/// Whether `e` is `args::infinite`'s refusal of a lazy sequence.
+fn refused_as_infinite(e: &Error) -> bool {
+    e.kind() == ErrorKind::LimitExceeded
+        && e.message().contains("cannot realize an infinite sequence")
+}
+
+fn too_long(fname: &str) -> Error {
+    Error::limit(format!(
+        "{fname} realised more than {MAX_REALISED} items of a lazy-seq: it probably never ends"
+    ))
+    .with_hint(
+        "give the recursion an end (return nil from the lazy-seq body when done), or take a \
+         bounded part first, e.g. (take 10 (fib 0 1))",
+    )
+}
