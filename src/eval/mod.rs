@@ -811,8 +811,16 @@ impl Interp {
             }
             Expr::For(f) => self.eval_for(f, frame),
             Expr::Case(c) => self.eval_case(c, frame),
+            Expr::Nth(slot, i, span) if self.local(frame, *slot).may_end() => {
+                let v = self.local(frame, *slot).clone();
+                self.lazy_seq_nth(&v, *i).map_err(|e| e.or_span(*span))
+            }
             Expr::Nth(slot, i, span) => {
                 destructure_nth(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
+            }
+            Expr::NthRest(slot, i, span) if self.local(frame, *slot).may_end() => {
+                let v = self.local(frame, *slot).clone();
+                self.lazy_seq_rest(&v, *i).map_err(|e| e.or_span(*span))
             }
             Expr::NthRest(slot, i, span) => {
                 destructure_rest(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))

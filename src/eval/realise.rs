@@ -88,6 +88,30 @@ impl Interp {
         }
     }
 
+    /// Item `i` of the `lazy-seq` `v` (`nil` past its end), for a vector
+    /// pattern.
+    pub(crate) fn lazy_seq_nth(&mut self, v: &Value, i: usize) -> Result<Value> {
+        let mut it = SeqIter::new("destructuring", v)?;
+        for _ in 0..i {
+            if it.next(self)?.is_none() {
+                return Ok(Value::Nil);
+            }
+        }
+        Ok(it.next(self)?.unwrap_or(Value::Nil))
+    }
+
+    /// The `lazy-seq` `v` from item `i` on (`nil` if empty), for `&` in a
+    /// vector pattern.
+    pub(crate) fn lazy_seq_rest(&mut self, v: &Value, i: usize) -> Result<Value> {
+        let drop = crate::builtins::lookup("drop").expect("drop is a builtin");
+        let rest = self.call_builtin(drop, &[Value::Int(i as i64), v.clone()])?;
+        let empty_vector = matches!(&rest, Value::Vector(v) if v.is_empty());
+        if empty_vector || self.is_empty_seq("destructuring", &rest)? {
+            return Ok(Value::Nil);
+        }
+        Ok(rest)
+    }
+
     /// Whether `v` is a `lazy-seq` with no items (realises its first).
     fn is_empty_seq(&mut self, fname: &str, v: &Value) -> Result<bool> {
         if !v.may_end() {
@@ -101,12 +125,41 @@ impl Interp {
         args.iter().map(|a| self.realise(fname, a)).collect()
     }
 
-    /// `v`, a `lazy-seq` realised into a vector ([`MAX_REALISED`] items
-    /// at most); any other value as it is.
+    /// `v` with every `lazy-seq` in it (itself, or inside its vectors and
+    /// map values, [`REALISE_DEPTH`] levels down) realised into a vector
+    /// of [`MAX_REALISED`] items at most.
     pub(crate) fn realise(&mut self, fname: &str, v: &Value) -> Result<Value> {
-        if !v.may_end() {
+        self.realise_at(fname, v, 0)
+    }
+
+    fn realise_at(&mut self, fname: &str, v: &Value, depth: usize) -> Result<Value> {
+        if depth > REALISE_DEPTH || !holds_may_end(v, depth) {
             return Ok(v.clone());
         }
+        match v {
+            Value::Vector(items) => {
+                let mut out = Vector::new();
+                for x in items.iter() {
+                    out.push_back(self.realise_at(fname, x, depth + 1)?);
+                }
+                Ok(Value::Vector(Arc::new(out)))
+            }
+            Value::Map(m) => {
+                let mut out = crate::value::Map::new();
+                for (k, x) in m.iter() {
+                    out.insert(k.clone(), self.realise_at(fname, x, depth + 1)?);
+                }
+                Ok(Value::Map(out))
+            }
+            _ => {
+                let whole = self.realise_one(fname, v)?;
+                self.realise_at(fname, &whole, depth + 1)
+            }
+        }
+    }
+
+    /// The `lazy-seq` `v` realised into a vector.
+    fn realise_one(&mut self, fname: &str, v: &Value) -> Result<Value> {
         let mut it = SeqIter::new(fname, v)?;
         let mut out = Vector::new();
         while let Some(x) = it.next(self)? {
@@ -118,6 +171,22 @@ impl Interp {
             out.push_back(x);
         }
         Ok(Value::Vector(Arc::new(out)))
+    }
+}
+
+/// How deep inside vectors and maps [`Interp::realise`] looks.
+const REALISE_DEPTH: usize = 64;
+
+/// Whether `v` is or holds (in vectors and map values, down to
+/// [`REALISE_DEPTH`]) a `lazy-seq`.
+fn holds_may_end(v: &Value, depth: usize) -> bool {
+    if depth > REALISE_DEPTH {
+        return false;
+    }
+    match v {
+        Value::Vector(items) => items.iter().any(|x| holds_may_end(x, depth + 1)),
+        Value::Map(m) => m.iter().any(|(_, x)| holds_may_end(x, depth + 1)),
+        other => other.may_end(),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Infinite sequences: `(range)`, `(range start)`… with no end, `(iterate f x)`,
+//! Lazy sequences: `(lazy-seq …)` (which may end), and the infinite ones: `(range)`, `(range start)`… with no end, `(iterate f x)`,
 //! `(repeat x)`, `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/
 //! `remove`/`drop`/`reductions`/`take-nth`/`mapcat`/`interleave` (and `for`)
 //! of infinite ones.
@@ -32,7 +32,9 @@
 //!   native stack flat at any length;
 //! * it is not cached: a sequence iterated twice runs its bodies twice
 //!   (values are descriptions, like the other links);
-//! * unlike the others it may end ([`Value::may_end`]). A function that
+//! * unlike the others it may end ([`Value::may_end`], O(1): the links
+//!   that may are kept in a set by address, added in [`Value::lazy`],
+//!   removed when dropped). A function that
 //!   needs the whole sequence (`count`, `vec`, `sort`, `=`, `str`,
 //!   printing the result …) realises it into a vector of at most
 //!   `eval::iter::MAX_REALISED` items (each charged to the heap and the
@@ -110,44 +112,65 @@ impl Value {
             _ => 1,
         };
         crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
-        Value::Lazy(std::sync::Arc::new(seq))
+        let may_end = seq.may_end_here();
+        let link = std::sync::Arc::new(seq);
+        if may_end {
+            let addr = std::sync::Arc::as_ptr(&link) as usize;
+            if may_end_set()
+                .get_or_insert_with(Default::default)
+                .insert(addr)
+            {
+                MAY_END_COUNT.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+            }
+        }
+        Value::Lazy(link)
+    }
+}
+
+/// The addresses of the live links that may end ([`Value::may_end`]): a
+/// `Thunk`, or a link with one among its direct sources. Kept here rather
+/// than walked, so the check costs O(1) on chains millions of links long;
+/// an address leaves the set when its link is dropped. `MAY_END_COUNT`
+/// lets programs without `lazy-seq` skip the lock.
+static MAY_END: std::sync::Mutex<Option<std::collections::HashSet<usize>>> =
+    std::sync::Mutex::new(None);
+static MAY_END_COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn may_end_set() -> std::sync::MutexGuard<'static, Option<std::collections::HashSet<usize>>> {
+    MAY_END.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl LazySeq {
+    /// Whether this link may end: a `Thunk`, or one of its direct sources
+    /// may.
+    fn may_end_here(&self) -> bool {
+        match self {
+            LazySeq::Thunk(_) => true,
+            LazySeq::Map { source, .. }
+            | LazySeq::Filter { source, .. }
+            | LazySeq::Skip { source, .. }
+            | LazySeq::Reductions { source, .. }
+            | LazySeq::TakeNth { source, .. }
+            | LazySeq::Concat { source, .. } => source.may_end(),
+            LazySeq::Zip { sources: parts, .. }
+            | LazySeq::Interleave(parts)
+            | LazySeq::Chain(parts) => parts.iter().any(Value::may_end),
+            _ => false,
+        }
     }
 }
 
 impl Value {
     /// Whether `self` is a lazy sequence that may be finite: one built on a
-    /// `lazy-seq` (a `Thunk` link below its last source). The others never
-    /// end. Looks at most `HARD_MAX_DEPTH` links down (deeper: `false`).
+    /// `lazy-seq` (a `Thunk` link among its sources, at any depth). The
+    /// others never end. O(1).
     pub fn may_end(&self) -> bool {
-        let mut v = self;
-        for _ in 0..crate::eval::budget::HARD_MAX_DEPTH {
-            let Value::Lazy(l) = v else { return false };
-            v = match &**l {
-                LazySeq::Thunk(_) => return true,
-                LazySeq::Map { source, .. }
-                | LazySeq::Filter { source, .. }
-                | LazySeq::Skip { source, .. }
-                | LazySeq::Reductions { source, .. }
-                | LazySeq::TakeNth { source, .. }
-                | LazySeq::Concat { source, .. } => source,
-                LazySeq::Zip { sources: parts, .. }
-                | LazySeq::Interleave(parts)
-                | LazySeq::Chain(parts) => {
-                    if parts.iter().any(|p| match p {
-                        Value::Lazy(l) => matches!(&**l, LazySeq::Thunk(_)),
-                        _ => false,
-                    }) {
-                        return true;
-                    }
-                    match parts.iter().rev().find(|p| matches!(p, Value::Lazy(_))) {
-                        Some(p) => p,
-                        None => return false,
-                    }
-                }
-                _ => return false,
-            };
+        let Value::Lazy(l) = self else { return false };
+        if MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) == 0 {
+            return false;
         }
-        false
+        let addr = std::sync::Arc::as_ptr(l) as usize;
+        may_end_set().as_ref().is_some_and(|s| s.contains(&addr))
     }
 }
 
@@ -204,6 +227,12 @@ impl LazySeq {
 
 impl Drop for LazySeq {
     fn drop(&mut self) {
+        if MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) > 0 {
+            let addr = self as *const LazySeq as usize;
+            if may_end_set().as_mut().is_some_and(|s| s.remove(&addr)) {
+                MAY_END_COUNT.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+            }
+        }
         if DROPPING.with(|d| d.get()) {
             // An outer drop is running on this thread: it drops our parts.
             DROP_QUEUE.with(|q| self.take_parts(&mut q.borrow_mut()));

@@ -165,3 +165,51 @@ fn mapcat_takes_infinite_chunks_item_by_item() {
         "[0 1 2]"
     );
 }
+
+/// Issue 27: an endless `lazy-seq` recursion realised whole (`count`,
+/// the turn's result) ends in a limit, never a hang or a crash, with the
+/// default limits and with none (then at `MAX_REALISED` items).
+#[test]
+fn endless_lazy_seq_realised_whole_ends_in_a_limit() {
+    const FIB: &str = "(defn fib [a b] (lazy-seq (cons a (fib b (+ a b)))))";
+    const ONES: &str = "(defn ones [] (lazy-seq (cons 1 (ones))))";
+    for src in [
+        format!("{FIB} (count (fib 0.0 1.0))"),
+        format!("{ONES} (count (ones))"),
+        format!("{ONES} (ones)"),
+        format!("{ONES} (= (ones) (ones))"),
+        "(defn f [] (lazy-seq (f))) (first (f))".to_string(),
+        "(defn f [n] (lazy-seq (map inc (f n)))) (first (f 0))".to_string(),
+    ] {
+        fails_with(patient(), &ANY_LIMIT, &src);
+    }
+    // Integers overflow first, as in Clojure.
+    fails_with(
+        patient(),
+        &[ErrorKind::Arithmetic],
+        &format!("{FIB} (count (fib 0 1))"),
+    );
+    finishes(|| {
+        fails_with(
+            bare(Limits::none()),
+            &[ErrorKind::LimitExceeded],
+            &format!("{ONES} (count (ones))"),
+        );
+    });
+}
+
+/// Issue 27: walking 100,000 nested `lazy-seq`s nests no native frames:
+/// with no limits the item is found; with the default ones the links'
+/// heap charge ends it cleanly.
+#[test]
+fn deep_lazy_seq_is_walked_flat() {
+    const NF: &str = "(defn nf [n] (lazy-seq (cons n (nf (inc n))))) (nth (nf 0) 100000)";
+    finishes(|| {
+        let mut i = bare(Limits::none());
+        assert_eq!(i.run_program(NF).result.unwrap(), Value::Int(100_000));
+    });
+    fails_with(patient(), &ANY_LIMIT, NF);
+    let mut i = patient();
+    let out = i.run_program("(defn nf [n] (lazy-seq (cons n (nf (inc n))))) (nth (nf 0) 10000)");
+    assert_eq!(out.result.unwrap(), Value::Int(10_000));
+}
