@@ -34,7 +34,7 @@ continue from there until the mission is done.
 
 ## Language
 Clojure 1.11 syntax and meaning, with these differences:
-- One sequential type: lists and the results of map, filter, concat, range ... are vectors, printed [...]. Evaluation is eager; infinite sequences (range, iterate, repeat, cycle, repeatedly, and map/filter/remove/keep/drop/mapcat/concat/cons/reductions/take-nth/interleave/for of them) work through take, take-while, first, nth, some, reduce with reduced ...
+- One sequential type: lists and the results of map, filter, concat, range ... are vectors, printed [...]. Evaluation is eager; infinite sequences (range, iterate, repeat, cycle, repeatedly, and map/filter/remove/keep/drop/mapcat/concat/cons/reductions/take-nth/interleave/for of them) work through take, take-while, first, nth, some, reduce with reduced ... (lazy-seq body) delays its body until items are needed: (defn fib [a b] (lazy-seq (cons a (fib b (+ a b))))) (take 5 (fib 0 1)); a body giving nil ends the sequence.
 - Characters are one-character strings: (first \"abc\") is \"a\".
 - / always returns a float: (/ 10 2) is 5.0; use quot for integer division. Integers are 64-bit and overflow is an error.
 - A missing keyword key falls back to the same-named string key and back (get, get-in, keyword lookup, :keys).
