@@ -199,8 +199,9 @@ impl SeqIter {
                     *self = SeqIter::new("lazy-seq", &realised)?;
                 }
                 SeqIter::Chain { its, pos } if *pos + 1 == its.len() => {
-                    let last = its.pop().expect("a chain at its last part");
-                    *self = last;
+                    if let Some(last) = its.pop() {
+                        *self = last;
+                    }
                 }
                 _ => return self.step(interp),
             }

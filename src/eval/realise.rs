@@ -103,7 +103,12 @@ impl Interp {
     /// The `lazy-seq` `v` from item `i` on (`nil` if empty), for `&` in a
     /// vector pattern.
     pub(crate) fn lazy_seq_rest(&mut self, v: &Value, i: usize) -> Result<Value> {
-        let drop = crate::builtins::lookup("drop").expect("drop is a builtin");
+        let Some(drop) = crate::builtins::lookup("drop") else {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                "the builtin drop is missing",
+            ));
+        };
         let rest = self.call_builtin(drop, &[Value::Int(i as i64), v.clone()])?;
         let empty_vector = matches!(&rest, Value::Vector(v) if v.is_empty());
         if empty_vector || self.is_empty_seq("destructuring", &rest)? {
