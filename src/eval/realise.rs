@@ -134,31 +134,43 @@ impl Interp {
     /// map values, [`REALISE_DEPTH`] levels down) realised into a vector
     /// of [`MAX_REALISED`] items at most.
     pub(crate) fn realise(&mut self, fname: &str, v: &Value) -> Result<Value> {
-        self.realise_at(fname, v, 0)
+        if !crate::value::any_may_end() {
+            return Ok(v.clone());
+        }
+        let mut visits = MAX_VISITS;
+        self.realise_at(fname, v, 0, &mut visits)
     }
 
-    fn realise_at(&mut self, fname: &str, v: &Value, depth: usize) -> Result<Value> {
-        if depth > REALISE_DEPTH || !holds_may_end(v, depth) {
+    fn realise_at(
+        &mut self,
+        fname: &str,
+        v: &Value,
+        depth: usize,
+        visits: &mut usize,
+    ) -> Result<Value> {
+        *visits = visits.checked_sub(1).ok_or_else(|| too_big(fname))?;
+        let mut seen = std::collections::HashSet::new();
+        if depth > REALISE_DEPTH || !holds_may_end(v, depth, &mut seen, visits)? {
             return Ok(v.clone());
         }
         match v {
             Value::Vector(items) => {
                 let mut out = Vector::new();
                 for x in items.iter() {
-                    out.push_back(self.realise_at(fname, x, depth + 1)?);
+                    out.push_back(self.realise_at(fname, x, depth + 1, visits)?);
                 }
                 Ok(Value::Vector(Arc::new(out)))
             }
             Value::Map(m) => {
                 let mut out = crate::value::Map::new();
                 for (k, x) in m.iter() {
-                    out.insert(k.clone(), self.realise_at(fname, x, depth + 1)?);
+                    out.insert(k.clone(), self.realise_at(fname, x, depth + 1, visits)?);
                 }
                 Ok(Value::Map(out))
             }
             _ => {
                 let whole = self.realise_one(fname, v)?;
-                self.realise_at(fname, &whole, depth + 1)
+                self.realise_at(fname, &whole, depth + 1, visits)
             }
         }
     }
@@ -182,17 +194,52 @@ impl Interp {
 /// How deep inside vectors and maps [`Interp::realise`] looks.
 const REALISE_DEPTH: usize = 64;
 
+/// The most parts of a value [`Interp::realise`] visits (a self-sharing
+/// value, `(reduce (fn [a _] [a a]) [1] (range 60))`, has 2^60 paths).
+const MAX_VISITS: usize = 1_000_000;
+
 /// Whether `v` is or holds (in vectors and map values, down to
-/// [`REALISE_DEPTH`]) a `lazy-seq`.
-fn holds_may_end(v: &Value, depth: usize) -> bool {
+/// [`REALISE_DEPTH`]) a `lazy-seq`; shared parts are looked at once
+/// (`seen`), and every visit counts against `visits`.
+fn holds_may_end(
+    v: &Value,
+    depth: usize,
+    seen: &mut std::collections::HashSet<usize>,
+    visits: &mut usize,
+) -> Result<bool> {
     if depth > REALISE_DEPTH {
-        return false;
+        return Ok(false);
     }
+    *visits = visits.checked_sub(1).ok_or_else(|| too_big("the result"))?;
     match v {
-        Value::Vector(items) => items.iter().any(|x| holds_may_end(x, depth + 1)),
-        Value::Map(m) => m.iter().any(|(_, x)| holds_may_end(x, depth + 1)),
-        other => other.may_end(),
+        Value::Vector(items) => {
+            if !seen.insert(Arc::as_ptr(items) as usize) {
+                return Ok(false);
+            }
+            for x in items.iter() {
+                if holds_may_end(x, depth + 1, seen, visits)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        Value::Map(m) => {
+            for (_, x) in m.iter() {
+                if holds_may_end(x, depth + 1, seen, visits)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        other => Ok(other.may_end()),
     }
+}
+
+fn too_big(fname: &str) -> Error {
+    Error::limit(format!(
+        "{fname} holds more than {MAX_VISITS} parts to look through for lazy-seqs to realise"
+    ))
+    .with_hint("realise lazy-seqs with vec or doall before building big values around them")
 }
 
 /// Whether `e` is `args::infinite`'s refusal of a lazy sequence.

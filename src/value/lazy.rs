@@ -160,6 +160,11 @@ impl LazySeq {
     }
 }
 
+/// Whether any link that may end is alive (no `lazy-seq` anywhere: `false`).
+pub(crate) fn any_may_end() -> bool {
+    MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) > 0
+}
+
 impl Value {
     /// Whether `self` is a lazy sequence that may be finite: one built on a
     /// `lazy-seq` (a `Thunk` link among its sources, at any depth). The

@@ -35,7 +35,7 @@ pub(crate) mod vector;
 use std::sync::Arc;
 
 pub(crate) use function::Func;
-pub(crate) use lazy::LazySeq;
+pub(crate) use lazy::{any_may_end, LazySeq};
 
 pub use json::{from_json, to_json, to_json_lossless, to_json_within};
 
