@@ -821,7 +821,10 @@ fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut xs = SeqIter::new("zip", &a[0])?;
     let mut ys = SeqIter::new("zip", &a[1])?;
     if xs.is_infinite() && ys.is_infinite() {
-        return Err(args::infinite("zip"));
+        return Err(args::whole(
+            "zip",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
     }
     let mut out = Vector::new();
     while let (Some(x), Some(y)) = (xs.next(interp)?, ys.next(interp)?) {
@@ -851,7 +854,10 @@ fn zipmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut ks = SeqIter::new("zipmap", &a[0])?;
     let mut vs = SeqIter::new("zipmap", &a[1])?;
     if ks.is_infinite() && vs.is_infinite() {
-        return Err(args::infinite("zipmap"));
+        return Err(args::whole(
+            "zipmap",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
     }
     let mut out = Map::new();
     loop {
@@ -913,7 +919,7 @@ fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             Value::Int(i) => *i >= 0 && (*i as u64) < n64(s.chars().count()),
             _ => false,
         },
-        Value::Lazy(_) => return Err(args::infinite("contains?")),
+        v @ Value::Lazy(_) => return Err(args::whole("contains?", v)),
         other => {
             return Err(args::type_error("contains?", "a map, set or vector", other)
                 .with_hint("the collection comes first: (contains? coll x)"))

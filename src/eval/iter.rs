@@ -10,7 +10,9 @@
 
 use crate::builtins::args;
 use crate::error::Result;
-use crate::value::{LazySeq, Value, Vector};
+use std::sync::Arc;
+
+use crate::value::{LazySeq, Link, Thunk, Value, Vector};
 
 use super::budget::HARD_MAX_DEPTH;
 use super::Interp;
@@ -78,8 +80,9 @@ pub enum SeqIter {
         its: Vec<SeqIter>,
         pos: usize,
     },
-    /// A `lazy-seq` not realised yet: its body's function.
-    Thunk(Value),
+    /// A `lazy-seq` not reached yet (its body may have run already: then
+    /// its cached value is iterated).
+    Thunk(Arc<Link>),
 }
 
 impl SeqIter {
@@ -110,7 +113,7 @@ impl SeqIter {
         }
         let below = depth + 1;
         Ok(match v {
-            Value::Lazy(l) => match &**l {
+            Value::Lazy(l) => match &***l {
                 LazySeq::Range { start, step } => SeqIter::Range {
                     next: start.clone(),
                     step: step.clone(),
@@ -168,7 +171,7 @@ impl SeqIter {
                     its: iters(fname, parts, below, links)?,
                     pos: 0,
                 },
-                LazySeq::Thunk(f) => SeqIter::Thunk(f.clone()),
+                LazySeq::Thunk(_) => SeqIter::Thunk(l.clone()),
             },
             other => SeqIter::Finite {
                 items: args::items(fname, other)?,
@@ -189,13 +192,11 @@ impl SeqIter {
         // (lazy-seq …))` recursion nests no iterators (lazy.rs, "lazy-seq").
         loop {
             match self {
-                SeqIter::Thunk(f) => {
-                    interp.tick(1)?;
-                    let f = std::mem::replace(f, Value::Nil);
-                    interp.budget.enter_link()?;
-                    let realised = interp.call(&f, &[]);
-                    interp.budget.leave();
-                    let realised = realised?;
+                SeqIter::Thunk(link) => {
+                    let realised = match &***link {
+                        LazySeq::Thunk(t) => realise_thunk(interp, t)?,
+                        _ => Value::Lazy(link.clone()),
+                    };
                     *self = SeqIter::new("lazy-seq", &realised)?;
                 }
                 SeqIter::Chain { its, pos } if *pos + 1 == its.len() => {
@@ -374,6 +375,37 @@ impl SeqIter {
     }
 }
 
+/// What the body of `lazy-seq` `t` gives: run now if it has not run yet
+/// (a step, and a call nested inside a link: `max_depth`), else the value
+/// it gave before. The body runs at most once (value/lazy.rs, "lazy-seq");
+/// a body that realises its own sequence is a `limit-exceeded` error.
+pub(crate) fn realise_thunk(interp: &mut Interp, t: &Thunk) -> Result<Value> {
+    use std::sync::atomic::Ordering;
+    if let Some(v) = t.value.get() {
+        return Ok(v.clone());
+    }
+    if t.running.swap(true, Ordering::AcqRel) {
+        return Err(crate::error::Error::limit(
+            "a lazy-seq's body needs the items of its own sequence (it realises itself)",
+        )
+        .with_hint(
+            "the body should give (cons x (next-part …)) with the rest in a new lazy-seq, \
+             not take items of the sequence being built",
+        ));
+    }
+    let realised = interp.tick(1).and_then(|()| {
+        interp.budget.enter_link()?;
+        let r = interp.call(&t.f, &[]);
+        interp.budget.leave();
+        r
+    });
+    t.running.store(false, Ordering::Release);
+    let v = realised?;
+    // Another thread holding the same sequence may have realised it
+    // meanwhile: the first value kept is the one everybody sees.
+    Ok(t.value.get_or_init(|| v).clone())
+}
+
 fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result<Vec<SeqIter>> {
     seqs.iter()
         .map(|s| SeqIter::new_at(fname, s, depth, links))
@@ -428,7 +460,7 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
     match v {
         Value::Lazy(l) => {
             let mut out = Vector::new();
-            match &**l {
+            match &***l {
                 LazySeq::Range { start, step } => {
                     let mut cur = start.clone();
                     for _ in 0..n {

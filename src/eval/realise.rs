@@ -3,14 +3,21 @@
 //!
 //! Builtins that consume items one at a time (`take`, `first`, `map` …)
 //! see it as any lazy sequence. The others need the whole sequence: they
-//! refuse a lazy one with `args::infinite`'s `limit-exceeded`, and print or
+//! refuse a lazy one (`args::whole`: for a `lazy-seq` a `limit-exceeded`
+//! error marked with the refused link, `Error::refused_lazy`), or print and
 //! compare it as the opaque `#seq[infinite]`. So:
 //! * `seq`, `next`, `not-empty` and `empty?` realise the first item only,
 //!   an empty sequence being `nil` (`empty?`: `true`);
 //! * the printing and comparing builtins ([`WHOLE`]) get it realised into a
 //!   vector first;
-//! * any other builtin that refuses it as infinite is called again with it
-//!   realised.
+//! * any other builtin that refuses one of its arguments (the error's mark
+//!   names that argument's link) is called again with its `lazy-seq`
+//!   arguments realised. Bodies run at most once (value/lazy.rs), so the
+//!   second call runs none again; functions the builtin was given may run
+//!   again if it called them before refusing (the builtins that take a
+//!   collection whole check it before calling anything). A refusal of a
+//!   `lazy-seq` that is not an argument itself (one nested in a vector
+//!   argument, or met by a function the builtin called) is the error.
 //!
 //! Realising ([`Interp::realise`]) stops past [`MAX_REALISED`] items with a
 //! `limit-exceeded` error; each item costs a step and its heap share.
@@ -79,7 +86,7 @@ impl Interp {
                 self.call_builtin_plain(b, &args)
             }
             _ => match self.call_builtin_plain(b, args) {
-                Err(e) if refused_as_infinite(&e) => {
+                Err(e) if refuses_an_argument(&e, args) => {
                     let args = self.realise_all(b.name, args)?;
                     self.call_builtin_plain(b, &args)
                 }
@@ -242,10 +249,13 @@ fn too_big(fname: &str) -> Error {
     .with_hint("realise lazy-seqs with vec or doall before building big values around them")
 }
 
-/// Whether `e` is `args::infinite`'s refusal of a lazy sequence.
-fn refused_as_infinite(e: &Error) -> bool {
-    e.kind() == ErrorKind::LimitExceeded
-        && e.message().contains("cannot realize an infinite sequence")
+/// Whether `e` is a builtin's refusal (`args::whole`) of one of the
+/// `lazy-seq`s among `args`.
+fn refuses_an_argument(e: &Error, args: &[Value]) -> bool {
+    e.refused_lazy().is_some_and(|addr| {
+        args.iter()
+            .any(|a| matches!(a, Value::Lazy(l) if a.may_end() && Arc::as_ptr(l) as usize == addr))
+    })
 }
 
 fn too_long(fname: &str) -> Error {

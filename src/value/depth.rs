@@ -193,7 +193,13 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
             see(source);
         }
         LazySeq::Skip { source, .. } => see(source),
-        LazySeq::Repeatedly(f) | LazySeq::Thunk(f) => see(f),
+        LazySeq::Repeatedly(f) => see(f),
+        LazySeq::Thunk(t) => {
+            see(&t.f);
+            if let Some(v) = t.value.get() {
+                see(v);
+            }
+        }
         LazySeq::Reductions { f, init, source } => {
             see(f);
             see(init);

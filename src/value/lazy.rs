@@ -1,7 +1,7 @@
-//! Lazy sequences: `(lazy-seq …)` (which may end), and the infinite ones: `(range)`, `(range start)`… with no end, `(iterate f x)`,
-//! `(repeat x)`, `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/
-//! `remove`/`drop`/`reductions`/`take-nth`/`mapcat`/`interleave` (and `for`)
-//! of infinite ones.
+//! Lazy sequences: `(lazy-seq …)` (which may end), and the infinite ones:
+//! `(range)`, `(range start)`… with no end, `(iterate f x)`, `(repeat x)`,
+//! `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/`remove`/`drop`/
+//! `reductions`/`take-nth`/`mapcat`/`interleave` (and `for`) of lazy ones.
 //!
 //! They are descriptions, not buffers: consumers (`take`, `take-while`,
 //! `first`, `nth`, `some`, `reduce` with `reduced`, `map` beside a finite
@@ -30,11 +30,17 @@
 //!   the last part of a `cons`/`concat` replaces the chain once reached:
 //!   walking `(cons x (lazy-seq …))` recursions item after item keeps the
 //!   native stack flat at any length;
-//! * it is not cached: a sequence iterated twice runs its bodies twice
-//!   (values are descriptions, like the other links);
-//! * unlike the others it may end ([`Value::may_end`], O(1): the links
-//!   that may are kept in a set by address, added in [`Value::lazy`],
-//!   removed when dropped). A function that
+//! * the body runs at most once ([`Thunk`]): what it gave is kept in the
+//!   link and shared by every holder of the sequence (tool calls and
+//!   prints in a body happen once), as in Clojure; a body that fails keeps
+//!   nothing and runs again when realised again; a body that needs its own
+//!   items is a `limit-exceeded` error (Clojure overflows its stack);
+//! * the links after a realised one stay reachable from it: holding the
+//!   head of a long realised sequence holds all of it (charged to the heap
+//!   when built), as in Clojure; dropping it is iterative like any chain;
+//! * unlike the others it may end ([`Value::may_end`], O(1): a flag each
+//!   [`Link`] gets when built, set for a `Thunk` and for a link over one
+//!   that may end). A function that
 //!   needs the whole sequence (`count`, `vec`, `sort`, `=`, `str`,
 //!   printing the result …) realises it into a vector of at most
 //!   `eval::iter::MAX_REALISED` items (each charged to the heap and the
@@ -92,7 +98,7 @@ pub enum LazySeq {
     /// when the sequence is realised; the seqable it gives (`nil` = empty)
     /// holds the items. Unlike the others it may end: see
     /// [`Value::may_end`].
-    Thunk(Value),
+    Thunk(Thunk),
 }
 
 /// The heap charge of one lazy link ([`Value::lazy`]): its node (the
@@ -100,7 +106,7 @@ pub enum LazySeq {
 const LINK_BYTES: u64 = 96;
 
 impl Value {
-    /// A new infinite sequence, charged to the running turn's heap budget
+    /// A new lazy link, charged to the running turn's heap budget
     /// (`LINK_BYTES` plus 16 per source, through the per-thread meter,
     /// enforced at the program's next step). Every lazy link is built here,
     /// so a program cannot nest millions of them for free
@@ -113,31 +119,51 @@ impl Value {
         };
         crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
         let may_end = seq.may_end_here();
-        let link = std::sync::Arc::new(seq);
         if may_end {
-            let addr = std::sync::Arc::as_ptr(&link) as usize;
-            if may_end_set()
-                .get_or_insert_with(Default::default)
-                .insert(addr)
-            {
-                MAY_END_COUNT.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-            }
+            THUNKS_BUILT.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-        Value::Lazy(link)
+        Value::Lazy(std::sync::Arc::new(Link { seq, may_end }))
+    }
+
+    /// Whether `self` is a lazy sequence that may be finite: one built on a
+    /// `lazy-seq` (a `Thunk` link among its sources, at any depth). The
+    /// others never end. O(1): the flag is set when the link is built.
+    pub fn may_end(&self) -> bool {
+        matches!(self, Value::Lazy(l) if l.may_end)
     }
 }
 
-/// The addresses of the live links that may end ([`Value::may_end`]): a
-/// `Thunk`, or a link with one among its direct sources. Kept here rather
-/// than walked, so the check costs O(1) on chains millions of links long;
-/// an address leaves the set when its link is dropped. `MAY_END_COUNT`
-/// lets programs without `lazy-seq` skip the lock.
-static MAY_END: std::sync::Mutex<Option<std::collections::HashSet<usize>>> =
-    std::sync::Mutex::new(None);
-static MAY_END_COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// One lazy link: the sequence it describes ([`LazySeq`], what it derefs
+/// to) and whether it may end ([`Value::may_end`]), decided once when it is
+/// built from its direct sources' flags.
+pub struct Link {
+    seq: LazySeq,
+    may_end: bool,
+}
 
-fn may_end_set() -> std::sync::MutexGuard<'static, Option<std::collections::HashSet<usize>>> {
-    MAY_END.lock().unwrap_or_else(|e| e.into_inner())
+impl Link {
+    /// A link built outside [`Value::lazy`] (tests): uncharged.
+    #[cfg(test)]
+    pub(crate) fn new(seq: LazySeq) -> std::sync::Arc<Link> {
+        let may_end = seq.may_end_here();
+        std::sync::Arc::new(Link { seq, may_end })
+    }
+}
+
+impl std::ops::Deref for Link {
+    type Target = LazySeq;
+    fn deref(&self) -> &LazySeq {
+        &self.seq
+    }
+}
+
+/// Set once any link that may end was built in this process: until then,
+/// looking through a result for `lazy-seq`s to realise is skipped.
+static THUNKS_BUILT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a link that may end was ever built (no `lazy-seq` yet: `false`).
+pub(crate) fn any_may_end() -> bool {
+    THUNKS_BUILT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl LazySeq {
@@ -160,22 +186,28 @@ impl LazySeq {
     }
 }
 
-/// Whether any link that may end is alive (no `lazy-seq` anywhere: `false`).
-pub(crate) fn any_may_end() -> bool {
-    MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) > 0
+/// A `lazy-seq`'s body and, once it has run, what it gave. The body runs
+/// at most once ([`crate::eval::iter::realise_thunk`]): every holder of the
+/// sequence shares the value, as in Clojure. A body that fails is run again
+/// by the next realisation (nothing was cached), as in Clojure.
+pub struct Thunk {
+    /// `(fn [] body…)`.
+    pub(crate) f: Value,
+    /// What the body gave (`nil`: the empty sequence).
+    pub(crate) value: std::sync::OnceLock<Value>,
+    /// Set while the body runs: a body that needs its own items is an
+    /// error, not an endless recursion.
+    pub(crate) running: std::sync::atomic::AtomicBool,
 }
 
-impl Value {
-    /// Whether `self` is a lazy sequence that may be finite: one built on a
-    /// `lazy-seq` (a `Thunk` link among its sources, at any depth). The
-    /// others never end. O(1).
-    pub fn may_end(&self) -> bool {
-        let Value::Lazy(l) = self else { return false };
-        if MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) == 0 {
-            return false;
+impl Thunk {
+    /// The unrealised sequence of `f`'s body.
+    pub fn new(f: Value) -> Thunk {
+        Thunk {
+            f,
+            value: std::sync::OnceLock::new(),
+            running: std::sync::atomic::AtomicBool::new(false),
         }
-        let addr = std::sync::Arc::as_ptr(l) as usize;
-        may_end_set().as_ref().is_some_and(|s| s.contains(&addr))
     }
 }
 
@@ -203,7 +235,13 @@ impl LazySeq {
                 take(f);
                 take(seed);
             }
-            LazySeq::Repeat(x) | LazySeq::Repeatedly(x) | LazySeq::Thunk(x) => take(x),
+            LazySeq::Repeat(x) | LazySeq::Repeatedly(x) => take(x),
+            LazySeq::Thunk(t) => {
+                take(&mut t.f);
+                if let Some(v) = t.value.take() {
+                    out.push(v);
+                }
+            }
             LazySeq::Cycle(items) => {
                 out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
             }
@@ -232,12 +270,6 @@ impl LazySeq {
 
 impl Drop for LazySeq {
     fn drop(&mut self) {
-        if MAY_END_COUNT.load(std::sync::atomic::Ordering::Acquire) > 0 {
-            let addr = self as *const LazySeq as usize;
-            if may_end_set().as_mut().is_some_and(|s| s.remove(&addr)) {
-                MAY_END_COUNT.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
-            }
-        }
         if DROPPING.with(|d| d.get()) {
             // An outer drop is running on this thread: it drops our parts.
             DROP_QUEUE.with(|q| self.take_parts(&mut q.borrow_mut()));
@@ -270,7 +302,7 @@ mod tests {
             .stack_size(256 * 1024)
             .spawn(|| {
                 let f = Value::Nil;
-                let mut s = Value::Lazy(std::sync::Arc::new(LazySeq::Repeat(Value::Int(1))));
+                let mut s = Value::Lazy(Link::new(LazySeq::Repeat(Value::Int(1))));
                 for i in 0..1_000_000 {
                     let link = match i % 4 {
                         0 => LazySeq::Map {
@@ -281,7 +313,7 @@ mod tests {
                         2 => LazySeq::Chain(vec![Value::empty_vector(), s]),
                         _ => LazySeq::Cycle(std::iter::once(s).collect()),
                     };
-                    s = Value::Lazy(std::sync::Arc::new(link));
+                    s = Value::Lazy(Link::new(link));
                 }
                 drop(s);
             })

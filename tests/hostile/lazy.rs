@@ -213,3 +213,105 @@ fn deep_lazy_seq_is_walked_flat() {
     let out = i.run_program("(defn nf [n] (lazy-seq (cons n (nf (inc n))))) (nth (nf 0) 10000)");
     assert_eq!(out.result.unwrap(), Value::Int(10_000));
 }
+
+/// Issue 27: a `lazy-seq`'s body runs at most once; every holder of the
+/// sequence shares what it gave (Clojure caches it), so a tool call or a
+/// print in a body happens once however often the sequence is realised.
+#[test]
+fn lazy_seq_body_runs_once() {
+    let mut host = StaticHost::default();
+    host.tools
+        .insert("echo".into(), CannedTool::Returns(Value::Int(7)));
+    let mut i = Interp::new(Box::new(host), Limits::default());
+    let out = i.run_program(
+        "(def s (lazy-seq (do (println \"ran\") (tool/echo {:n 1}) (cons 1 (lazy-seq (println \"tail\") [2 3]))))) \
+         [(first s) (first s) (count s) (vec s) (rest s) (nth s 2) (seq s) s]",
+    );
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[1 1 3 [1 2 3] [2 3] 3 [1 2 3] [1 2 3]]"
+    );
+    assert_eq!(i.tool_calls.len(), 1, "the body's tool call ran again");
+    assert_eq!(
+        i.prints.concat().matches("ran").count(),
+        1,
+        "{:?}",
+        i.prints
+    );
+    assert_eq!(
+        i.prints.concat().matches("tail").count(),
+        1,
+        "{:?}",
+        i.prints
+    );
+    // The sequence kept in user/ is realised already: a later turn reads
+    // the cached items without running the bodies again.
+    i.prints.clear();
+    let out = i.run_program("[(vec s) (reduce + s)]");
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[[1 2 3] 6]"
+    );
+    assert!(
+        i.tool_calls.is_empty(),
+        "the body ran again in a later turn"
+    );
+    assert!(i.prints.is_empty(), "{:?}", i.prints);
+}
+
+/// A body that fails caches nothing: the next realisation runs it again
+/// (as Clojure); a body that needs its own items is a limit error, not an
+/// endless recursion.
+#[test]
+fn lazy_seq_failed_or_self_realising_body() {
+    let mut host = StaticHost::default();
+    host.tools
+        .insert("echo".into(), CannedTool::Returns(Value::Nil));
+    let mut i = Interp::new(Box::new(host), Limits::default());
+    let out = i.run_program(
+        "(def s (lazy-seq (tool/echo {}) (throw (ex-info \"no\" {})))) \
+         [(try (first s) (catch Exception e :failed)) (try (count s) (catch Exception e :failed))]",
+    );
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[:failed :failed]"
+    );
+    assert_eq!(i.tool_calls.len(), 2, "a failed body was not run again");
+    for src in [
+        "(def s (lazy-seq (first s))) (vec s)",
+        "(def s (lazy-seq (cons 1 (count s)))) (first s)",
+    ] {
+        let e = fails_with(patient(), &[ErrorKind::LimitExceeded], src);
+        assert!(e.message().contains("its own"), "{}", e.message());
+    }
+}
+
+/// The Fibonacci `lazy-seq` models write: `take` works, and walking it
+/// 50,000 items deep ends in a typed error (integer overflow at item 93 as
+/// in Clojure; with floats the heap the realised links take), never a
+/// stack overflow; with no limits the walk is flat and finishes.
+#[test]
+fn fib_lazy_seq_within_limits() {
+    const FIB: &str = "(defn fib [a b] (lazy-seq (cons a (fib b (+ a b)))))";
+    let mut i = patient();
+    let out = i.run_program(&format!("{FIB} (take 10 (fib 0 1))"));
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[0 1 1 2 3 5 8 13 21 34]"
+    );
+    fails_with(
+        patient(),
+        &[ErrorKind::Arithmetic],
+        &format!("{FIB} (nth (fib 0 1) 50000)"),
+    );
+    fails_with(
+        patient(),
+        &ANY_LIMIT,
+        &format!("{FIB} (nth (fib 0.0 1.0) 50000)"),
+    );
+    finishes(|| {
+        let mut i = bare(Limits::none());
+        let out = i.run_program(&format!("{FIB} (nth (fib 0.0 1.0) 50000)"));
+        assert!(matches!(out.result.unwrap(), Value::Float(_)));
+    });
+}

@@ -154,11 +154,11 @@ fn rotate(items: &Vector, k: usize) -> Vector {
 }
 
 /// The infinite sequence `l` without its first `n` items.
-pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result<Value> {
+pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<crate::value::Link>, n: u64) -> Result<Value> {
     if n == 0 {
         return Ok(Value::Lazy(l.clone()));
     }
-    match &**l {
+    match &***l {
         LazySeq::Range { start, step } => {
             let start = match (start, step) {
                 (Value::Int(a), Value::Int(b)) => {
@@ -244,14 +244,8 @@ fn drop_thunk(interp: &mut Interp, mut v: Value, mut n: u64) -> Result<Value> {
         let Value::Lazy(l) = &v else {
             return super::access::drop_n(interp, "rest", &v, n);
         };
-        v = match &**l {
-            LazySeq::Thunk(f) => {
-                interp.tick(1)?;
-                interp.budget.enter_link()?;
-                let realised = interp.call(f, &[]);
-                interp.budget.leave();
-                realised?
-            }
+        v = match &***l {
+            LazySeq::Thunk(t) => crate::eval::iter::realise_thunk(interp, t)?,
             LazySeq::Chain(parts) => match parts.split_first() {
                 Some((first, rest)) if !matches!(first, Value::Lazy(_)) => {
                     let k = args::count("rest", first)? as u64;
@@ -275,8 +269,8 @@ fn drop_thunk(interp: &mut Interp, mut v: Value, mut n: u64) -> Result<Value> {
 
 /// The infinite sequence `l` from its item number `index`, whose value is
 /// `item` (already computed by the caller while scanning).
-pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
-    match &**l {
+pub(super) fn resume_lazy(l: &Arc<crate::value::Link>, item: Value, index: u64) -> Value {
+    match &***l {
         LazySeq::Range { step, .. } => lazy(LazySeq::Range {
             start: item,
             step: step.clone(),
@@ -332,5 +326,7 @@ pub static LAZY_SEQ: crate::builtins::Builtin = crate::builtins::Builtin::new(
 );
 
 fn lazy_seq(_: &mut Interp, a: &[Value]) -> Result<Value> {
-    Ok(Value::lazy(LazySeq::Thunk(a[0].clone())))
+    Ok(Value::lazy(LazySeq::Thunk(crate::value::Thunk::new(
+        a[0].clone(),
+    ))))
 }

@@ -389,7 +389,7 @@ pub(super) fn dedupe(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let root = match &a[0] {
         Value::Vector(v) => (**v).clone(),
-        Value::Lazy(_) => return Err(args::infinite("flatten")),
+        v @ Value::Lazy(_) => return Err(args::whole("flatten", v)),
         _ => return built(interp, Vector::new()),
     };
     let mut out = Vector::new();
@@ -403,7 +403,7 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         interp.tick(1)?;
         match x {
             Value::Vector(v) => stack.push(((*v).clone(), 0)),
-            Value::Lazy(_) => return Err(args::infinite("flatten")),
+            v @ Value::Lazy(_) => return Err(args::whole("flatten", &v)),
             leaf => out.push_back(leaf),
         }
     }

@@ -132,7 +132,8 @@ fn side_by_side(fname: &str, colls: &[Value]) -> Result<Vec<SeqIter>> {
         .map(|c| SeqIter::new(fname, c))
         .collect::<Result<Vec<_>>>()?;
     if its.iter().all(SeqIter::is_infinite) {
-        return Err(args::infinite(fname));
+        let lazy = colls.iter().find(|c| c.may_end()).unwrap_or(&colls[0]);
+        return Err(args::whole(fname, lazy));
     }
     Ok(its)
 }
