@@ -632,6 +632,10 @@ fn conj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if items.is_empty() {
         return Ok(coll.clone());
     }
+    if coll.may_end() {
+        // Realised, then added to as a vector (eval/realise.rs).
+        return Err(args::whole("conj", coll));
+    }
     let mut acc = Acc::new("conj", coll)?;
     let mut bytes = 0;
     for x in items {

@@ -280,7 +280,7 @@ impl Interp {
         args: &mut [Value],
     ) -> Result<Value> {
         match b.owned {
-            Some(_) if args.iter().any(Value::may_end) => self.call_builtin(b, args),
+            Some(_) if realise::lazy_path(b, args) => self.call_builtin(b, args),
             Some(owned) => {
                 if !b.arity.accepts(args.len()) {
                     return Err(builtin_arity_error(b, args.len()));
@@ -300,7 +300,7 @@ impl Interp {
     /// Calls a builtin after checking its arity (a `lazy-seq` among the
     /// arguments: `realise.rs`).
     pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
-        if args.iter().any(Value::may_end) {
+        if realise::lazy_path(b, args) {
             return self.call_builtin_may_end(b, args);
         }
         self.call_builtin_plain(b, args)

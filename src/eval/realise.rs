@@ -59,6 +59,30 @@ const WHOLE: &[&str] = &[
     "coll?",
 ];
 
+/// Whether a call of `b` with `args` goes through
+/// [`Interp::call_builtin_may_end`]: an argument may end (O(1) per
+/// argument), or `b` prints or compares ([`WHOLE`]), a `lazy-seq` was ever
+/// built, and one is found nested in a vector or map argument within
+/// [`NESTED_LOOK`] parts (beyond that it prints as `#seq[infinite]`).
+pub(crate) fn lazy_path(b: &Builtin, args: &[Value]) -> bool {
+    if args.iter().any(Value::may_end) {
+        return true;
+    }
+    if !crate::value::any_may_end() || !WHOLE.contains(&b.name) {
+        return false;
+    }
+    let mut visits = NESTED_LOOK;
+    let mut seen = std::collections::HashSet::new();
+    args.iter().any(|a| {
+        matches!(a, Value::Vector(_) | Value::Map(_))
+            && holds_may_end(a, 0, &mut seen, &mut visits).unwrap_or(false)
+    })
+}
+
+/// How many parts of a printed or compared argument [`lazy_path`] looks
+/// through for a nested `lazy-seq`.
+const NESTED_LOOK: usize = 1000;
+
 impl Interp {
     /// Calls builtin `b` with `args`, one of which may end
     /// ([`Value::may_end`]), as the module doc says.
