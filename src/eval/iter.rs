@@ -83,6 +83,17 @@ pub enum SeqIter {
     /// A `lazy-seq` not reached yet (its body may have run already: then
     /// its cached value is iterated).
     Thunk(Arc<Link>),
+    /// `(sequence xform source)`: the reducing function (made on the first
+    /// item, `None` before), the items the last step gave, and whether the
+    /// source or the transducer ended.
+    Transduce {
+        xform: Value,
+        rf: Option<Value>,
+        inner: Box<SeqIter>,
+        items: Vector,
+        pos: usize,
+        done: bool,
+    },
 }
 
 impl SeqIter {
@@ -172,6 +183,14 @@ impl SeqIter {
                     pos: 0,
                 },
                 LazySeq::Thunk(_) => SeqIter::Thunk(l.clone()),
+                LazySeq::Transduce { xform, source } => SeqIter::Transduce {
+                    xform: xform.clone(),
+                    rf: None,
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
+                    items: Vector::new(),
+                    pos: 0,
+                    done: false,
+                },
             },
             other => SeqIter::Finite {
                 items: args::items(fname, other)?,
@@ -336,6 +355,49 @@ impl SeqIter {
                 };
                 **chunk = SeqIter::new("mapcat", &coll)?;
             },
+            SeqIter::Transduce {
+                xform,
+                rf,
+                inner,
+                items,
+                pos,
+                done,
+            } => loop {
+                if let Some(x) = items.get(*pos) {
+                    *pos += 1;
+                    return Ok(Some(x.clone()));
+                }
+                if *done {
+                    return Ok(None);
+                }
+                *items = Vector::new();
+                *pos = 0;
+                let step = match rf {
+                    Some(step) => step.clone(),
+                    None => {
+                        let made = interp.call(xform, &[conj_fn()?])?;
+                        rf.insert(made).clone()
+                    }
+                };
+                let empty = Value::vector(Vector::new());
+                let out = match pull(inner, interp)? {
+                    Some(x) => {
+                        interp.tick(1)?;
+                        match interp.call(&step, &[empty, x])? {
+                            Value::Reduced(acc) => {
+                                *done = true;
+                                interp.call(&step, &[(*acc).clone()])?
+                            }
+                            acc => acc,
+                        }
+                    }
+                    None => {
+                        *done = true;
+                        interp.call(&step, &[empty])?
+                    }
+                };
+                *items = args::items("sequence", &out)?;
+            },
             SeqIter::Zip { f, its } => {
                 let mut row = Vec::with_capacity(its.len());
                 for it in its.iter_mut() {
@@ -410,6 +472,13 @@ fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result
     seqs.iter()
         .map(|s| SeqIter::new_at(fname, s, depth, links))
         .collect()
+}
+
+/// `conj`, the reducing function `sequence` gives its transducer.
+fn conj_fn() -> Result<Value> {
+    crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
+        .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+        .ok_or_else(|| crate::error::Error::internal("builtin conj is missing"))
 }
 
 /// The most links one iterator may walk (a link used twice counts twice).
@@ -487,6 +556,7 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 | LazySeq::Interleave(_)
                 | LazySeq::Zip { .. }
                 | LazySeq::Chain(_)
+                | LazySeq::Transduce { .. }
                 | LazySeq::Thunk(_) => return Err(args::infinite(fname)),
             }
             Ok(out)

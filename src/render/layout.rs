@@ -76,7 +76,8 @@ fn sample_value(v: &Value) -> Option<&Value> {
             | LazySeq::Interleave(_)
             | LazySeq::Zip { .. }
             | LazySeq::Chain(_)
-            | LazySeq::Thunk(_) => None,
+            | LazySeq::Thunk(_)
+            | LazySeq::Transduce { .. } => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

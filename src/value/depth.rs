@@ -206,7 +206,7 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
             see(source);
         }
         LazySeq::TakeNth { source, .. } => see(source),
-        LazySeq::Concat { f, source } => {
+        LazySeq::Concat { f, source } | LazySeq::Transduce { xform: f, source } => {
             see(f);
             see(source);
         }

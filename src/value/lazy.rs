@@ -99,6 +99,11 @@ pub enum LazySeq {
     /// holds the items. Unlike the others it may end: see
     /// [`Value::may_end`].
     Thunk(Thunk),
+    /// `(sequence xform source)` of a lazy `source`: each item taken from
+    /// `source` goes through the transducer (its state fresh for each walk
+    /// of the sequence); what it gives is the items, its completion runs
+    /// when `source` ends or the transducer stops it (`reduced`).
+    Transduce { xform: Value, source: Value },
 }
 
 /// The heap charge of one lazy link ([`Value::lazy`]): its node (the
@@ -167,8 +172,8 @@ pub(crate) fn any_may_end() -> bool {
 }
 
 impl LazySeq {
-    /// Whether this link may end: a `Thunk`, or one of its direct sources
-    /// may.
+    /// Whether this link may end: a `Thunk` or a `Transduce`, or one of
+    /// its direct sources may.
     fn may_end_here(&self) -> bool {
         match self {
             LazySeq::Thunk(_) => true,
@@ -178,6 +183,8 @@ impl LazySeq {
             | LazySeq::Reductions { source, .. }
             | LazySeq::TakeNth { source, .. }
             | LazySeq::Concat { source, .. } => source.may_end(),
+            // A transducer may end any sequence (`(take n)`).
+            LazySeq::Transduce { .. } => true,
             LazySeq::Zip { sources: parts, .. }
             | LazySeq::Interleave(parts)
             | LazySeq::Chain(parts) => parts.iter().any(Value::may_end),
@@ -245,7 +252,9 @@ impl LazySeq {
             LazySeq::Cycle(items) => {
                 out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
             }
-            LazySeq::Map { f, source } | LazySeq::Concat { f, source } => {
+            LazySeq::Map { f, source }
+            | LazySeq::Concat { f, source }
+            | LazySeq::Transduce { xform: f, source } => {
                 take(f);
                 take(source);
             }

@@ -225,6 +225,7 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<crate::value::Link>, n: u64
         | LazySeq::Concat { .. }
         | LazySeq::Interleave(_)
         | LazySeq::Zip { .. }
+        | LazySeq::Transduce { .. }
         | LazySeq::Chain(_) => Ok(lazy(LazySeq::Skip {
             source: Value::Lazy(l.clone()),
             n,
@@ -295,6 +296,7 @@ pub(super) fn resume_lazy(l: &Arc<crate::value::Link>, item: Value, index: u64) 
         | LazySeq::Interleave(_)
         | LazySeq::Zip { .. }
         | LazySeq::Chain(_)
+        | LazySeq::Transduce { .. }
         | LazySeq::Thunk(_) => {
             let _ = item;
             lazy(LazySeq::Skip {
