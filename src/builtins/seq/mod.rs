@@ -63,6 +63,7 @@ use crate::eval::Interp;
 use crate::value::{Value, Vector};
 
 pub use gen::LAZY_SEQ;
+pub(crate) use group::comparator_order;
 pub use table::BUILTINS;
 pub use xf::transduce_with;
 
