@@ -315,3 +315,54 @@ fn fib_lazy_seq_within_limits() {
         assert!(matches!(out.result.unwrap(), Value::Float(_)));
     });
 }
+
+/// Issue 23 (low): the new lazy paths (`for` with a later infinite
+/// binding, `sequence` with a transducer, `mapcat` of infinite pieces)
+/// realised whole, or nested a hundred thousand links deep, end in a limit
+/// error, never a hang or a native stack overflow.
+#[test]
+fn new_lazy_paths_are_bounded() {
+    for src in [
+        "(count (for [x (range) y (range)] 1))",
+        "(count (for [x [1 2] y (range)] 1))",
+        "(vec (sequence (map inc) (range)))",
+        "(sequence (map inc) (range))",
+        "(count (mapcat (fn [x] (range)) [1 2]))",
+        "(first (nth (iterate #(sequence (map inc) %) (range)) 100000))",
+        "(first (nth (iterate (fn [s] (for [x s] x)) (range)) 100000))",
+        "(first (nth (iterate (fn [s] (for [y [1] x s] x)) (range)) 100000))",
+        "(first (nth (iterate #(mapcat vector %) (range)) 100000))",
+        "(defn f [s] (lazy-seq (for [x (f s)] x))) (first (f 1))",
+        "(defn f [] (lazy-seq (sequence (map inc) (f)))) (first (f))",
+    ] {
+        fails_with(patient(), &ANY_LIMIT, src);
+        finishes(move || {
+            let mut i = bare(Limits {
+                max_heap_bytes: None,
+                timeout_ms: Some(60_000),
+                ..Limits::default()
+            });
+            let e = i.run_program(src).result.unwrap_err();
+            assert!(ANY_LIMIT.contains(&e.kind()), "{src}: {}", e.message());
+        });
+    }
+}
+
+/// Issue 23 (low): `sorted-map-by`'s comparator is called for every
+/// comparison, each a step: a slow or huge one ends in a limit.
+#[test]
+fn sorted_map_by_comparisons_are_charged() {
+    fails_with(
+        bare(Limits {
+            max_steps: Some(10_000),
+            ..Limits::default()
+        }),
+        &[ErrorKind::LimitExceeded],
+        "(apply sorted-map-by (fn [a b] (< a b)) (range 20000))",
+    );
+    fails_with(
+        patient(),
+        &ANY_LIMIT,
+        "(apply sorted-map-by (fn [a b] (loop [i 0] (if (< i 100000) (recur (inc i)) (< a b)))) (range 2000))",
+    );
+}
