@@ -1540,12 +1540,29 @@ mod tests {
         );
         assert_eq!(err(hash_map, &[kw("a")]), ErrorKind::Arity);
         assert_eq!(ok(hash_set, &[i(1), i(1), i(2)]), st(&[i(1), i(2)]));
+        // The comparator orders the entries; its errors are the call's.
+        let desc = Func::native(">", |_, a| {
+            Ok(Value::Bool(args::int(">", &a[0])? > args::int(">", &a[1])?))
+        });
+        let Value::Map(by) = ok(sorted_map_by, &[desc.clone(), i(1), kw("a"), i(2), kw("b")])
+        else {
+            panic!("sorted-map-by gives a map")
+        };
+        let keys: Vec<Value> = by.iter().map(|(k, _)| k.clone()).collect();
+        assert_eq!(keys, vec![i(2), i(1)]);
         assert_eq!(
-            ok(sorted_map_by, &[plus(), kw("b"), i(2), kw("a"), i(1)]),
-            m(&[(kw("a"), i(1)), (kw("b"), i(2))])
+            err(sorted_map_by, &[plus(), kw("b"), i(2), kw("a"), i(1)]),
+            ErrorKind::Type
         );
         assert_eq!(err(sorted_map_by, &[i(1)]), ErrorKind::Type);
-        assert_eq!(ok(sorted_set_by, &[plus(), i(3), i(1)]), st(&[i(1), i(3)]));
+        assert_eq!(
+            ok(sorted_set_by, &[desc, i(3), i(1), i(3)]),
+            st(&[i(1), i(3)])
+        );
+        assert_eq!(
+            err(sorted_set_by, &[plus(), kw("b"), kw("a")]),
+            ErrorKind::Type
+        );
         assert_eq!(ok(set, &[v(&[i(1), i(1), i(2)])]), st(&[i(1), i(2)]));
         assert_eq!(ok(disj, &[st(&[i(1), i(2)]), i(2)]), st(&[i(1)]));
         assert_eq!(ok(disj, &[Value::Nil, i(2)]), Value::Nil);
