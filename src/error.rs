@@ -167,6 +167,10 @@ struct ErrorInner {
     /// A Java exception built without a message (`(RuntimeException.)`):
     /// `message` holds the class name for the reader, `ex-message` is nil.
     no_message: bool,
+    /// A builtin refused a `lazy-seq` it needs whole (`args::whole`): the
+    /// address of that sequence's link, for eval/realise.rs to realise it
+    /// and call the builtin again.
+    refused_lazy: Option<usize>,
 }
 
 /// `Result` with ptc's [`Error`].
@@ -186,6 +190,7 @@ impl Error {
             incomplete: false,
             class: None,
             no_message: false,
+            refused_lazy: None,
         }))
     }
 
@@ -293,6 +298,16 @@ impl Error {
     pub(crate) fn with_class(mut self, class: &'static str) -> Error {
         self.0.class = Some(class);
         self
+    }
+    /// Marks the error as a builtin's refusal of the `lazy-seq` whose link
+    /// is at `addr` (`args::whole`).
+    pub(crate) fn with_refused_lazy(mut self, addr: usize) -> Error {
+        self.0.refused_lazy = Some(addr);
+        self
+    }
+    /// The link address [`Error::with_refused_lazy`] marked, if any.
+    pub(crate) fn refused_lazy(&self) -> Option<usize> {
+        self.0.refused_lazy
     }
     /// Marks a Java exception built without a message (`ex-message` is nil).
     pub(crate) fn without_message(mut self) -> Error {

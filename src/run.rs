@@ -93,6 +93,8 @@ impl Interp {
             "the result"
         };
         let result = result
+            // A `lazy-seq` result is printed as its items (eval/realise.rs).
+            .and_then(|v| self.realise(what, &v))
             // Work and memory charged through the per-thread meter by the
             // last builtin are settled before the turn ends.
             .and_then(|v| self.budget.tick_settled(0).map(|()| v))

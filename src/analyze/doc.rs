@@ -95,6 +95,10 @@ pub const SPECIAL_DOCS: &[(&str, &str)] = &[
         "(throw (ex-info msg data)): raises an execution-error",
     ),
     (
+        "lazy-seq",
+        "(lazy-seq body...): a sequence whose body runs only when its items are needed; the body gives (cons x more) or nil (the end), e.g. (defn fib [a b] (lazy-seq (cons a (fib b (+ a b)))))",
+    ),
+    (
         "case",
         "(case x v1 r1 (v2 v3) r2 default?): constant dispatch",
     ),

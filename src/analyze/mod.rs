@@ -57,6 +57,7 @@ pub const SPECIAL_NAMES: &[&str] = &[
     "catch",
     "finally",
     "throw",
+    "lazy-seq",
     "case",
     "for",
     "doseq",

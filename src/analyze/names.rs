@@ -321,10 +321,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("proxy", "Java interop is not available"),
     ("new", "Java interop is not available"),
     ("binding", "there are no dynamic vars; use let"),
-    (
-        "lazy-seq",
-        "build the sequence from iterate, range, repeatedly or map instead, e.g. Fibonacci: (take 10 (map first (iterate (fn [[a b]] [b (+ a b)]) [0 1]))); a finite recursion is loop/recur, for or reduce",
-    ),
     ("rand", "programs are deterministic: there is no randomness"),
     (
         "rand-int",

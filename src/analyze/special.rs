@@ -167,6 +167,29 @@ pub fn analyze(
         }
         "ns" => super::require::ns(a, args, span)?,
         "try" => a.try_form(args)?,
+        "lazy-seq" => {
+            // (lazy-seq body…) → the lazy sequence of (fn [] body…), run when
+            // realised (value/lazy.rs, "lazy-seq").
+            let mut f = vec![
+                Form {
+                    kind: FormKind::Symbol("fn".into()),
+                    span,
+                },
+                Form {
+                    kind: FormKind::Vector(Vec::new()),
+                    span,
+                },
+            ];
+            f.extend_from_slice(args);
+            let f = a.analyze(
+                &Form {
+                    kind: FormKind::List(f),
+                    span,
+                },
+                false,
+            )?;
+            Expr::CallBuiltin(&crate::builtins::seq::LAZY_SEQ, vec![f], span)
+        }
         "throw" => {
             if args.len() != 1 {
                 return Err(invalid(

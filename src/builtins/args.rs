@@ -79,7 +79,7 @@ pub fn items(fname: &str, v: &Value) -> Result<Vector> {
             .map(|(k, v)| Value::entry(k.clone(), v.clone()))
             .collect()),
         Value::Str(s) => Ok(s.chars().map(|c| Value::string(c.to_string())).collect()),
-        Value::Lazy(_) => Err(infinite(fname)),
+        Value::Lazy(_) => Err(whole(fname, v)),
         _ => Err(type_error(fname, "a collection", v)),
     }
 }
@@ -98,7 +98,7 @@ pub fn each(fname: &str, v: &Value, mut each: impl FnMut(&Value) -> Result<()>) 
         Value::Str(s) => s
             .chars()
             .try_for_each(|c| each(&Value::string(c.to_string()))),
-        Value::Lazy(_) => Err(infinite(fname)),
+        Value::Lazy(_) => Err(whole(fname, v)),
         _ => Err(type_error(fname, "a collection", v)),
     }
 }
@@ -122,6 +122,21 @@ pub fn infinite(fname: &str) -> Error {
     .with_hint("bound it first, e.g. (take 10 (iterate f x)) or (take-while pred xs)")
 }
 
+/// The error for a lazy sequence `v` that `fname` needs whole: for an
+/// infinite one [`infinite`]'s; for a `lazy-seq` (one that may end) a
+/// refusal marked with its link ([`Error::with_refused_lazy`]), on which
+/// the interpreter realises it and calls `fname` again (eval/realise.rs).
+pub fn whole(fname: &str, v: &Value) -> Error {
+    match v {
+        Value::Lazy(l) if v.may_end() => Error::limit(format!(
+            "{fname} needs all the items of a lazy-seq here and cannot realise it"
+        ))
+        .with_hint("realise it first with (vec s), or take a bounded part: (take n s)")
+        .with_refused_lazy(std::sync::Arc::as_ptr(l) as usize),
+        _ => infinite(fname),
+    }
+}
+
 /// Number of items of a counted value, without copying.
 pub fn count(fname: &str, v: &Value) -> Result<usize> {
     match v {
@@ -130,7 +145,7 @@ pub fn count(fname: &str, v: &Value) -> Result<usize> {
         Value::Set(s) => Ok(s.len()),
         Value::Map(m) => Ok(m.len()),
         Value::Str(s) => Ok(s.chars().count()),
-        Value::Lazy(_) => Err(infinite(fname)),
+        Value::Lazy(_) => Err(whole(fname, v)),
         _ => Err(type_error(fname, "a collection", v)),
     }
 }

@@ -16,9 +16,21 @@
 //! * Maps keep the order their keys were first added (`format.md` F-2);
 //!   `sorted-map`/`sorted-map-by` build a map that keeps its keys in the
 //!   canonical order instead. Sets are always in canonical order, so
-//!   `sorted-set` is a plain set. The comparator of `sorted-map-by` /
-//!   `sorted-set-by` is checked to be a function but otherwise ignored
-//!   (documented in their doc lines).
+//!   `sorted-set` is a plain set.
+//! * **sorted-map-by** (issue 23): the comparator is the program's 2-argument
+//!   function answering a boolean "comes first" (`<`, `>`) or a number
+//!   (`compare`), as `sort` reads it. `sorted-map-by` calls it to order the
+//!   entries (a stable merge sort, one step per comparison; an error or an
+//!   answer of another type is the call's error) and gives a map in
+//!   insertion order holding the entries in that order; keys it finds equal
+//!   are one key (the first given, the last value). The comparator is not
+//!   kept in the map: a key added later (`assoc`, `conj`, `merge`) goes at
+//!   the end, as in any insertion-ordered map, so build the map whole:
+//!   `(apply sorted-map-by cmp kvs)`. `sorted-set-by` calls
+//!   the comparator the same way to keep one of the elements it finds
+//!   equal, but the set stays in the canonical order of every set (sets
+//!   have no other order); use `(sort cmp coll)` for a sequence in its
+//!   order.
 //! * `keys`/`vals` of `nil` or an empty map are `nil` (Clojure); they also
 //!   accept a sequence of `[k v]` entries (what `filter` over a map gives).
 
@@ -109,11 +121,11 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(hash-set 1 2 2) ;=> #{1 2}"),
     Builtin::new("sorted-map", Arity::at_least(0), "A map of key value pairs that keeps its keys in ascending order (through assoc, dissoc, into).", sorted_map)
         .example("(sorted-map :b 2 :a 1) ;=> {:a 1 :b 2}"),
-    Builtin::new("sorted-map-by", Arity::at_least(1), "A map of key value pairs kept in ascending key order; the comparator is accepted but ignored (use sort-by for another order).", sorted_map_by)
-        .example("(sorted-map-by compare :b 2 :a 1) ;=> {:a 1 :b 2}"),
+    Builtin::new("sorted-map-by", Arity::at_least(1), "A map of key value pairs in the comparator's order (a 2-argument fn giving a boolean like > or a number like compare); keys added later go at the end.", sorted_map_by)
+        .example("(sorted-map-by > 1 :a 2 :b) ;=> {2 :b 1 :a}"),
     Builtin::new("sorted-set", Arity::at_least(0), "A set of the arguments (every set iterates in ascending order).", hash_set)
         .example("(sorted-set 3 1 2) ;=> #{1 2 3}"),
-    Builtin::new("sorted-set-by", Arity::at_least(1), "A set of the arguments; the comparator is accepted but ignored: sets always iterate in ascending order (use sort for another order).", sorted_set_by)
+    Builtin::new("sorted-set-by", Arity::at_least(1), "A set of the arguments, one of those the comparator finds equal; sets always iterate in ascending order (use (sort cmp coll) for another order).", sorted_set_by)
         .example("(sorted-set-by compare 3 1) ;=> #{1 3}"),
     Builtin::new("subseq", Arity::range(3, 5), "Items of a map (entries, by key) or set whose key satisfies (test (compare key k) 0): (subseq coll test k) or (subseq coll start-test start-k end-test end-k).", subseq)
         .example("(subseq (sorted-set 1 2 3 4) > 2) ;=> [3 4]"),
@@ -632,6 +644,10 @@ fn conj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if items.is_empty() {
         return Ok(coll.clone());
     }
+    if coll.may_end() {
+        // Realised, then added to as a vector (eval/realise.rs).
+        return Err(args::whole("conj", coll));
+    }
     let mut acc = Acc::new("conj", coll)?;
     let mut bytes = 0;
     for x in items {
@@ -821,7 +837,10 @@ fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut xs = SeqIter::new("zip", &a[0])?;
     let mut ys = SeqIter::new("zip", &a[1])?;
     if xs.is_infinite() && ys.is_infinite() {
-        return Err(args::infinite("zip"));
+        return Err(args::whole(
+            "zip",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
     }
     let mut out = Vector::new();
     while let (Some(x), Some(y)) = (xs.next(interp)?, ys.next(interp)?) {
@@ -851,7 +870,10 @@ fn zipmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut ks = SeqIter::new("zipmap", &a[0])?;
     let mut vs = SeqIter::new("zipmap", &a[1])?;
     if ks.is_infinite() && vs.is_infinite() {
-        return Err(args::infinite("zipmap"));
+        return Err(args::whole(
+            "zipmap",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
     }
     let mut out = Map::new();
     loop {
@@ -913,7 +935,7 @@ fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             Value::Int(i) => *i >= 0 && (*i as u64) < n64(s.chars().count()),
             _ => false,
         },
-        Value::Lazy(_) => return Err(args::infinite("contains?")),
+        v @ Value::Lazy(_) => return Err(args::whole("contains?", v)),
         other => {
             return Err(args::type_error("contains?", "a map, set or vector", other)
                 .with_hint("the collection comes first: (contains? coll x)"))
@@ -1004,14 +1026,46 @@ fn hash_set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(Value::set_from(a.iter().cloned()))
 }
 
+/// `(sorted-map-by cmp k v …)`: the entries in `cmp`'s order, as an
+/// insertion-ordered map (module doc: "sorted-map-by").
 fn sorted_map_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("sorted-map-by", &a[0])?;
-    pairs_to_map(interp, "sorted-map-by", Map::sorted(), &a[1..])
+    let kvs = &a[1..];
+    if !kvs.len().is_multiple_of(2) {
+        return Err(Error::arity(format!(
+            "sorted-map-by expects a comparator then an even number of arguments (key value pairs), got {}",
+            kvs.len()
+        )));
+    }
+    let keys: Vec<Value> = kvs.iter().step_by(2).cloned().collect();
+    let order = super::seq::comparator_order(interp, "sorted-map-by", &a[0], &keys)?;
+    let mut ordered = Vec::with_capacity(kvs.len());
+    let mut first = 0;
+    for (i, same) in order {
+        // Keys the comparator finds equal are one key: the first one
+        // given, with the last value given (Clojure).
+        if !same {
+            first = i;
+        }
+        ordered.push(keys[first].clone());
+        ordered.push(kvs[2 * i + 1].clone());
+    }
+    pairs_to_map(interp, "sorted-map-by", Map::new(), &ordered)
 }
 
+/// `(sorted-set-by cmp x …)`: the elements, those `cmp` finds equal kept
+/// once (the first given); a set, in the canonical order of every set
+/// (module doc: "sorted-map-by").
 fn sorted_set_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("sorted-set-by", &a[0])?;
-    hash_set(interp, &a[1..])
+    let items = &a[1..];
+    let order = super::seq::comparator_order(interp, "sorted-set-by", &a[0], items)?;
+    let kept: Vec<Value> = order
+        .into_iter()
+        .filter(|&(_, same)| !same)
+        .map(|(i, _)| items[i].clone())
+        .collect();
+    hash_set(interp, &kept)
 }
 
 /// Whether `(test (compare k bound) 0)` holds.
@@ -1486,12 +1540,29 @@ mod tests {
         );
         assert_eq!(err(hash_map, &[kw("a")]), ErrorKind::Arity);
         assert_eq!(ok(hash_set, &[i(1), i(1), i(2)]), st(&[i(1), i(2)]));
+        // The comparator orders the entries; its errors are the call's.
+        let desc = Func::native(">", |_, a| {
+            Ok(Value::Bool(args::int(">", &a[0])? > args::int(">", &a[1])?))
+        });
+        let Value::Map(by) = ok(sorted_map_by, &[desc.clone(), i(1), kw("a"), i(2), kw("b")])
+        else {
+            panic!("sorted-map-by gives a map")
+        };
+        let keys: Vec<Value> = by.iter().map(|(k, _)| k.clone()).collect();
+        assert_eq!(keys, vec![i(2), i(1)]);
         assert_eq!(
-            ok(sorted_map_by, &[plus(), kw("b"), i(2), kw("a"), i(1)]),
-            m(&[(kw("a"), i(1)), (kw("b"), i(2))])
+            err(sorted_map_by, &[plus(), kw("b"), i(2), kw("a"), i(1)]),
+            ErrorKind::Type
         );
         assert_eq!(err(sorted_map_by, &[i(1)]), ErrorKind::Type);
-        assert_eq!(ok(sorted_set_by, &[plus(), i(3), i(1)]), st(&[i(1), i(3)]));
+        assert_eq!(
+            ok(sorted_set_by, &[desc, i(3), i(1), i(3)]),
+            st(&[i(1), i(3)])
+        );
+        assert_eq!(
+            err(sorted_set_by, &[plus(), kw("b"), kw("a")]),
+            ErrorKind::Type
+        );
         assert_eq!(ok(set, &[v(&[i(1), i(1), i(2)])]), st(&[i(1), i(2)]));
         assert_eq!(ok(disj, &[st(&[i(1), i(2)]), i(2)]), st(&[i(1)]));
         assert_eq!(ok(disj, &[Value::Nil, i(2)]), Value::Nil);

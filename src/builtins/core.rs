@@ -75,7 +75,7 @@ fn apply(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         None => return interp.call(f, &[]),
     };
     let tail = match last {
-        Value::Lazy(_) => return Err(args::infinite("apply")),
+        Value::Lazy(_) => return Err(args::whole("apply", last)),
         Value::Vector(_) | Value::Nil | Value::Set(_) | Value::Map(_) | Value::Str(_) => {
             args::items("apply", last)?
         }

@@ -10,7 +10,9 @@
 
 use crate::builtins::args;
 use crate::error::Result;
-use crate::value::{LazySeq, Value, Vector};
+use std::sync::Arc;
+
+use crate::value::{LazySeq, Link, Thunk, Value, Vector};
 
 use super::budget::HARD_MAX_DEPTH;
 use super::Interp;
@@ -78,6 +80,20 @@ pub enum SeqIter {
         its: Vec<SeqIter>,
         pos: usize,
     },
+    /// A `lazy-seq` not reached yet (its body may have run already: then
+    /// its cached value is iterated).
+    Thunk(Arc<Link>),
+    /// `(sequence xform source)`: the reducing function (made on the first
+    /// item, `None` before), the items the last step gave, and whether the
+    /// source or the transducer ended.
+    Transduce {
+        xform: Value,
+        rf: Option<Value>,
+        inner: Box<SeqIter>,
+        items: Vector,
+        pos: usize,
+        done: bool,
+    },
 }
 
 impl SeqIter {
@@ -108,7 +124,7 @@ impl SeqIter {
         }
         let below = depth + 1;
         Ok(match v {
-            Value::Lazy(l) => match &**l {
+            Value::Lazy(l) => match &***l {
                 LazySeq::Range { start, step } => SeqIter::Range {
                     next: start.clone(),
                     step: step.clone(),
@@ -166,6 +182,15 @@ impl SeqIter {
                     its: iters(fname, parts, below, links)?,
                     pos: 0,
                 },
+                LazySeq::Thunk(_) => SeqIter::Thunk(l.clone()),
+                LazySeq::Transduce { xform, source } => SeqIter::Transduce {
+                    xform: xform.clone(),
+                    rf: None,
+                    inner: Box::new(SeqIter::new_at(fname, source, below, links)?),
+                    items: Vector::new(),
+                    pos: 0,
+                    done: false,
+                },
             },
             other => SeqIter::Finite {
                 items: args::items(fname, other)?,
@@ -181,7 +206,31 @@ impl SeqIter {
 
     /// The next item, or `None` at the end of a finite sequence.
     pub fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
+        // A realised `lazy-seq`, and a chain at its last part, are replaced
+        // by the iterator of what they lead to: walking a `(cons x
+        // (lazy-seq …))` recursion nests no iterators (lazy.rs, "lazy-seq").
+        loop {
+            match self {
+                SeqIter::Thunk(link) => {
+                    let realised = match &***link {
+                        LazySeq::Thunk(t) => realise_thunk(interp, t)?,
+                        _ => Value::Lazy(link.clone()),
+                    };
+                    *self = SeqIter::new("lazy-seq", &realised)?;
+                }
+                SeqIter::Chain { its, pos } if *pos + 1 == its.len() => {
+                    if let Some(last) = its.pop() {
+                        *self = last;
+                    }
+                }
+                _ => return self.step(interp),
+            }
+        }
+    }
+
+    fn step(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
         match self {
+            SeqIter::Thunk(_) => self.next(interp),
             SeqIter::Finite { items, pos } => {
                 let item = items.get(*pos).cloned();
                 *pos += 1;
@@ -306,6 +355,49 @@ impl SeqIter {
                 };
                 **chunk = SeqIter::new("mapcat", &coll)?;
             },
+            SeqIter::Transduce {
+                xform,
+                rf,
+                inner,
+                items,
+                pos,
+                done,
+            } => loop {
+                if let Some(x) = items.get(*pos) {
+                    *pos += 1;
+                    return Ok(Some(x.clone()));
+                }
+                if *done {
+                    return Ok(None);
+                }
+                *items = Vector::new();
+                *pos = 0;
+                let step = match rf {
+                    Some(step) => step.clone(),
+                    None => {
+                        let made = interp.call(xform, &[conj_fn()?])?;
+                        rf.insert(made).clone()
+                    }
+                };
+                let empty = Value::vector(Vector::new());
+                let out = match pull(inner, interp)? {
+                    Some(x) => {
+                        interp.tick(1)?;
+                        match interp.call(&step, &[empty, x])? {
+                            Value::Reduced(acc) => {
+                                *done = true;
+                                interp.call(&step, &[(*acc).clone()])?
+                            }
+                            acc => acc,
+                        }
+                    }
+                    None => {
+                        *done = true;
+                        interp.call(&step, &[empty])?
+                    }
+                };
+                *items = args::items("sequence", &out)?;
+            },
             SeqIter::Zip { f, its } => {
                 let mut row = Vec::with_capacity(its.len());
                 for it in its.iter_mut() {
@@ -345,10 +437,48 @@ impl SeqIter {
     }
 }
 
+/// What the body of `lazy-seq` `t` gives: run now if it has not run yet
+/// (a step, and a call nested inside a link: `max_depth`), else the value
+/// it gave before. The body runs at most once (value/lazy.rs, "lazy-seq");
+/// a body that realises its own sequence is a `limit-exceeded` error.
+pub(crate) fn realise_thunk(interp: &mut Interp, t: &Thunk) -> Result<Value> {
+    use std::sync::atomic::Ordering;
+    if let Some(v) = t.value.get() {
+        return Ok(v.clone());
+    }
+    if t.running.swap(true, Ordering::AcqRel) {
+        return Err(crate::error::Error::limit(
+            "a lazy-seq's body needs the items of its own sequence (it realises itself)",
+        )
+        .with_hint(
+            "the body should give (cons x (next-part …)) with the rest in a new lazy-seq, \
+             not take items of the sequence being built",
+        ));
+    }
+    let realised = interp.tick(1).and_then(|()| {
+        interp.budget.enter_link()?;
+        let r = interp.call(&t.f, &[]);
+        interp.budget.leave();
+        r
+    });
+    t.running.store(false, Ordering::Release);
+    let v = realised?;
+    // Another thread holding the same sequence may have realised it
+    // meanwhile: the first value kept is the one everybody sees.
+    Ok(t.value.get_or_init(|| v).clone())
+}
+
 fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result<Vec<SeqIter>> {
     seqs.iter()
         .map(|s| SeqIter::new_at(fname, s, depth, links))
         .collect()
+}
+
+/// `conj`, the reducing function `sequence` gives its transducer.
+fn conj_fn() -> Result<Value> {
+    crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
+        .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+        .ok_or_else(|| crate::error::Error::internal("builtin conj is missing"))
 }
 
 /// The most links one iterator may walk (a link used twice counts twice).
@@ -399,7 +529,7 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
     match v {
         Value::Lazy(l) => {
             let mut out = Vector::new();
-            match &**l {
+            match &***l {
                 LazySeq::Range { start, step } => {
                     let mut cur = start.clone();
                     for _ in 0..n {
@@ -425,7 +555,9 @@ pub fn take_items(fname: &str, v: &Value, n: usize) -> Result<Vector> {
                 | LazySeq::Concat { .. }
                 | LazySeq::Interleave(_)
                 | LazySeq::Zip { .. }
-                | LazySeq::Chain(_) => return Err(args::infinite(fname)),
+                | LazySeq::Chain(_)
+                | LazySeq::Transduce { .. }
+                | LazySeq::Thunk(_) => return Err(args::infinite(fname)),
             }
             Ok(out)
         }

@@ -27,6 +27,7 @@ pub mod iter;
 mod leaving;
 pub(crate) mod outside;
 mod print;
+mod realise;
 pub mod stack;
 
 use std::sync::Arc;
@@ -279,6 +280,7 @@ impl Interp {
         args: &mut [Value],
     ) -> Result<Value> {
         match b.owned {
+            Some(_) if realise::lazy_path(b, args) => self.call_builtin(b, args),
             Some(owned) => {
                 if !b.arity.accepts(args.len()) {
                     return Err(builtin_arity_error(b, args.len()));
@@ -295,8 +297,21 @@ impl Interp {
         }
     }
 
-    /// Calls a builtin after checking its arity.
+    /// Calls a builtin after checking its arity (a `lazy-seq` among the
+    /// arguments: `realise.rs`).
     pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
+        if realise::lazy_path(b, args) {
+            return self.call_builtin_may_end(b, args);
+        }
+        self.call_builtin_plain(b, args)
+    }
+
+    /// [`Interp::call_builtin`] without the `lazy-seq` handling.
+    pub(crate) fn call_builtin_plain(
+        &mut self,
+        b: &'static Builtin,
+        args: &[Value],
+    ) -> Result<Value> {
         if !b.arity.accepts(args.len()) {
             return Err(builtin_arity_error(b, args.len()));
         }
@@ -796,8 +811,16 @@ impl Interp {
             }
             Expr::For(f) => self.eval_for(f, frame),
             Expr::Case(c) => self.eval_case(c, frame),
+            Expr::Nth(slot, i, span) if self.local(frame, *slot).may_end() => {
+                let v = self.local(frame, *slot).clone();
+                self.lazy_seq_nth(&v, *i).map_err(|e| e.or_span(*span))
+            }
             Expr::Nth(slot, i, span) => {
                 destructure_nth(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))
+            }
+            Expr::NthRest(slot, i, span) if self.local(frame, *slot).may_end() => {
+                let v = self.local(frame, *slot).clone();
+                self.lazy_seq_rest(&v, *i).map_err(|e| e.or_span(*span))
             }
             Expr::NthRest(slot, i, span) => {
                 destructure_rest(self.local(frame, *slot), *i).map_err(|e| e.or_span(*span))

@@ -644,9 +644,7 @@ mod tests {
             plain(&Value::Reduced(std::sync::Arc::new(ints(&[1])))),
             "#reduced[[1]]"
         );
-        let lazy = Value::Lazy(std::sync::Arc::new(crate::value::LazySeq::Repeat(
-            Value::Int(1),
-        )));
+        let lazy = Value::lazy(crate::value::LazySeq::Repeat(Value::Int(1)));
         assert_eq!(plain(&lazy), "#seq[infinite]");
         assert_eq!(plain(&Value::empty_vector()), "[]");
         assert_eq!(plain(&Value::map_from([])), "{}");

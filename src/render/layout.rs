@@ -61,7 +61,7 @@ fn sample_value(v: &Value) -> Option<&Value> {
         | Value::Regex(_)
         | Value::Symbol(_)
         | Value::Var(_) => Some(v),
-        Value::Lazy(seq) => match &**seq {
+        Value::Lazy(seq) => match &***seq {
             LazySeq::Range { start, .. } => Some(start),
             LazySeq::Iterate { seed, .. } => Some(seed),
             LazySeq::Repeat(x) => Some(x),
@@ -75,7 +75,9 @@ fn sample_value(v: &Value) -> Option<&Value> {
             | LazySeq::Concat { .. }
             | LazySeq::Interleave(_)
             | LazySeq::Zip { .. }
-            | LazySeq::Chain(_) => None,
+            | LazySeq::Chain(_)
+            | LazySeq::Thunk(_)
+            | LazySeq::Transduce { .. } => None,
         },
         Value::Nil | Value::Fn(_) | Value::Reduced(_) => None,
     }

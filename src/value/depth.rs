@@ -194,13 +194,19 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
         }
         LazySeq::Skip { source, .. } => see(source),
         LazySeq::Repeatedly(f) => see(f),
+        LazySeq::Thunk(t) => {
+            see(&t.f);
+            if let Some(v) = t.value.get() {
+                see(v);
+            }
+        }
         LazySeq::Reductions { f, init, source } => {
             see(f);
             see(init);
             see(source);
         }
         LazySeq::TakeNth { source, .. } => see(source),
-        LazySeq::Concat { f, source } => {
+        LazySeq::Concat { f, source } | LazySeq::Transduce { xform: f, source } => {
             see(f);
             see(source);
         }

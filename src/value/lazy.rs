@@ -1,7 +1,7 @@
-//! Infinite sequences: `(range)`, `(range start)`… with no end, `(iterate f x)`,
-//! `(repeat x)`, `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/
-//! `remove`/`drop`/`reductions`/`take-nth`/`mapcat`/`interleave` (and `for`)
-//! of infinite ones.
+//! Lazy sequences: `(lazy-seq …)` (which may end), and the infinite ones:
+//! `(range)`, `(range start)`… with no end, `(iterate f x)`, `(repeat x)`,
+//! `(cycle coll)`, `(repeatedly f)`, and `map`/`filter`/`remove`/`drop`/
+//! `reductions`/`take-nth`/`mapcat`/`interleave` (and `for`) of lazy ones.
 //!
 //! They are descriptions, not buffers: consumers (`take`, `take-while`,
 //! `first`, `nth`, `some`, `reduce` with `reduced`, `map` beside a finite
@@ -20,6 +20,34 @@
 //!   100,000 links in all (`eval/iter.rs`; a link over the same sequence
 //!   twice counts it twice), else `limit-exceeded`;
 //! * dropping a chain is iterative (a per-thread queue), at any length.
+//!
+//! **`lazy-seq`** (issue 27). `(lazy-seq body…)` is a `Thunk` link over
+//! `(fn [] body…)`: the body runs when an item is first needed, and gives
+//! the rest of the sequence (`nil`: the end), typically `(cons x (f …))`
+//! whose tail is the next `lazy-seq`. Rules:
+//! * realising a thunk is a function call made inside a link (`max_depth`),
+//!   costs a step, and its result replaces the thunk in the iterator, as
+//!   the last part of a `cons`/`concat` replaces the chain once reached:
+//!   walking `(cons x (lazy-seq …))` recursions item after item keeps the
+//!   native stack flat at any length;
+//! * the body runs at most once ([`Thunk`]): what it gave is kept in the
+//!   link and shared by every holder of the sequence (tool calls and
+//!   prints in a body happen once), as in Clojure; a body that fails keeps
+//!   nothing and runs again when realised again; a body that needs its own
+//!   items is a `limit-exceeded` error (Clojure overflows its stack);
+//! * the links after a realised one stay reachable from it: holding the
+//!   head of a long realised sequence holds all of it (charged to the heap
+//!   when built), as in Clojure; dropping it is iterative like any chain;
+//! * unlike the others it may end ([`Value::may_end`], O(1): a flag each
+//!   [`Link`] gets when built, set for a `Thunk` and for a link over one
+//!   that may end). A function that
+//!   needs the whole sequence (`count`, `vec`, `sort`, `=`, `str`,
+//!   printing the result …) realises it into a vector of at most
+//!   `eval::iter::MAX_REALISED` items (each charged to the heap and the
+//!   steps); more is `limit-exceeded`, so an endless one ends in a limit
+//!   error, never a hang or a stack overflow;
+//! * `seq`, `next` and `not-empty` of an empty one are `nil`, `empty?` is
+//!   `true` (its first item is realised to know).
 
 use super::{Value, Vector};
 
@@ -64,8 +92,18 @@ pub enum LazySeq {
     /// the first items, of the second …; ends with the shortest.
     Zip { f: Value, sources: Vec<Value> },
     /// `(concat a b …)`, `(cons x s)`: the items of each in turn (the last
-    /// one infinite).
+    /// one lazy).
     Chain(Vec<Value>),
+    /// `(lazy-seq body…)`: the zero-argument function of the body, called
+    /// when the sequence is realised; the seqable it gives (`nil` = empty)
+    /// holds the items. Unlike the others it may end: see
+    /// [`Value::may_end`].
+    Thunk(Thunk),
+    /// `(sequence xform source)` of a lazy `source`: each item taken from
+    /// `source` goes through the transducer (its state fresh for each walk
+    /// of the sequence); what it gives is the items, its completion runs
+    /// when `source` ends or the transducer stops it (`reduced`).
+    Transduce { xform: Value, source: Value },
 }
 
 /// The heap charge of one lazy link ([`Value::lazy`]): its node (the
@@ -73,7 +111,7 @@ pub enum LazySeq {
 const LINK_BYTES: u64 = 96;
 
 impl Value {
-    /// A new infinite sequence, charged to the running turn's heap budget
+    /// A new lazy link, charged to the running turn's heap budget
     /// (`LINK_BYTES` plus 16 per source, through the per-thread meter,
     /// enforced at the program's next step). Every lazy link is built here,
     /// so a program cannot nest millions of them for free
@@ -85,7 +123,98 @@ impl Value {
             _ => 1,
         };
         crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
-        Value::Lazy(std::sync::Arc::new(seq))
+        let may_end = seq.may_end_here();
+        if may_end {
+            THUNKS_BUILT.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Value::Lazy(std::sync::Arc::new(Link { seq, may_end }))
+    }
+
+    /// Whether `self` is a lazy sequence that may be finite: one built on a
+    /// `lazy-seq` (a `Thunk` link among its sources, at any depth). The
+    /// others never end. O(1): the flag is set when the link is built.
+    pub fn may_end(&self) -> bool {
+        matches!(self, Value::Lazy(l) if l.may_end)
+    }
+}
+
+/// One lazy link: the sequence it describes ([`LazySeq`], what it derefs
+/// to) and whether it may end ([`Value::may_end`]), decided once when it is
+/// built from its direct sources' flags.
+pub struct Link {
+    seq: LazySeq,
+    may_end: bool,
+}
+
+impl Link {
+    /// A link built outside [`Value::lazy`] (tests): uncharged.
+    #[cfg(test)]
+    pub(crate) fn new(seq: LazySeq) -> std::sync::Arc<Link> {
+        let may_end = seq.may_end_here();
+        std::sync::Arc::new(Link { seq, may_end })
+    }
+}
+
+impl std::ops::Deref for Link {
+    type Target = LazySeq;
+    fn deref(&self) -> &LazySeq {
+        &self.seq
+    }
+}
+
+/// Set once any link that may end was built in this process: until then,
+/// looking through a result for `lazy-seq`s to realise is skipped.
+static THUNKS_BUILT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a link that may end was ever built (no `lazy-seq` yet: `false`).
+pub(crate) fn any_may_end() -> bool {
+    THUNKS_BUILT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+impl LazySeq {
+    /// Whether this link may end: a `Thunk` or a `Transduce`, or one of
+    /// its direct sources may.
+    fn may_end_here(&self) -> bool {
+        match self {
+            LazySeq::Thunk(_) => true,
+            LazySeq::Map { source, .. }
+            | LazySeq::Filter { source, .. }
+            | LazySeq::Skip { source, .. }
+            | LazySeq::Reductions { source, .. }
+            | LazySeq::TakeNth { source, .. }
+            | LazySeq::Concat { source, .. } => source.may_end(),
+            // A transducer may end any sequence (`(take n)`).
+            LazySeq::Transduce { .. } => true,
+            LazySeq::Zip { sources: parts, .. }
+            | LazySeq::Interleave(parts)
+            | LazySeq::Chain(parts) => parts.iter().any(Value::may_end),
+            _ => false,
+        }
+    }
+}
+
+/// A `lazy-seq`'s body and, once it has run, what it gave. The body runs
+/// at most once ([`crate::eval::iter::realise_thunk`]): every holder of the
+/// sequence shares the value, as in Clojure. A body that fails is run again
+/// by the next realisation (nothing was cached), as in Clojure.
+pub struct Thunk {
+    /// `(fn [] body…)`.
+    pub(crate) f: Value,
+    /// What the body gave (`nil`: the empty sequence).
+    pub(crate) value: std::sync::OnceLock<Value>,
+    /// Set while the body runs: a body that needs its own items is an
+    /// error, not an endless recursion.
+    pub(crate) running: std::sync::atomic::AtomicBool,
+}
+
+impl Thunk {
+    /// The unrealised sequence of `f`'s body.
+    pub fn new(f: Value) -> Thunk {
+        Thunk {
+            f,
+            value: std::sync::OnceLock::new(),
+            running: std::sync::atomic::AtomicBool::new(false),
+        }
     }
 }
 
@@ -114,10 +243,18 @@ impl LazySeq {
                 take(seed);
             }
             LazySeq::Repeat(x) | LazySeq::Repeatedly(x) => take(x),
+            LazySeq::Thunk(t) => {
+                take(&mut t.f);
+                if let Some(v) = t.value.take() {
+                    out.push(v);
+                }
+            }
             LazySeq::Cycle(items) => {
                 out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
             }
-            LazySeq::Map { f, source } | LazySeq::Concat { f, source } => {
+            LazySeq::Map { f, source }
+            | LazySeq::Concat { f, source }
+            | LazySeq::Transduce { xform: f, source } => {
                 take(f);
                 take(source);
             }
@@ -174,7 +311,7 @@ mod tests {
             .stack_size(256 * 1024)
             .spawn(|| {
                 let f = Value::Nil;
-                let mut s = Value::Lazy(std::sync::Arc::new(LazySeq::Repeat(Value::Int(1))));
+                let mut s = Value::Lazy(Link::new(LazySeq::Repeat(Value::Int(1))));
                 for i in 0..1_000_000 {
                     let link = match i % 4 {
                         0 => LazySeq::Map {
@@ -185,7 +322,7 @@ mod tests {
                         2 => LazySeq::Chain(vec![Value::empty_vector(), s]),
                         _ => LazySeq::Cycle(std::iter::once(s).collect()),
                     };
-                    s = Value::Lazy(std::sync::Arc::new(link));
+                    s = Value::Lazy(Link::new(link));
                 }
                 drop(s);
             })

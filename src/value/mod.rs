@@ -35,7 +35,7 @@ pub(crate) mod vector;
 use std::sync::Arc;
 
 pub(crate) use function::Func;
-pub(crate) use lazy::LazySeq;
+pub(crate) use lazy::{any_may_end, LazySeq, Link, Thunk};
 
 pub use json::{from_json, to_json, to_json_lossless, to_json_within};
 
@@ -83,8 +83,9 @@ pub enum Value {
     Regex(Arc<regex::Pattern>),
     /// `#'name`, what `def` returns.
     Var(Arc<str>),
-    /// An infinite sequence, realized only as far as it is consumed.
-    Lazy(Arc<LazySeq>),
+    /// A lazy sequence (infinite, or a `lazy-seq`), realized only as far as
+    /// it is consumed.
+    Lazy(Arc<Link>),
     /// `(reduced x)`: stops a `reduce` early.
     Reduced(Arc<Value>),
 }

@@ -165,3 +165,204 @@ fn mapcat_takes_infinite_chunks_item_by_item() {
         "[0 1 2]"
     );
 }
+
+/// Issue 27: an endless `lazy-seq` recursion realised whole (`count`,
+/// the turn's result) ends in a limit, never a hang or a crash, with the
+/// default limits and with none (then at `MAX_REALISED` items).
+#[test]
+fn endless_lazy_seq_realised_whole_ends_in_a_limit() {
+    const FIB: &str = "(defn fib [a b] (lazy-seq (cons a (fib b (+ a b)))))";
+    const ONES: &str = "(defn ones [] (lazy-seq (cons 1 (ones))))";
+    for src in [
+        format!("{FIB} (count (fib 0.0 1.0))"),
+        format!("{ONES} (count (ones))"),
+        format!("{ONES} (ones)"),
+        format!("{ONES} (= (ones) (ones))"),
+        "(defn f [] (lazy-seq (f))) (first (f))".to_string(),
+        "(defn f [n] (lazy-seq (map inc (f n)))) (first (f 0))".to_string(),
+    ] {
+        fails_with(patient(), &ANY_LIMIT, &src);
+    }
+    // Integers overflow first, as in Clojure.
+    fails_with(
+        patient(),
+        &[ErrorKind::Arithmetic],
+        &format!("{FIB} (count (fib 0 1))"),
+    );
+    finishes(|| {
+        fails_with(
+            bare(Limits::none()),
+            &[ErrorKind::LimitExceeded],
+            &format!("{ONES} (count (ones))"),
+        );
+    });
+}
+
+/// Issue 27: walking 100,000 nested `lazy-seq`s nests no native frames:
+/// with no limits the item is found; with the default ones the links'
+/// heap charge ends it cleanly.
+#[test]
+fn deep_lazy_seq_is_walked_flat() {
+    const NF: &str = "(defn nf [n] (lazy-seq (cons n (nf (inc n))))) (nth (nf 0) 100000)";
+    finishes(|| {
+        let mut i = bare(Limits::none());
+        assert_eq!(i.run_program(NF).result.unwrap(), Value::Int(100_000));
+    });
+    fails_with(patient(), &ANY_LIMIT, NF);
+    let mut i = patient();
+    let out = i.run_program("(defn nf [n] (lazy-seq (cons n (nf (inc n))))) (nth (nf 0) 10000)");
+    assert_eq!(out.result.unwrap(), Value::Int(10_000));
+}
+
+/// Issue 27: a `lazy-seq`'s body runs at most once; every holder of the
+/// sequence shares what it gave (Clojure caches it), so a tool call or a
+/// print in a body happens once however often the sequence is realised.
+#[test]
+fn lazy_seq_body_runs_once() {
+    let mut host = StaticHost::default();
+    host.tools
+        .insert("echo".into(), CannedTool::Returns(Value::Int(7)));
+    let mut i = Interp::new(Box::new(host), Limits::default());
+    let out = i.run_program(
+        "(def s (lazy-seq (do (println \"ran\") (tool/echo {:n 1}) (cons 1 (lazy-seq (println \"tail\") [2 3]))))) \
+         [(first s) (first s) (count s) (vec s) (rest s) (nth s 2) (seq s) s]",
+    );
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[1 1 3 [1 2 3] [2 3] 3 [1 2 3] [1 2 3]]"
+    );
+    assert_eq!(i.tool_calls.len(), 1, "the body's tool call ran again");
+    assert_eq!(
+        i.prints.concat().matches("ran").count(),
+        1,
+        "{:?}",
+        i.prints
+    );
+    assert_eq!(
+        i.prints.concat().matches("tail").count(),
+        1,
+        "{:?}",
+        i.prints
+    );
+    // The sequence kept in user/ is realised already: a later turn reads
+    // the cached items without running the bodies again.
+    i.prints.clear();
+    let out = i.run_program("[(vec s) (reduce + s)]");
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[[1 2 3] 6]"
+    );
+    assert!(
+        i.tool_calls.is_empty(),
+        "the body ran again in a later turn"
+    );
+    assert!(i.prints.is_empty(), "{:?}", i.prints);
+}
+
+/// A body that fails caches nothing: the next realisation runs it again
+/// (as Clojure); a body that needs its own items is a limit error, not an
+/// endless recursion.
+#[test]
+fn lazy_seq_failed_or_self_realising_body() {
+    let mut host = StaticHost::default();
+    host.tools
+        .insert("echo".into(), CannedTool::Returns(Value::Nil));
+    let mut i = Interp::new(Box::new(host), Limits::default());
+    let out = i.run_program(
+        "(def s (lazy-seq (tool/echo {}) (throw (ex-info \"no\" {})))) \
+         [(try (first s) (catch Exception e :failed)) (try (count s) (catch Exception e :failed))]",
+    );
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[:failed :failed]"
+    );
+    assert_eq!(i.tool_calls.len(), 2, "a failed body was not run again");
+    for src in [
+        "(def s (lazy-seq (first s))) (vec s)",
+        "(def s (lazy-seq (cons 1 (count s)))) (first s)",
+    ] {
+        let e = fails_with(patient(), &[ErrorKind::LimitExceeded], src);
+        assert!(e.message().contains("its own"), "{}", e.message());
+    }
+}
+
+/// The Fibonacci `lazy-seq` models write: `take` works, and walking it
+/// 50,000 items deep ends in a typed error (integer overflow at item 93 as
+/// in Clojure; with floats the heap the realised links take), never a
+/// stack overflow; with no limits the walk is flat and finishes.
+#[test]
+fn fib_lazy_seq_within_limits() {
+    const FIB: &str = "(defn fib [a b] (lazy-seq (cons a (fib b (+ a b)))))";
+    let mut i = patient();
+    let out = i.run_program(&format!("{FIB} (take 10 (fib 0 1))"));
+    assert_eq!(
+        ptc_lisp::to_clojure(&out.result.unwrap(), None, None).0,
+        "[0 1 1 2 3 5 8 13 21 34]"
+    );
+    fails_with(
+        patient(),
+        &[ErrorKind::Arithmetic],
+        &format!("{FIB} (nth (fib 0 1) 50000)"),
+    );
+    fails_with(
+        patient(),
+        &ANY_LIMIT,
+        &format!("{FIB} (nth (fib 0.0 1.0) 50000)"),
+    );
+    finishes(|| {
+        let mut i = bare(Limits::none());
+        let out = i.run_program(&format!("{FIB} (nth (fib 0.0 1.0) 50000)"));
+        assert!(matches!(out.result.unwrap(), Value::Float(_)));
+    });
+}
+
+/// Issue 23 (low): the new lazy paths (`for` with a later infinite
+/// binding, `sequence` with a transducer, `mapcat` of infinite pieces)
+/// realised whole, or nested a hundred thousand links deep, end in a limit
+/// error, never a hang or a native stack overflow.
+#[test]
+fn new_lazy_paths_are_bounded() {
+    for src in [
+        "(count (for [x (range) y (range)] 1))",
+        "(count (for [x [1 2] y (range)] 1))",
+        "(vec (sequence (map inc) (range)))",
+        "(sequence (map inc) (range))",
+        "(count (mapcat (fn [x] (range)) [1 2]))",
+        "(first (nth (iterate #(sequence (map inc) %) (range)) 100000))",
+        "(first (nth (iterate (fn [s] (for [x s] x)) (range)) 100000))",
+        "(first (nth (iterate (fn [s] (for [y [1] x s] x)) (range)) 100000))",
+        "(first (nth (iterate #(mapcat vector %) (range)) 100000))",
+        "(defn f [s] (lazy-seq (for [x (f s)] x))) (first (f 1))",
+        "(defn f [] (lazy-seq (sequence (map inc) (f)))) (first (f))",
+    ] {
+        fails_with(patient(), &ANY_LIMIT, src);
+        finishes(move || {
+            let mut i = bare(Limits {
+                max_heap_bytes: None,
+                timeout_ms: Some(60_000),
+                ..Limits::default()
+            });
+            let e = i.run_program(src).result.unwrap_err();
+            assert!(ANY_LIMIT.contains(&e.kind()), "{src}: {}", e.message());
+        });
+    }
+}
+
+/// Issue 23 (low): `sorted-map-by`'s comparator is called for every
+/// comparison, each a step: a slow or huge one ends in a limit.
+#[test]
+fn sorted_map_by_comparisons_are_charged() {
+    fails_with(
+        bare(Limits {
+            max_steps: Some(10_000),
+            ..Limits::default()
+        }),
+        &[ErrorKind::LimitExceeded],
+        "(apply sorted-map-by (fn [a b] (< a b)) (range 20000))",
+    );
+    fails_with(
+        patient(),
+        &ANY_LIMIT,
+        "(apply sorted-map-by (fn [a b] (loop [i 0] (if (< i 100000) (recur (inc i)) (< a b)))) (range 2000))",
+    );
+}

@@ -347,8 +347,13 @@ pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn concat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    if let Some(i) = a.iter().position(|c| matches!(c, Value::Lazy(_))) {
-        // Items after an infinite part never come: it ends the chain.
+    // Items after an infinite part never come: it ends the chain. Parts
+    // after a `lazy-seq` (which may end) stay.
+    if let Some(i) = a
+        .iter()
+        .position(|c| matches!(c, Value::Lazy(_)) && !c.may_end())
+        .or_else(|| a.iter().any(Value::may_end).then(|| a.len() - 1))
+    {
         for c in &a[..i] {
             super::seqable("concat", c)?;
         }

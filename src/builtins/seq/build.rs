@@ -138,10 +138,13 @@ pub(super) fn sequence(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [xform, coll, ..] => {
             args::callable("sequence", xform)?;
             if let Value::Lazy(_) = coll {
-                // A transducer may keep state: no item-by-item form here.
-                return Err(args::infinite("sequence").with_hint(
-                    "bound it in the transducer: (into [] (comp xform (take n)) coll)",
-                ));
+                // Item by item, the transducer's state fresh for each walk
+                // (value/lazy.rs, `Transduce`).
+                interp.alloc(32)?;
+                return Ok(Value::lazy(crate::value::LazySeq::Transduce {
+                    xform: xform.clone(),
+                    source: coll.clone(),
+                }));
             }
             let conj = crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
                 .ok_or_else(|| Error::internal("builtin conj is missing"))?;

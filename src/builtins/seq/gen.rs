@@ -154,11 +154,11 @@ fn rotate(items: &Vector, k: usize) -> Vector {
 }
 
 /// The infinite sequence `l` without its first `n` items.
-pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result<Value> {
+pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<crate::value::Link>, n: u64) -> Result<Value> {
     if n == 0 {
         return Ok(Value::Lazy(l.clone()));
     }
-    match &**l {
+    match &***l {
         LazySeq::Range { start, step } => {
             let start = match (start, step) {
                 (Value::Int(a), Value::Int(b)) => {
@@ -217,6 +217,7 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
             source: source.clone(),
             n: m.saturating_add(n),
         })),
+        LazySeq::Thunk(_) => drop_thunk(interp, Value::Lazy(l.clone()), n),
         LazySeq::Filter { .. }
         | LazySeq::Repeatedly(_)
         | LazySeq::Reductions { .. }
@@ -224,6 +225,7 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
         | LazySeq::Concat { .. }
         | LazySeq::Interleave(_)
         | LazySeq::Zip { .. }
+        | LazySeq::Transduce { .. }
         | LazySeq::Chain(_) => Ok(lazy(LazySeq::Skip {
             source: Value::Lazy(l.clone()),
             n,
@@ -231,10 +233,45 @@ pub(super) fn drop_lazy(interp: &mut Interp, l: &Arc<LazySeq>, n: u64) -> Result
     }
 }
 
+/// `v`, a `lazy-seq`, without its first `n` (≥ 1) items: its bodies run
+/// and the `cons` cells they give are skipped, one after the other in a
+/// loop (no nesting, no re-running of the bodies later), so `rest` down a
+/// `(cons x (lazy-seq …))` recursion stays cheap and flat.
+fn drop_thunk(interp: &mut Interp, mut v: Value, mut n: u64) -> Result<Value> {
+    loop {
+        if n == 0 {
+            return Ok(v);
+        }
+        let Value::Lazy(l) = &v else {
+            return super::access::drop_n(interp, "rest", &v, n);
+        };
+        v = match &***l {
+            LazySeq::Thunk(t) => crate::eval::iter::realise_thunk(interp, t)?,
+            LazySeq::Chain(parts) => match parts.split_first() {
+                Some((first, rest)) if !matches!(first, Value::Lazy(_)) => {
+                    let k = args::count("rest", first)? as u64;
+                    if k > n {
+                        let mut parts = parts.clone();
+                        parts[0] = super::access::drop_n(interp, "rest", first, n)?;
+                        return Ok(lazy(LazySeq::Chain(parts)));
+                    }
+                    n -= k;
+                    match rest {
+                        [only] => only.clone(),
+                        _ => lazy(LazySeq::Chain(rest.to_vec())),
+                    }
+                }
+                _ => return drop_lazy(interp, &l.clone(), n),
+            },
+            _ => return drop_lazy(interp, &l.clone(), n),
+        };
+    }
+}
+
 /// The infinite sequence `l` from its item number `index`, whose value is
 /// `item` (already computed by the caller while scanning).
-pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
-    match &**l {
+pub(super) fn resume_lazy(l: &Arc<crate::value::Link>, item: Value, index: u64) -> Value {
+    match &***l {
         LazySeq::Range { step, .. } => lazy(LazySeq::Range {
             start: item,
             step: step.clone(),
@@ -258,7 +295,9 @@ pub(super) fn resume_lazy(l: &Arc<LazySeq>, item: Value, index: u64) -> Value {
         | LazySeq::Concat { .. }
         | LazySeq::Interleave(_)
         | LazySeq::Zip { .. }
-        | LazySeq::Chain(_) => {
+        | LazySeq::Chain(_)
+        | LazySeq::Transduce { .. }
+        | LazySeq::Thunk(_) => {
             let _ = item;
             lazy(LazySeq::Skip {
                 source: Value::Lazy(l.clone()),
@@ -276,4 +315,20 @@ pub(super) fn period(l: &LazySeq) -> Option<u64> {
         LazySeq::Cycle(items) => Some(items.len() as u64),
         _ => None,
     }
+}
+
+/// What `(lazy-seq body…)` calls (analyze/special.rs) with `(fn [] body…)`:
+/// the lazy sequence that runs the body when realised (value/lazy.rs,
+/// "lazy-seq"). In no table: `lazy-seq` is a special form.
+pub static LAZY_SEQ: crate::builtins::Builtin = crate::builtins::Builtin::new(
+    "lazy-seq",
+    crate::builtins::Arity::exact(1),
+    "(lazy-seq body...): a sequence whose body runs only when its items are needed; the body gives (cons x more) or nil (the end)",
+    lazy_seq,
+);
+
+fn lazy_seq(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::lazy(LazySeq::Thunk(crate::value::Thunk::new(
+        a[0].clone(),
+    ))))
 }

@@ -188,6 +188,34 @@ fn compare_with(
     }
 }
 
+/// `keys` in the order of the program's comparator `f` (`sorted-map-by`,
+/// `sorted-set-by`): a boolean "comes first" (`<`, `>`) or a number
+/// (`compare`), as [`compare_with`] reads it; a stable merge sort, each
+/// comparison a step, errors (a comparator that throws or answers
+/// something else) propagate. Each index comes with whether the comparator
+/// finds its key equal to the one before (the same key, for a sorted
+/// collection: one more comparison per key).
+pub(crate) fn comparator_order(
+    interp: &mut Interp,
+    fname: &str,
+    f: &Value,
+    keys: &[Value],
+) -> Result<Vec<(usize, bool)>> {
+    let cmp = Cmp::Fn(f.clone());
+    let order = sorted_order(interp, fname, &cmp, keys)?;
+    let mut out: Vec<(usize, bool)> = Vec::with_capacity(order.len());
+    for (n, &i) in order.iter().enumerate() {
+        let same = match n.checked_sub(1).map(|p| order[p]) {
+            Some(prev) => {
+                compare_with(interp, fname, &cmp, &keys[prev], &keys[i])? == Ordering::Equal
+            }
+            None => false,
+        };
+        out.push((i, same));
+    }
+    Ok(out)
+}
+
 /// A stable merge sort of `0..keys.len()` by `keys` (a comparator from
 /// the program may be inconsistent or fail: no panics, errors propagate).
 fn sorted_order(interp: &mut Interp, fname: &str, cmp: &Cmp, keys: &[Value]) -> Result<Vec<usize>> {
@@ -389,7 +417,7 @@ pub(super) fn dedupe(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let root = match &a[0] {
         Value::Vector(v) => (**v).clone(),
-        Value::Lazy(_) => return Err(args::infinite("flatten")),
+        v @ Value::Lazy(_) => return Err(args::whole("flatten", v)),
         _ => return built(interp, Vector::new()),
     };
     let mut out = Vector::new();
@@ -403,7 +431,7 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         interp.tick(1)?;
         match x {
             Value::Vector(v) => stack.push(((*v).clone(), 0)),
-            Value::Lazy(_) => return Err(args::infinite("flatten")),
+            v @ Value::Lazy(_) => return Err(args::whole("flatten", &v)),
             leaf => out.push_back(leaf),
         }
     }

@@ -109,6 +109,9 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mapped = map_colls(interp, "mapcat", f, &a[1..])?;
     let mut out = Vector::new();
     if let Value::Vector(results) = &mapped {
+        if results.iter().any(|r| matches!(r, Value::Lazy(_))) {
+            return lazy_pieces(interp, results);
+        }
         for r in results.iter() {
             let items = args::items("mapcat", r).map_err(|e| {
                 e.with_hint("the function given to mapcat must return a collection")
@@ -118,6 +121,26 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         }
     }
     Ok(Value::vector(out))
+}
+
+/// `mapcat`'s pieces when some are lazy: their chain, up to the first
+/// infinite one (the pieces after it are never reached; a `lazy-seq` piece
+/// may end, so the ones after it stay).
+fn lazy_pieces(interp: &mut Interp, results: &Vector) -> Result<Value> {
+    let mut parts = Vec::new();
+    for r in results.iter() {
+        if !matches!(r, Value::Lazy(_)) {
+            super::seqable("mapcat", r).map_err(|e| {
+                e.with_hint("the function given to mapcat must return a collection")
+            })?;
+        }
+        parts.push(r.clone());
+        if matches!(r, Value::Lazy(_)) && !r.may_end() {
+            break;
+        }
+    }
+    interp.alloc(16 * parts.len() as u64 + 32)?;
+    Ok(Value::lazy(LazySeq::Chain(parts)))
 }
 
 /// The items of `coll` for which `pred` is `keep_if`.

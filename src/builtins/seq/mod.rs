@@ -62,6 +62,8 @@ use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
 use crate::value::{Value, Vector};
 
+pub use gen::LAZY_SEQ;
+pub(crate) use group::comparator_order;
 pub use table::BUILTINS;
 pub use xf::transduce_with;
 
@@ -131,7 +133,8 @@ fn side_by_side(fname: &str, colls: &[Value]) -> Result<Vec<SeqIter>> {
         .map(|c| SeqIter::new(fname, c))
         .collect::<Result<Vec<_>>>()?;
     if its.iter().all(SeqIter::is_infinite) {
-        return Err(args::infinite(fname));
+        let lazy = colls.iter().find(|c| c.may_end()).unwrap_or(&colls[0]);
+        return Err(args::whole(fname, lazy));
     }
     Ok(its)
 }
