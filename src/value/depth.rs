@@ -1,8 +1,16 @@
 //! Nesting depth of values that leave the evaluator.
 //!
 //! Every wrapper counts as a level: collections, `(reduced x)`, a
-//! closure's captured values (and those of its `letfn` siblings), and the
-//! values an infinite sequence holds (`(repeat x)`, `(iterate f x)` …).
+//! closure's captured values (and those of its `letfn` siblings).
+//!
+//! A lazy sequence's link is one level, and the values it holds (`(repeat
+//! x)` holds `x`, a realised `lazy-seq` its items and the next link) are
+//! measured as values of their own: no host operation descends through a
+//! link (printing shows `#seq[infinite]`, equality and hashing use its
+//! address, JSON has no form for it) and dropping a chain of links is
+//! iterative (`lazy.rs`), so only the nesting *between* links reaches the
+//! native stack. A realised `(lazy-seq (cons x (f …)))` of 100,000 items
+//! is as shallow as its items.
 //!
 //! Evaluation runs on a thread with a very large stack, but results, user/
 //! definitions and tool arguments are dropped, compared, hashed and turned
@@ -14,7 +22,7 @@
 //! The check itself is iterative.
 
 use super::{Func, LazySeq, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The deepest nesting a value may have when it leaves a turn.
@@ -29,17 +37,44 @@ pub const MAX_DEPTH: usize = 1000;
 /// every part that is shared, so each shared part is measured once.
 pub fn exceeds(v: &Value, max: usize) -> bool {
     let mut heights: Heights = HashMap::default();
+    // What lazy links hold, measured on their own (module docs); each link
+    // once (a realised chain may even lead back to itself).
+    let mut roots: Roots = Roots {
+        values: vec![v],
+        links: HashSet::default(),
+    };
+    while let Some(root) = roots.values.pop() {
+        if root_exceeds(root, max, &mut heights, &mut roots) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Values still to measure from height zero, and the links seen.
+struct Roots<'a> {
+    values: Vec<&'a Value>,
+    links: HashSet<usize, BuildHasherDefault<AddrHasher>>,
+}
+
+/// [`exceeds`] for one root.
+fn root_exceeds<'a>(
+    v: &'a Value,
+    max: usize,
+    heights: &mut Heights,
+    roots: &mut Roots<'a>,
+) -> bool {
     // The nested children still to measure, of every open part (each part
     // owns the tail above its frame's `base`).
     let mut work: Vec<&Value> = Vec::new();
-    let mut frames: Vec<Frame> = match open(v, &mut heights, &mut work) {
+    let mut frames: Vec<Frame> = match open(v, heights, &mut work, roots) {
         Opened::Measured(h) => return h > max,
         Opened::Frame(f) => vec![f],
     };
     while let Some(top) = frames.last_mut() {
         if work.len() > top.base {
             let Some(child) = work.pop() else { break };
-            match open(child, &mut heights, &mut work) {
+            match open(child, heights, &mut work, roots) {
                 Opened::Measured(h) => top.height = top.height.max(h + 1),
                 Opened::Frame(f) => {
                     // Every open part is a non-empty collection: the path
@@ -93,7 +128,12 @@ enum Opened {
 /// and empty collections are one level, collections of scalars two
 /// (measured on the spot each time: as cheap as remembering them), and a
 /// shared part already measured has its remembered height.
-fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> Opened {
+fn open<'a>(
+    v: &'a Value,
+    heights: &mut Heights,
+    work: &mut Vec<&'a Value>,
+    roots: &mut Roots<'a>,
+) -> Opened {
     if !is_nested(v) {
         return Opened::Measured(1);
     }
@@ -106,7 +146,7 @@ fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> O
         }
     }
     let base = work.len();
-    let height = push_nested(v, work);
+    let height = push_nested(v, work, roots);
     if work.len() == base {
         if let (Some(id), true) = (shared, big) {
             heights.insert(id, height);
@@ -131,7 +171,7 @@ fn open<'a>(v: &'a Value, heights: &mut Heights, work: &mut Vec<&'a Value>) -> O
 /// small records of scalars are measured here (height 2, without a trip
 /// through `work`). Returns the height of `v` those small ones give: 2, or
 /// 3 when one of them is a collection.
-fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>) -> usize {
+fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a>) -> usize {
     let mut height = 2;
     let mut see = |c: &'a Value| {
         if is_nested(c) {
@@ -164,7 +204,16 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>) -> usize {
             }
         }
         Value::Reduced(inner) => see(inner),
-        Value::Lazy(seq) => lazy_parts(seq, see),
+        // One level; what the link holds is measured on its own.
+        Value::Lazy(seq) => {
+            if roots.links.insert(std::sync::Arc::as_ptr(seq) as usize) {
+                lazy_parts(seq, |c| {
+                    if is_nested(c) {
+                        roots.values.push(c);
+                    }
+                });
+            }
+        }
         _ => {}
     }
     height
