@@ -205,14 +205,12 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
         }
         Value::Reduced(inner) => see(inner),
         // One level; what the link holds is measured on its own.
-        Value::Lazy(seq) => {
-            if roots.links.insert(std::sync::Arc::as_ptr(seq) as usize) {
-                lazy_parts(seq, |c| {
-                    if is_nested(c) {
-                        roots.values.push(c);
-                    }
-                });
-            }
+        Value::Lazy(seq) if roots.links.insert(std::sync::Arc::as_ptr(seq) as usize) => {
+            lazy_parts(seq, |c| {
+                if is_nested(c) {
+                    roots.values.push(c);
+                }
+            });
         }
         _ => {}
     }

@@ -1,0 +1,529 @@
+//! Reading and writing maps and collections by key: `count get get-in
+//! assoc assoc-in dissoc update update-in update-keys update-vals conj into
+//! empty keys vals key val merge merge-with select-keys zipmap find
+//! contains?` (the decisions are in the module docs of `coll`).
+
+use super::*;
+
+pub(super) fn count(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(Value::Int(args::count("count", &a[0])? as i64))
+}
+
+pub(super) fn get(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let default = a.get(2).cloned().unwrap_or(Value::Nil);
+    Ok(lookup(&a[0], &a[1]).unwrap_or(default))
+}
+
+pub(super) fn get_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let default = || a.get(2).cloned().unwrap_or(Value::Nil);
+    let keys = match &a[1] {
+        Value::Vector(keys) => {
+            interp.tick(n64(keys.len()))?;
+            if let Some(found) = get_in_by_ref(&a[0], keys) {
+                return Ok(found.cloned().unwrap_or_else(default));
+            }
+            (**keys).clone()
+        }
+        other => {
+            let keys = path("get-in", other)?;
+            interp.tick(n64(keys.len()))?;
+            keys
+        }
+    };
+    let mut cur = a[0].clone();
+    for k in keys.iter() {
+        match lookup(&cur, k) {
+            Some(v) => cur = v,
+            None => return Ok(default()),
+        }
+    }
+    Ok(cur)
+}
+
+/// `get-in` by reference (no copy of the path, no clone of the levels
+/// passed): `Some(found)`, or `None` when a string is on the way (the
+/// general lookup handles it).
+pub(super) fn get_in_by_ref<'a>(m: &'a Value, keys: &Vector) -> Option<Option<&'a Value>> {
+    let mut cur = m;
+    for k in keys.iter() {
+        if let Value::Str(_) = cur {
+            return None;
+        }
+        match lookup_ref(cur, k) {
+            Some(v) => cur = v,
+            None => return Some(None),
+        }
+    }
+    Some(Some(cur))
+}
+
+pub(super) fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let kvs = &a[1..];
+    if !kvs.len().is_multiple_of(2) {
+        return Err(Error::arity(format!(
+            "assoc expects a collection followed by key value pairs, got {} arguments after the collection",
+            kvs.len()
+        )));
+    }
+    interp.tick(n64(kvs.len() / 2))?;
+    interp.alloc(MAP_ENTRY * n64(kvs.len() / 2))?;
+    let mut coll = a[0].clone();
+    for kv in kvs.chunks(2) {
+        coll = assoc1("assoc", coll, kv[0].clone(), kv[1].clone())?;
+    }
+    Ok(coll)
+}
+
+/// `assoc` taking its collection: updated in place when nothing else holds it.
+pub(super) fn assoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let kvs = a.len() - 1;
+    if !kvs.is_multiple_of(2) {
+        return assoc(interp, a);
+    }
+    interp.tick(n64(kvs / 2))?;
+    interp.alloc(MAP_ENTRY * n64(kvs / 2))?;
+    let (head, rest) = a.split_at_mut(1);
+    let mut coll = take(&mut head[0]);
+    for kv in rest.chunks_mut(2) {
+        coll = assoc1("assoc", coll, take(&mut kv[0]), take(&mut kv[1]))?;
+    }
+    Ok(coll)
+}
+
+pub(super) fn take(v: &mut Value) -> Value {
+    std::mem::replace(v, Value::Nil)
+}
+
+pub(super) fn assoc_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let v = a[2].clone();
+    update_path(interp, "assoc-in", a[0].clone(), &a[1], |_, _| Ok(v))
+}
+
+/// `assoc-in` taking its map (updated in place when unshared).
+pub(super) fn assoc_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let (m, v) = (take(&mut a[0]), take(&mut a[2]));
+    update_path(interp, "assoc-in", m, &a[1], |_, _| Ok(v))
+}
+
+pub(super) fn dissoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::Nil => Ok(Value::Nil),
+        Value::Map(m) => {
+            interp.tick(n64(a.len() - 1))?;
+            let mut m = m.clone();
+            for k in &a[1..] {
+                m.remove(k);
+            }
+            Ok(Value::Map(m))
+        }
+        other => Err(args::type_error("dissoc", "a map", other)),
+    }
+}
+
+/// `dissoc` taking its map.
+pub(super) fn dissoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    match take(&mut a[0]) {
+        Value::Map(mut m) => {
+            interp.tick(n64(a.len() - 1))?;
+            for k in &a[1..] {
+                m.remove(k);
+            }
+            Ok(Value::Map(m))
+        }
+        other => {
+            a[0] = other;
+            dissoc(interp, a)
+        }
+    }
+}
+
+/// `(f old & extra)`.
+pub(super) fn call_with_extra(
+    interp: &mut Interp,
+    f: &Value,
+    old: Value,
+    extra: &[Value],
+) -> Result<Value> {
+    let mut call_args = Vec::with_capacity(1 + extra.len());
+    call_args.push(old);
+    call_args.extend_from_slice(extra);
+    interp.call(f, &call_args)
+}
+
+pub(super) fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    args::callable("update", &a[2])?;
+    let old = get_exact(&a[0], &a[1]);
+    let new = call_with_extra(interp, &a[2], old, &a[3..])?;
+    interp.alloc(MAP_ENTRY)?;
+    assoc1("update", a[0].clone(), a[1].clone(), new)
+}
+
+/// `update` taking its collection (the old value is handed to `f`).
+pub(super) fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("update", &a[2])?;
+    let mut coll = take(&mut a[0]);
+    if let Value::Map(m) = &mut coll {
+        // An existing key is updated where it is: one search, not two.
+        if let Some(slot) = m.get_mut(&a[1]) {
+            let old = std::mem::replace(slot, Value::Nil);
+            *slot = call_with_extra(interp, &a[2], old, &a[3..])?;
+            return Ok(coll);
+        }
+    }
+    let old = take_exact(&mut coll, &a[1]);
+    let new = call_with_extra(interp, &a[2], old, &a[3..])?;
+    interp.alloc(MAP_ENTRY)?;
+    assoc1("update", coll, take(&mut a[1]), new)
+}
+
+pub(super) fn update_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    args::callable("update-in", &a[2])?;
+    let f = a[2].clone();
+    let extra = &a[3..];
+    update_path(interp, "update-in", a[0].clone(), &a[1], |interp, old| {
+        call_with_extra(interp, &f, old, extra)
+    })
+}
+
+/// `update-in` taking its map (updated in place when unshared).
+pub(super) fn update_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("update-in", &a[2])?;
+    let m = take(&mut a[0]);
+    let (f, extra) = (&a[2], &a[3..]);
+    update_path(interp, "update-in", m, &a[1], |interp, old| {
+        call_with_extra(interp, f, old, extra)
+    })
+}
+
+pub(super) fn update_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let m = map_arg("update-keys", &a[0], &a[1])?;
+    args::callable("update-keys", &a[1])?;
+    interp.alloc(MAP_ENTRY * n64(m.len()) + 32)?;
+    let mut out = Map::new();
+    for (k, v) in m {
+        interp.tick(1)?;
+        let nk = interp.call(&a[1], std::slice::from_ref(&k))?;
+        out.insert(nk, v);
+    }
+    Ok(Value::Map(out))
+}
+
+pub(super) fn update_vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let m = map_arg("update-vals", &a[0], &a[1])?;
+    args::callable("update-vals", &a[1])?;
+    interp.alloc(MAP_ENTRY * n64(m.len()) + 32)?;
+    let mut out = Map::new();
+    for (k, v) in m {
+        interp.tick(1)?;
+        let nv = interp.call(&a[1], std::slice::from_ref(&v))?;
+        out.insert(k, nv);
+    }
+    Ok(Value::Map(out))
+}
+
+pub(super) fn conj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let Some((coll, items)) = a.split_first() else {
+        return Ok(Value::empty_vector());
+    };
+    if items.is_empty() {
+        return Ok(coll.clone());
+    }
+    if coll.may_end() {
+        // Realised, then added to as a vector (eval/realise.rs).
+        return Err(args::whole("conj", coll));
+    }
+    let mut acc = Acc::new("conj", coll)?;
+    let mut bytes = 0;
+    for x in items {
+        interp.tick(1)?;
+        bytes += acc.add("conj", x.clone())?;
+    }
+    interp.alloc(bytes)?;
+    Ok(acc.value())
+}
+
+/// `conj` taking its collection.
+pub(super) fn conj_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    if a.len() < 2 {
+        return conj(interp, a);
+    }
+    let (head, items) = a.split_at_mut(1);
+    let mut acc = Acc::owned("conj", take(&mut head[0]))?;
+    let mut bytes = 0;
+    for x in items.iter_mut() {
+        interp.tick(1)?;
+        bytes += acc.add("conj", take(x))?;
+    }
+    interp.alloc(bytes)?;
+    Ok(acc.value())
+}
+
+pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match a {
+        [] => Ok(Value::empty_vector()),
+        [to] => Ok(to.clone()),
+        [to, xform, from] => {
+            let conj = crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
+                .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+                .ok_or_else(|| {
+                    crate::error::Error::internal("conj is missing from the registry")
+                })?;
+            crate::builtins::seq::transduce_with(interp, "into", xform, &conj, to.clone(), from)
+        }
+        [to, from, ..] => {
+            let mut acc = Acc::new("into", to)?;
+            let items = args::items("into", from)?;
+            let mut bytes = 0;
+            for x in items {
+                interp.tick(1)?;
+                bytes += acc.add("into", x)?;
+            }
+            interp.alloc(bytes)?;
+            Ok(acc.value())
+        }
+    }
+}
+
+pub(super) fn empty(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    Ok(match &a[0] {
+        Value::Vector(_) | Value::Lazy(_) => Value::empty_vector(),
+        Value::Map(m) => Value::Map(m.empty_like()),
+        Value::Set(_) => Value::Set(Set::new()),
+        _ => Value::Nil,
+    })
+}
+
+pub(super) fn keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let r = entry_parts("keys", &a[0], 0)?;
+    charge_vector(interp, &r)?;
+    Ok(r)
+}
+
+pub(super) fn vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let r = entry_parts("vals", &a[0], 1)?;
+    charge_vector(interp, &r)?;
+    Ok(r)
+}
+
+pub(super) fn charge_vector(interp: &mut Interp, v: &Value) -> Result<()> {
+    if let Value::Vector(items) = v {
+        interp.tick(n64(items.len()))?;
+        interp.alloc(VEC_ITEM * n64(items.len()) + 32)?;
+    }
+    Ok(())
+}
+
+pub(super) fn entry_part(fname: &str, v: &Value, index: usize) -> Result<Value> {
+    match v {
+        Value::Vector(e) if e.len() == 2 => Ok(e[index].clone()),
+        other => Err(args::type_error(fname, "a map entry [key value]", other)),
+    }
+}
+
+pub(super) fn key(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    entry_part("key", &a[0], 0)
+}
+
+pub(super) fn val(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    entry_part("val", &a[0], 1)
+}
+
+pub(super) fn merge(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let Some((first, rest)) = a.split_first() else {
+        return Ok(Value::Nil);
+    };
+    if a.iter().all(Value::is_nil) {
+        return Ok(Value::Nil);
+    }
+    if rest.is_empty() {
+        return Ok(first.clone());
+    }
+    let mut acc = match first {
+        Value::Nil => Acc::Map(Map::new()),
+        Value::Map(_) | Value::Vector(_) | Value::Set(_) => Acc::new("merge", first)?,
+        other => return Err(args::type_error("merge", "maps", other)),
+    };
+    let mut bytes = 0;
+    for m in rest {
+        match m {
+            Value::Map(_) | Value::Nil | Value::Vector(_) => {}
+            other => return Err(args::type_error("merge", "maps", other)),
+        }
+        if let Value::Map(mm) = m {
+            interp.tick(n64(mm.len()))?;
+        }
+        bytes += acc.add("merge", m.clone())?;
+    }
+    interp.alloc(bytes)?;
+    Ok(acc.value())
+}
+
+pub(super) fn merge_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    args::callable("merge-with", &a[0])?;
+    let f = &a[0];
+    let maps = &a[1..];
+    if maps.iter().all(Value::is_nil) {
+        return Ok(Value::Nil);
+    }
+    let mut acc: Option<Map> = None;
+    for m in maps {
+        let m = match m {
+            Value::Nil => {
+                acc.get_or_insert_with(Map::new);
+                continue;
+            }
+            Value::Map(m) => m,
+            other => return Err(args::type_error("merge-with", "maps", other)),
+        };
+        let out = acc.get_or_insert_with(Map::new);
+        for (k, v) in m.iter() {
+            interp.tick(1)?;
+            let nv = match out.get(k) {
+                Some(old) => interp.call(f, &[old.clone(), v.clone()])?,
+                None => {
+                    interp.alloc(MAP_ENTRY)?;
+                    v.clone()
+                }
+            };
+            out.insert(k.clone(), nv);
+        }
+    }
+    Ok(acc.map_or(Value::Nil, Value::Map))
+}
+
+pub(super) fn select_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let ks = args::items("select-keys", &a[1])?;
+    let mut out = Map::new();
+    for k in ks {
+        interp.tick(1)?;
+        match &a[0] {
+            Value::Map(m) => {
+                if let Some(v) = m.get(&k) {
+                    out.insert(k, v.clone());
+                }
+            }
+            Value::Vector(items) => {
+                if let Value::Int(i) = k {
+                    if i >= 0 && (i as u64) < n64(items.len()) {
+                        out.insert(k, items[i as usize].clone());
+                    }
+                }
+            }
+            Value::Nil => {}
+            other => return Err(args::type_error("select-keys", "a map", other)),
+        }
+    }
+    interp.alloc(MAP_ENTRY * n64(out.len()) + 32)?;
+    Ok(Value::Map(out))
+}
+
+pub(super) fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let mut xs = SeqIter::new("zip", &a[0])?;
+    let mut ys = SeqIter::new("zip", &a[1])?;
+    if xs.is_infinite() && ys.is_infinite() {
+        return Err(args::whole(
+            "zip",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
+    }
+    let mut out = Vector::new();
+    while let (Some(x), Some(y)) = (xs.next(interp)?, ys.next(interp)?) {
+        interp.tick(1)?;
+        interp.alloc(48)?;
+        out.push_back(Value::entry(x, y));
+    }
+    Ok(Value::vector(out))
+}
+
+pub(super) fn entries(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let m = args::map_or_nil("entries", &a[0])?;
+    interp.tick(m.len() as u64)?;
+    interp.alloc(48 * m.len() as u64)?;
+    // In key order, as upstream's `entries` (unlike `seq`, which follows
+    // the map's insertion order).
+    let mut pairs: Vec<(&Value, &Value)> = m.iter().collect();
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(Value::vector_from(
+        pairs
+            .into_iter()
+            .map(|(k, v)| Value::entry(k.clone(), v.clone())),
+    ))
+}
+
+pub(super) fn zipmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let mut ks = SeqIter::new("zipmap", &a[0])?;
+    let mut vs = SeqIter::new("zipmap", &a[1])?;
+    if ks.is_infinite() && vs.is_infinite() {
+        return Err(args::whole(
+            "zipmap",
+            a.iter().find(|x| x.may_end()).unwrap_or(&a[0]),
+        ));
+    }
+    let mut out = Map::new();
+    loop {
+        interp.tick(1)?;
+        let Some(k) = ks.next(interp)? else { break };
+        let Some(v) = vs.next(interp)? else { break };
+        interp.alloc(MAP_ENTRY)?;
+        out.insert(k, v);
+    }
+    Ok(Value::Map(out))
+}
+
+pub(super) fn find(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match (&a[0], &a[1]) {
+        (Value::Map(m), k) => Ok(match m.get(k) {
+            Some(v) => Value::entry(k.clone(), v.clone()),
+            None => Value::Nil,
+        }),
+        (Value::Nil, _) => Ok(Value::Nil),
+        (Value::Vector(items), Value::Int(i)) => Ok(if *i >= 0 && (*i as u64) < n64(items.len()) {
+            Value::entry(Value::Int(*i), items[*i as usize].clone())
+        } else {
+            Value::Nil
+        }),
+        (pred, coll) => {
+            args::callable("find", pred).map_err(|e| {
+                e.with_hint("use (find map key) for a map entry, or (find pred coll) for the first matching item")
+            })?;
+            let mut it = SeqIter::new("find", coll)?;
+            while let Some(x) = it.next(interp)? {
+                interp.tick(1)?;
+                if interp.call(pred, std::slice::from_ref(&x))?.truthy() {
+                    return Ok(x);
+                }
+            }
+            Ok(Value::Nil)
+        }
+    }
+}
+
+pub(super) fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    let k = &a[1];
+    let found = match &a[0] {
+        Value::Map(m) => m.contains_key(k),
+        Value::Set(s) => s.contains(k),
+        Value::Nil => false,
+        Value::Vector(items) => {
+            let mut found = false;
+            for x in items.iter() {
+                interp.tick(1)?;
+                if lisp_equal(x, k) {
+                    found = true;
+                    break;
+                }
+            }
+            found
+        }
+        Value::Str(s) => match k {
+            Value::Int(i) => *i >= 0 && (*i as u64) < n64(s.chars().count()),
+            _ => false,
+        },
+        v @ Value::Lazy(_) => return Err(args::whole("contains?", v)),
+        other => {
+            return Err(args::type_error("contains?", "a map, set or vector", other)
+                .with_hint("the collection comes first: (contains? coll x)"))
+        }
+    };
+    Ok(Value::Bool(found))
+}
