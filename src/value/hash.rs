@@ -142,13 +142,18 @@ fn collection_hash(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) 
             }
         }
         Value::Set(items) => {
-            // Sets iterate in canonical order: equal sets alike.
+            // Order-independent (a sum), so a large set need not sort:
+            // equal sets alike.
             h.write_u8(12);
             h.write_usize(items.len());
             if deeper {
-                for x in items.iter() {
-                    h.write_u64(hash_in(x, memo, visited, depth + 1));
+                let mut sum = 0u64;
+                for x in items.iter_unordered() {
+                    let mut e = state().build_hasher();
+                    e.write_u64(hash_in(x, memo, visited, depth + 1));
+                    sum = sum.wrapping_add(e.finish());
                 }
+                h.write_u64(sum);
             }
         }
         Value::Map(m) => {
