@@ -102,7 +102,11 @@ fn intersection(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for x in &a[1..] {
         let s = set_arg("intersection", x)?;
         interp.tick(out.len() as u64)?;
-        out = out.iter_unordered().filter(|e| s.contains(e)).cloned().collect();
+        out = out
+            .iter_unordered()
+            .filter(|e| s.contains(e))
+            .cloned()
+            .collect();
     }
     Ok(Value::Set(out))
 }
