@@ -118,7 +118,8 @@ impl Writer {
             // Shortest round-tripping digits: 1.0, 0.1, 1e21.
             Value::Float(f) if f.is_finite() => self.out.push_str(&format!("{f:?}")),
             Value::Str(s) => quote(&mut self.out, s),
-            Value::Keyword(k) | Value::Symbol(k) => quote(&mut self.out, k),
+            Value::Keyword(k) => quote(&mut self.out, k),
+            Value::Symbol(k) => quote(&mut self.out, k),
             Value::Vector(items) => {
                 let items: Vec<Value> = items.iter().cloned().collect();
                 self.array(interp, &items, depth)?;
@@ -145,7 +146,8 @@ impl Writer {
                     };
                     let text = match &key {
                         Value::Str(s) => s.to_string(),
-                        Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
+                        Value::Keyword(s) => s.to_string(),
+                        Value::Symbol(s) => s.to_string(),
                         other => super::core::shown_within_heap(interp, other)?,
                     };
                     quote(&mut self.out, &text);

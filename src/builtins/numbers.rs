@@ -644,7 +644,8 @@ fn clojure_compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<i64> {
             Some(num_cmp(x, y).map_or(0, ord_int))
         }
         (Str(x), Str(y)) => Some(java_str_cmp(x, y)),
-        (Keyword(x), Keyword(y)) | (Symbol(x), Symbol(y)) => Some(java_sym_cmp(x, y)),
+        (Keyword(x), Keyword(y)) => Some(java_sym_cmp(x, y)),
+        (Symbol(x), Symbol(y)) => Some(java_sym_cmp(x, y)),
         (Bool(x), Bool(y)) => Some(ord_int(x.cmp(y))),
         (Nil, Nil) => Some(0),
         (Nil, _) => Some(-1),

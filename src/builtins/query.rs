@@ -128,7 +128,8 @@ fn show(v: &Value) -> String {
 
 fn parse_op(v: &Value) -> Option<Op> {
     let name: &str = match v {
-        Value::Keyword(s) | Value::Symbol(s) => s,
+        Value::Keyword(s) => s,
+        Value::Symbol(s) => s,
         Value::Fn(Func::Builtin(b)) => b.name,
         _ => return None,
     };
@@ -148,7 +149,8 @@ fn parse_op(v: &Value) -> Option<Op> {
 /// An operator as the program wrote it (the analyzer passes `=` as `:=`).
 fn op_text(v: &Value) -> String {
     match v {
-        Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
+        Value::Keyword(s) => s.to_string(),
+        Value::Symbol(s) => s.to_string(),
         Value::Fn(f) => f.name().to_string(),
         other => show(other),
     }
@@ -202,7 +204,7 @@ fn get_path(item: &Value, path: &[Value]) -> Value {
 /// Keywords compare as their names inside `where`.
 fn norm(v: &Value) -> Value {
     match v {
-        Value::Keyword(k) => Value::Str(k.clone()),
+        Value::Keyword(k) => Value::Str(k.to_arc()),
         other => other.clone(),
     }
 }

@@ -102,7 +102,11 @@ fn intersection(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for x in &a[1..] {
         let s = set_arg("intersection", x)?;
         interp.tick(out.len() as u64)?;
-        out = out.into_iter().filter(|e| s.contains(e)).collect();
+        out = out
+            .iter_unordered()
+            .filter(|e| s.contains(e))
+            .cloned()
+            .collect();
     }
     Ok(Value::Set(out))
 }
@@ -112,7 +116,7 @@ fn difference(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for x in &a[1..] {
         let s = set_arg("difference", x)?;
         interp.tick(s.len() as u64)?;
-        for e in s.iter() {
+        for e in s.iter_unordered() {
             out.remove(e);
         }
     }
@@ -123,7 +127,7 @@ fn is_subset(interp: &mut Interp, fname: &str, small: &Value, big: &Value) -> Re
     let small = set_arg(fname, small)?;
     let big = set_arg(fname, big)?;
     interp.tick(small.len() as u64)?;
-    Ok(Value::Bool(small.iter().all(|e| big.contains(e))))
+    Ok(Value::Bool(small.is_subset(&big)))
 }
 
 fn subset(interp: &mut Interp, a: &[Value]) -> Result<Value> {

@@ -182,7 +182,7 @@ fn rekey_all(
 
 fn keywordize_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     rekey_all(interp, "keywordize-keys", &a[0], |k| match k {
-        Value::Str(s) => Some(Value::Keyword(s.clone())),
+        Value::Str(s) => Some(Value::keyword(s.clone())),
         _ => None,
     })
 }

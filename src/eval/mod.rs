@@ -968,8 +968,8 @@ pub fn lookup_in_map(m: &Map, k: &Value) -> Option<Value> {
 /// [`lookup_in_map`] by reference.
 pub fn lookup_in_map_ref<'a>(m: &'a Map, k: &Value) -> Option<&'a Value> {
     m.get(k).or_else(|| match k {
-        Value::Keyword(name) => m.get(&Value::Str(name.clone())),
-        Value::Str(name) => m.get(&Value::Keyword(name.clone())),
+        Value::Keyword(name) => m.get_str(name),
+        Value::Str(name) => m.get_keyword(name),
         _ => None,
     })
 }

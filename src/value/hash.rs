@@ -57,6 +57,16 @@ fn text_hash(kind: u8, s: &str) -> u64 {
     h.finish()
 }
 
+/// The hash of the string `text` (what [`value_hash`] gives its value).
+pub fn str_hash(text: &str) -> u64 {
+    text_hash(4, text)
+}
+
+/// The hash of the keyword named `name` (stored in interned names).
+pub fn keyword_hash(name: &str) -> u64 {
+    text_hash(5, name)
+}
+
 fn scalar_hash(kind: u8, bits: u64) -> u64 {
     let mut h = state().build_hasher();
     h.write_u8(kind);
@@ -81,7 +91,7 @@ fn hash_in(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) -> u64 {
             scalar_hash(3, bits)
         }
         Value::Str(s) => text_hash(4, s),
-        Value::Keyword(s) => text_hash(5, s),
+        Value::Keyword(k) => k.hash_code(),
         Value::Symbol(s) => text_hash(6, s),
         Value::Var(s) => text_hash(7, s),
         Value::Regex(r) => text_hash(8, r.as_str()),
@@ -132,13 +142,18 @@ fn collection_hash(v: &Value, memo: &mut Memo, visited: &mut u64, depth: usize) 
             }
         }
         Value::Set(items) => {
-            // Sets iterate in canonical order: equal sets alike.
+            // Order-independent (a sum), so a large set need not sort:
+            // equal sets alike.
             h.write_u8(12);
             h.write_usize(items.len());
             if deeper {
-                for x in items.iter() {
-                    h.write_u64(hash_in(x, memo, visited, depth + 1));
+                let mut sum = 0u64;
+                for x in items.iter_unordered() {
+                    let mut e = state().build_hasher();
+                    e.write_u64(hash_in(x, memo, visited, depth + 1));
+                    sum = sum.wrapping_add(e.finish());
                 }
+                h.write_u64(sum);
             }
         }
         Value::Map(m) => {

@@ -1,38 +1,82 @@
 //! Interned keyword names: every `:price` in a program's source (and every
-//! key of JSON data) shares one `Arc<str>`, so comparing a looked-up key
-//! with a map's key is usually a pointer comparison ([`super::order`]).
+//! key of JSON data) is one [`Name`] for the whole process, so comparing a
+//! looked-up key with a map's key is a pointer comparison, its hash is
+//! computed once, and copying it touches no reference count
+//! ([`super::keyword::Kw`]): threads that share keywords never contend.
 //!
-//! Only names from source text and data are interned, never keywords a
-//! program computes (`(keyword (str i))`), and the table stops growing at
-//! [`MAX_INTERNED`] names: a long-running host cannot be made to leak
-//! through it. Past the cap, names are allocated as before (still correct,
-//! just compared by content).
+//! **Bounded (rule V-KW-1).** An interned name lives until the process
+//! ends. Only names from source text and data are interned, never keywords
+//! a program computes (`(keyword (str "k" i))`), and the table stops
+//! growing at [`MAX_INTERNED`] names, [`MAX_INTERNED_BYTES`] bytes of
+//! text, or for a name longer than [`MAX_NAME_BYTES`]: a long-running host
+//! cannot be made to leak through it (at most about 9 MiB in all). Past the
+//! bound, names are reference-counted as before (still correct, compared
+//! by content, hashed on demand).
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
 
 /// Most names the table keeps.
 pub const MAX_INTERNED: usize = 1 << 16;
+/// Most bytes of text the table keeps, all names together.
+pub const MAX_INTERNED_BYTES: usize = 4 << 20;
+/// Longest name interned.
+pub const MAX_NAME_BYTES: usize = 256;
 
-fn table() -> &'static Mutex<HashSet<Arc<str>>> {
-    static TABLE: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(HashSet::new()))
+/// An interned name and its hash ([`super::hash::keyword_hash`]); one per
+/// distinct text, alive for the rest of the process.
+pub struct Name {
+    text: Box<str>,
+    hash: u64,
 }
 
-/// The shared `Arc<str>` for `name`.
-pub fn intern(name: &str) -> Arc<str> {
-    let Ok(mut table) = table().lock() else {
-        // A thread panicked while holding the lock: intern nothing more.
-        return name.into();
-    };
-    if let Some(shared) = table.get(name) {
-        return shared.clone();
+impl Name {
+    /// The text, without a colon.
+    #[inline]
+    pub fn text(&'static self) -> &'static str {
+        &self.text
     }
-    let shared: Arc<str> = name.into();
-    if table.len() < MAX_INTERNED {
-        table.insert(shared.clone());
+    /// The keyword's hash, computed when it was interned.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
-    shared
+}
+
+#[derive(Default)]
+struct Table {
+    names: HashMap<&'static str, &'static Name>,
+    bytes: usize,
+}
+
+fn table() -> &'static RwLock<Table> {
+    static TABLE: OnceLock<RwLock<Table>> = OnceLock::new();
+    TABLE.get_or_init(Default::default)
+}
+
+/// The interned [`Name`] of `name`, or `None` past the bound (V-KW-1).
+pub fn intern(name: &str) -> Option<&'static Name> {
+    if name.len() > MAX_NAME_BYTES {
+        return None;
+    }
+    // A thread panicked while holding the lock: intern nothing more.
+    if let Some(found) = table().read().ok()?.names.get(name) {
+        return Some(found);
+    }
+    let mut table = table().write().ok()?;
+    if let Some(found) = table.names.get(name) {
+        return Some(found);
+    }
+    if table.names.len() >= MAX_INTERNED || table.bytes + name.len() > MAX_INTERNED_BYTES {
+        return None;
+    }
+    let interned: &'static Name = Box::leak(Box::new(Name {
+        text: name.into(),
+        hash: super::hash::keyword_hash(name),
+    }));
+    table.bytes += name.len();
+    table.names.insert(interned.text(), interned);
+    Some(interned)
 }
 
 #[cfg(test)]
@@ -41,9 +85,20 @@ mod tests {
 
     #[test]
     fn same_name_same_allocation() {
-        let a = intern("intern-test-price");
-        let b = intern(&String::from("intern-test-price"));
-        assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &intern("intern-test-other")));
+        let a = intern("intern-test-price").unwrap();
+        let b = intern(&String::from("intern-test-price")).unwrap();
+        assert!(std::ptr::eq(a, b));
+        assert!(!std::ptr::eq(a, intern("intern-test-other").unwrap()));
+        assert_eq!(a.text(), "intern-test-price");
+        assert_eq!(
+            a.hash(),
+            super::super::hash::keyword_hash("intern-test-price")
+        );
+    }
+
+    #[test]
+    fn long_names_are_not_interned() {
+        assert!(intern(&"x".repeat(MAX_NAME_BYTES + 1)).is_none());
+        assert!(intern(&"x".repeat(MAX_NAME_BYTES)).is_some());
     }
 }

@@ -93,7 +93,8 @@ fn start<'a>(mut v: &'a Value, open: &mut Vec<Open<'a>>) -> Started<'a> {
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(i) => Json::Number((*i).into()),
         Value::Float(f) => Number::from_f64(*f).map_or(Json::Null, Json::Number),
-        Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => Json::String(s.to_string()),
+        Value::Str(s) | Value::Symbol(s) => Json::String(s.to_string()),
+        Value::Keyword(s) => Json::String(s.to_string()),
         Value::Vector(items) => return open_array(Box::new(items.iter()), items.len(), open),
         Value::Set(items) => return open_array(Box::new(items.iter()), items.len(), open),
         Value::Map(m) => {
@@ -127,7 +128,8 @@ fn open_array<'a>(
 /// text, anything else printed.
 fn key_text(k: &Value) -> String {
     match k {
-        Value::Str(s) | Value::Keyword(s) | Value::Symbol(s) => s.to_string(),
+        Value::Str(s) | Value::Symbol(s) => s.to_string(),
+        Value::Keyword(s) => s.to_string(),
         other => crate::format::to_clojure(other, None, None).0,
     }
 }

@@ -23,6 +23,7 @@ pub(crate) mod function;
 pub(crate) mod hash;
 pub(crate) mod intern;
 pub(crate) mod json;
+pub(crate) mod keyword;
 pub(crate) mod lazy;
 pub(crate) mod map;
 pub(crate) mod order;
@@ -39,6 +40,7 @@ pub(crate) use lazy::{any_may_end, LazySeq, Link, Thunk};
 
 pub use json::{from_json, to_json, to_json_lossless, to_json_within};
 
+pub use keyword::Kw;
 pub use map::Map;
 pub use set::Set;
 pub use vector::Vector;
@@ -65,8 +67,9 @@ pub enum Value {
     Float(f64),
     /// A string. Characters are one-character strings (`language.md`).
     Str(Arc<str>),
-    /// A keyword without its colon: `:a` is `"a"`, `:ns/a` is `"ns/a"`.
-    Keyword(Arc<str>),
+    /// A keyword without its colon: `:a` is `"a"`, `:ns/a` is `"ns/a"`
+    /// ([`Kw`] derefs to `str`; names from source and data are interned).
+    Keyword(Kw),
     /// A symbol (only as quoted data).
     Symbol(Arc<str>),
     /// A vector; also what lists, seqs and `map`/`filter` results are.
@@ -121,7 +124,7 @@ impl Value {
     }
     /// A keyword, named without its colon: `Value::keyword("a")` is `:a`.
     pub fn keyword(s: impl Into<Arc<str>>) -> Value {
-        Value::Keyword(s.into())
+        Value::Keyword(Kw::counted(s))
     }
     /// The address of a collection's (or closure's) storage when another
     /// value holds it too; `None` for unshared values and scalars. The
@@ -142,7 +145,7 @@ impl Value {
     /// A keyword whose name comes from source text or data: interned
     /// (`intern`), so lookups with it compare pointers.
     pub(crate) fn keyword_interned(name: &str) -> Value {
-        Value::Keyword(intern::intern(name))
+        Value::Keyword(Kw::interned(name))
     }
     /// A symbol (the value of a quoted name), named without a quote.
     pub fn symbol(s: impl Into<Arc<str>>) -> Value {

@@ -76,7 +76,7 @@ pub fn cmp_int_float(i: i64, f: f64) -> Ordering {
 pub fn cmp_key(x: &Value, k: &Value) -> Ordering {
     match (x, k) {
         (Value::Int(a), Value::Int(b)) => a.cmp(b),
-        (Value::Keyword(a), Value::Keyword(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
+        (Value::Keyword(a), Value::Keyword(b)) if a.same_interned(b) => Ordering::Equal,
         _ => x.cmp(k),
     }
 }
@@ -231,13 +231,7 @@ fn cmp_flat(a: &Value, b: &Value) -> Ordering {
         (Int(x), Float(y)) => cmp_int_float(*x, *y).then(Ordering::Less),
         (Float(x), Int(y)) => cmp_int_float(*y, *x).reverse().then(Ordering::Greater),
         (Str(x), Str(y)) => cmp_text(x, y),
-        (Keyword(x), Keyword(y)) => {
-            if Arc::ptr_eq(x, y) {
-                Ordering::Equal
-            } else {
-                cmp_text(x, y)
-            }
-        }
+        (Keyword(x), Keyword(y)) => x.cmp(y),
         (Symbol(x), Symbol(y)) => x.cmp(y),
         (Bool(x), Bool(y)) => x.cmp(y),
         (Nil, Nil) => Ordering::Equal,
@@ -260,7 +254,8 @@ impl PartialEq for Value {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a == b,
-            (Str(a), Str(b)) | (Keyword(a), Keyword(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Str(a), Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Keyword(a), Keyword(b)) => a == b,
             (Vector(a), Vector(b)) => {
                 Arc::ptr_eq(a, b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
             }
@@ -318,7 +313,8 @@ fn compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<Ordering> {
         (Int(x), Float(y)) => Some(cmp_int_float(*x, *y)),
         (Float(x), Int(y)) => Some(cmp_int_float(*y, *x).reverse()),
         (Str(x), Str(y)) => Some(x.cmp(y)),
-        (Keyword(x), Keyword(y)) | (Symbol(x), Symbol(y)) => Some(cmp_qualified(x, y)),
+        (Keyword(x), Keyword(y)) => Some(cmp_qualified(x, y)),
+        (Symbol(x), Symbol(y)) => Some(cmp_qualified(x, y)),
         (Bool(x), Bool(y)) => Some(x.cmp(y)),
         (Nil, Nil) => Some(Ordering::Equal),
         (Nil, _) => Some(Ordering::Less),

@@ -1,24 +1,32 @@
-//! [`Set`]: the persistent set behind `Value::Set`, ordered canonically.
+//! [`Set`]: the persistent set behind `Value::Set`, iterating in canonical
+//! order.
 //!
-//! Like [`super::map::Map`]: up to [`super::map::SMALL`] elements are a
-//! sorted array shared by `Arc` (copy on write); larger sets are imbl
-//! `OrdSet`s. The API mirrors the subset of `OrdSet` ptc uses.
+//! Up to [`super::map::SMALL`] elements are a sorted array shared by `Arc`
+//! (copy on write, binary search). A larger set is a hash table of its
+//! elements with their hashes (`hashbrown`, open addressing) in an `Arc`:
+//! `conj`, `disj` and `contains?` hash the element once and compare only
+//! elements with the same hash; an unshared set is changed in place, a
+//! shared one copied first (copy on write). Nothing sorts on `conj` or
+//! `contains?`.
+//!
+//! **Canonical order where it shows (rule V-SET-1).** A large set is sorted
+//! (`format.md` F-2) the first time it is iterated or printed, and the
+//! sorted elements are kept beside the table until the set changes; so
+//! printing, `seq`, `first`, equality and ordering see canonical order, and
+//! iterating twice sorts once. Hashing a set (`hash.rs`) and the set
+//! operations that need no order (`is_subset`, `union`) read the table in
+//! its own order and never sort.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::hash::ValueTable;
+use hashbrown::HashTable;
+
+use super::hash::value_hash;
 use super::map::SMALL;
 use super::order::cmp_key;
 use super::Value;
 
-type Large = imbl::OrdSet<Value>;
-
-/// Above this many elements, [`Set::from_iter`] drops duplicates by hash
-/// before it sorts.
-const DEDUPE_BY_HASH: usize = 64;
-
-/// A persistent set (O(1) clone, structural sharing) iterating in
-/// canonical order.
+/// A persistent set (O(1) clone) iterating in canonical order.
 #[derive(Clone, Default)]
 pub struct Set(Repr);
 
@@ -27,7 +35,68 @@ enum Repr {
     #[default]
     Empty,
     Small(Arc<Vec<Value>>),
-    Large(Arc<Large>),
+    Large(Arc<Hashed>),
+}
+
+/// A large set: each element beside its hash, and the elements in
+/// canonical order once someone asked for them.
+struct Hashed {
+    table: HashTable<(u64, Value)>,
+    sorted: OnceLock<Vec<Value>>,
+}
+
+impl Clone for Hashed {
+    /// A copy about to change: without the sorted elements.
+    fn clone(&self) -> Hashed {
+        Hashed {
+            table: self.table.clone(),
+            sorted: OnceLock::new(),
+        }
+    }
+}
+
+impl Hashed {
+    fn with_capacity(n: usize) -> Hashed {
+        Hashed {
+            table: HashTable::with_capacity(n),
+            sorted: OnceLock::new(),
+        }
+    }
+
+    fn find(&self, h: u64, x: &Value) -> Option<&Value> {
+        self.table
+            .find(h, |(eh, y)| *eh == h && y == x)
+            .map(|(_, y)| y)
+    }
+
+    /// Adds `x` (hash `h`); returns the element it replaced.
+    fn insert(&mut self, h: u64, x: Value) -> Option<Value> {
+        self.sorted.take();
+        match self.table.find_mut(h, |(eh, y)| *eh == h && *y == x) {
+            Some((_, y)) => Some(std::mem::replace(y, x)),
+            None => {
+                self.table.insert_unique(h, (h, x), |(eh, _)| *eh);
+                None
+            }
+        }
+    }
+
+    fn remove(&mut self, h: u64, x: &Value) -> Option<Value> {
+        let entry = self
+            .table
+            .find_entry(h, |(eh, y)| *eh == h && y == x)
+            .ok()?;
+        self.sorted.take();
+        Some(entry.remove().0 .1)
+    }
+
+    fn sorted(&self) -> &[Value] {
+        self.sorted.get_or_init(|| {
+            let mut items: Vec<Value> = self.table.iter().map(|(_, x)| x.clone()).collect();
+            items.sort_unstable();
+            items
+        })
+    }
 }
 
 impl Set {
@@ -41,7 +110,7 @@ impl Set {
         match &self.0 {
             Repr::Empty => 0,
             Repr::Small(v) => v.len(),
-            Repr::Large(s) => s.len(),
+            Repr::Large(s) => s.table.len(),
         }
     }
 
@@ -66,18 +135,14 @@ impl Set {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
             (Repr::Small(a), Repr::Small(b)) => Arc::ptr_eq(a, b),
-            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
 
     /// Whether an element equal to `x` is present.
     pub fn contains(&self, x: &Value) -> bool {
-        match &self.0 {
-            Repr::Empty => false,
-            Repr::Small(v) => v.binary_search_by(|y| cmp_key(y, x)).is_ok(),
-            Repr::Large(s) => s.contains(x),
-        }
+        self.get(x).is_some()
     }
 
     /// The stored element equal to `x`.
@@ -85,7 +150,7 @@ impl Set {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v) => v.binary_search_by(|y| cmp_key(y, x)).ok().map(|i| &v[i]),
-            Repr::Large(s) => s.get(x),
+            Repr::Large(s) => s.find(value_hash(x), x),
         }
     }
 
@@ -103,13 +168,19 @@ impl Set {
                     None
                 }
                 Err(_) => {
-                    let mut large: Large = vec.iter().cloned().collect();
-                    large.insert(x);
+                    let mut large = Hashed::with_capacity(2 * SMALL);
+                    for y in vec.iter() {
+                        large.insert(value_hash(y), y.clone());
+                    }
+                    large.insert(value_hash(&x), x);
                     self.0 = Repr::Large(Arc::new(large));
                     None
                 }
             },
-            Repr::Large(s) => Arc::make_mut(s).insert(x),
+            Repr::Large(s) => {
+                let h = value_hash(&x);
+                Arc::make_mut(s).insert(h, x)
+            }
         }
     }
 
@@ -126,22 +197,41 @@ impl Set {
                 Some(old)
             }
             Repr::Large(s) => {
-                let old = Arc::make_mut(s).remove(x);
-                if s.len() <= SMALL / 2 {
-                    self.0 = Repr::Small(Arc::new(s.iter().cloned().collect()));
+                let h = value_hash(x);
+                s.find(h, x)?;
+                let old = Arc::make_mut(s).remove(h, x);
+                if s.table.len() <= SMALL / 2 {
+                    let mut items: Vec<Value> = s.table.iter().map(|(_, y)| y.clone()).collect();
+                    items.sort_unstable();
+                    self.0 = Repr::Small(Arc::new(items));
                 }
                 old
             }
         }
     }
 
-    /// The elements, in canonical order.
+    /// The elements, in canonical order (a large set sorts once, V-SET-1).
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
-            Repr::Empty => Iter::Small([].iter()),
-            Repr::Small(v) => Iter::Small(v.iter()),
-            Repr::Large(s) => Iter::Large(s.iter()),
-        }
+        Iter(match &self.0 {
+            Repr::Empty => [].iter(),
+            Repr::Small(v) => v.iter(),
+            Repr::Large(s) => s.sorted().iter(),
+        })
+    }
+
+    /// The elements in no particular order (storage order, which may
+    /// depend on hashing): for hashing and tests that need no order.
+    /// Never use it for anything a program can observe the order of.
+    pub fn iter_unordered(&self) -> impl Iterator<Item = &Value> {
+        let (small, large) = match &self.0 {
+            Repr::Empty => (None, None),
+            Repr::Small(v) => (Some(v.iter()), None),
+            Repr::Large(s) => (None, Some(s.table.iter().map(|(_, x)| x))),
+        };
+        small
+            .into_iter()
+            .flatten()
+            .chain(large.into_iter().flatten())
     }
 
     /// Every element of either set.
@@ -149,9 +239,9 @@ impl Set {
         if self.len() < other.len() {
             return other.union(self);
         }
-        for x in other {
-            if !self.contains(&x) {
-                self.insert(x);
+        for x in other.iter_unordered() {
+            if !self.contains(x) {
+                self.insert(x.clone());
             }
         }
         self
@@ -159,40 +249,29 @@ impl Set {
 
     /// Whether every element of `self` is in `other`.
     pub fn is_subset(&self, other: &Set) -> bool {
-        self.len() <= other.len() && self.iter().all(|x| other.contains(x))
+        self.len() <= other.len() && self.iter_unordered().all(|x| other.contains(x))
     }
 }
 
 /// Elements in canonical order.
-pub enum Iter<'a> {
-    /// Over a set kept as a sorted array.
-    Small(std::slice::Iter<'a, Value>),
-    /// Over a larger set.
-    Large(imbl::ordset::Iter<'a, Value>),
-}
+pub struct Iter<'a>(std::slice::Iter<'a, Value>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = &'a Value;
+    #[inline]
     fn next(&mut self) -> Option<&'a Value> {
-        match self {
-            Iter::Small(it) => it.next(),
-            Iter::Large(it) => it.next(),
-        }
+        self.0.next()
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            Iter::Small(it) => it.size_hint(),
-            Iter::Large(it) => it.size_hint(),
-        }
+        self.0.size_hint()
     }
 }
 
+impl ExactSizeIterator for Iter<'_> {}
+
 impl<'a> DoubleEndedIterator for Iter<'a> {
     fn next_back(&mut self) -> Option<&'a Value> {
-        match self {
-            Iter::Small(it) => it.next_back(),
-            Iter::Large(it) => it.next_back(),
-        }
+        self.0.next_back()
     }
 }
 
@@ -207,36 +286,51 @@ impl<'a> IntoIterator for &'a Set {
 impl IntoIterator for Set {
     type Item = Value;
     type IntoIter = std::vec::IntoIter<Value>;
+    /// The elements in canonical order.
     fn into_iter(self) -> Self::IntoIter {
         let items: Vec<Value> = match self.0 {
             Repr::Empty => Vec::new(),
             Repr::Small(v) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
-            Repr::Large(s) => s.iter().cloned().collect(),
+            Repr::Large(s) => match Arc::try_unwrap(s) {
+                Ok(mut s) => match s.sorted.take() {
+                    Some(sorted) => sorted,
+                    None => {
+                        let mut items: Vec<Value> = s.table.into_iter().map(|(_, x)| x).collect();
+                        items.sort_unstable();
+                        items
+                    }
+                },
+                Err(shared) => shared.sorted().to_vec(),
+            },
         };
         items.into_iter()
     }
 }
 
 impl FromIterator<Value> for Set {
-    /// Sorts the elements once and drops duplicates (equal elements are
-    /// indistinguishable, so which one stays does not matter) instead of
-    /// inserting them one by one. Many elements are first told apart by
-    /// hash, so `(set xs)` of 100,000 items with 500 distinct ones sorts
-    /// 500, not 100,000.
-    // Keys are hashed and compared by value; a regex's cache is not part of it.
-    #[allow(clippy::mutable_key_type)]
+    /// Up to [`SMALL`] distinct elements are sorted once; more go straight
+    /// into the hash table (equal elements are indistinguishable, so which
+    /// one stays does not matter) and are sorted only when iterated.
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Set {
-        let mut items: Vec<Value> = iter.into_iter().collect();
-        if items.len() > DEDUPE_BY_HASH {
-            let mut seen: ValueTable<()> = ValueTable::default();
-            items.retain(|x| seen.insert(x.clone(), ()).is_none());
+        let iter = iter.into_iter();
+        let mut large = Hashed::with_capacity(iter.size_hint().0.min(1 << 16));
+        for x in iter {
+            let h = value_hash(&x);
+            if large.find(h, &x).is_none() {
+                large.table.insert_unique(h, (h, x), |(eh, _)| *eh);
+            }
         }
-        items.sort();
-        items.dedup();
-        match items.len() {
+        match large.table.len() {
             0 => Set::new(),
-            n if n <= SMALL => Set(Repr::Small(Arc::new(items))),
-            _ => Set(Repr::Large(Arc::new(items.into_iter().collect()))),
+            n if n <= SMALL => {
+                let mut items: Vec<Value> = large.table.into_iter().map(|(_, x)| x).collect();
+                items.sort_unstable();
+                Set(Repr::Small(Arc::new(items)))
+            }
+            _ => {
+                large.table.shrink_to_fit(|(eh, _)| *eh);
+                Set(Repr::Large(Arc::new(large)))
+            }
         }
     }
 }
@@ -260,6 +354,7 @@ mod tests {
             s.insert(Value::Int(i % 30));
         }
         assert_eq!(s.len(), 30);
+        assert!(matches!(s.0, Repr::Large(_)));
         assert!(s.iter().cloned().eq((0..30).map(Value::Int)));
         for i in 0..25 {
             assert!(s.remove(&Value::Int(i)).is_some());
@@ -284,5 +379,35 @@ mod tests {
             .collect();
         assert_eq!(mixed.len(), 8);
         assert!(mixed.iter().eq(few.iter()));
+    }
+
+    #[test]
+    fn a_changed_large_set_iterates_in_order_again_and_copies_leave_the_original() {
+        let mut a: Set = (0..100).rev().map(Value::Int).collect();
+        assert!(a.iter().cloned().eq((0..100).map(Value::Int)));
+        let b = a.clone();
+        a.insert(Value::Int(-5));
+        a.remove(&Value::Int(50));
+        assert!(a.iter().cloned().eq(std::iter::once(-5)
+            .chain((0..100).filter(|i| *i != 50))
+            .map(Value::Int)));
+        assert!(b.iter().cloned().eq((0..100).map(Value::Int)));
+        assert!(b.contains(&Value::Int(50)) && !b.contains(&Value::Int(-5)));
+        let owned: Vec<Value> = a.into_iter().collect();
+        assert_eq!(owned.first(), Some(&Value::Int(-5)));
+        assert_eq!(owned.len(), 100);
+    }
+
+    #[test]
+    fn equal_sets_built_in_different_orders_compare_and_hash_alike() {
+        let a: Set = (0..200).map(|i| Value::string(format!("k{i}"))).collect();
+        let mut b = Set::new();
+        for i in (0..200).rev() {
+            b.insert(Value::string(format!("k{i}")));
+        }
+        let (a, b) = (Value::Set(a), Value::Set(b));
+        assert_eq!(a, b);
+        assert_eq!(value_hash(&a), value_hash(&b));
+        assert_eq!(a.cmp(&b), std::cmp::Ordering::Equal);
     }
 }

@@ -18,7 +18,8 @@ pub fn approx_bytes_upto(v: &Value, cap: u64) -> u64 {
     while let Some(v) = todo.pop() {
         total = total.saturating_add(match v {
             Value::Str(s) => 32 + s.len() as u64,
-            Value::Keyword(k) | Value::Var(k) => 32 + k.len() as u64,
+            Value::Keyword(k) => 32 + k.len() as u64,
+            Value::Var(k) => 32 + k.len() as u64,
             Value::Vector(items) => {
                 todo.extend(items.iter());
                 32 + 16 * items.len() as u64

@@ -75,7 +75,8 @@ impl McpTool {
     fn arguments(&self, args: &[Value]) -> Result<Map<String, Json>, String> {
         let params = &self.info.signature.params;
         let name_of = |k: &Value| match k {
-            Value::Keyword(n) | Value::Str(n) => Some(n.to_string()),
+            Value::Keyword(n) => Some(n.to_string()),
+            Value::Str(n) => Some(n.to_string()),
             _ => None,
         };
         if let [Value::Map(m)] = args {

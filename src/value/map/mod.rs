@@ -47,9 +47,8 @@ enum Repr {
 fn same_key(x: &Value, k: &Value) -> bool {
     match (x, k) {
         (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::Keyword(a), Value::Keyword(b)) | (Value::Str(a), Value::Str(b)) => {
-            Arc::ptr_eq(a, b) || a.as_bytes() == b.as_bytes()
-        }
+        (Value::Keyword(a), Value::Keyword(b)) => a == b,
+        (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
         _ => x == k,
     }
 }
@@ -62,7 +61,7 @@ fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
         // with: a pointer scan finds most keys.
         let hit = entries
             .iter()
-            .position(|(x, _)| matches!(x, Value::Keyword(xn) if Arc::ptr_eq(xn, name)));
+            .position(|(x, _)| matches!(x, Value::Keyword(xn) if xn.same_interned(name)));
         if hit.is_some() {
             return hit;
         }
@@ -156,6 +155,28 @@ impl Map {
             Repr::Small(v) => position(v, k).map(|i| &v[i].1),
             Repr::Large(m) => m.get(k),
             Repr::Sorted(m) => m.get(k),
+        }
+    }
+
+    /// The value of the string key `text`, without building the key.
+    pub fn get_str(&self, text: &str) -> Option<&Value> {
+        let is_key = |x: &Value| matches!(x, Value::Str(s) if &**s == text);
+        match &self.0 {
+            Repr::Empty => None,
+            Repr::Small(v) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Large(m) => m.get_by(super::hash::str_hash(text), is_key),
+            Repr::Sorted(m) => m.get(&Value::string(text)),
+        }
+    }
+
+    /// The value of the keyword key named `name`, without building the key.
+    pub fn get_keyword(&self, name: &str) -> Option<&Value> {
+        let is_key = |x: &Value| matches!(x, Value::Keyword(k) if &**k == name);
+        match &self.0 {
+            Repr::Empty => None,
+            Repr::Small(v) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Large(m) => m.get_by(super::hash::keyword_hash(name), is_key),
+            Repr::Sorted(m) => m.get(&Value::keyword(name)),
         }
     }
 

@@ -75,6 +75,18 @@ impl Ordered {
             .find(|&i| matches!(self.entries.get(i), Some(Some((x, _))) if same_key(x, k)))
     }
 
+    /// The value of the key whose hash is `h` and that `is_key` accepts.
+    pub fn get_by(&self, h: u64, is_key: impl Fn(&Value) -> bool) -> Option<&Value> {
+        let candidates = self.index.get(&h)?;
+        candidates
+            .as_slice()
+            .iter()
+            .find_map(|&i| match self.entries.get(i) {
+                Some(Some((x, v))) if is_key(x) => Some(v),
+                _ => None,
+            })
+    }
+
     fn slot(&self, k: &Value) -> Option<&(Value, Value)> {
         let i = self.position(k, value_hash(k))?;
         self.entries.get(i)?.as_ref()
