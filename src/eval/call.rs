@@ -227,11 +227,9 @@ impl Interp {
             bp,
             closure: Some(c),
         };
+        let code = super::compile::fn_body(arity);
         loop {
-            if !arity.prologue.is_empty() {
-                self.run_binds(&arity.prologue, frame)?;
-            }
-            let v = self.eval(&arity.body, frame)?;
+            let v = code.run(self, frame)?;
             if !std::mem::take(&mut self.pending_recur) {
                 return Ok(v);
             }

@@ -1,8 +1,11 @@
 //! The evaluator: runs resolved [`Expr`] trees against an [`Interp`].
 //!
-//! The tree walker is `walk.rs`; calls of function values are in
-//! `call.rs`; key lookup and destructuring reads in `lookup.rs`; errors as
-//! values in `thrown.rs`.
+//! Two paths run an `Expr`: function bodies and loops are compiled into
+//! closures once (`compile/`, at their first call or run) and top-level code
+//! is walked (`walk.rs`), as is every kind the compiler leaves to the walker.
+//! Both charge the same steps at the same points (rule EVAL-STEPS-1 in
+//! `compile/mod.rs`). Calls of function values are in `call.rs`; key lookup
+//! and destructuring reads in `lookup.rs`; errors as values in `thrown.rs`.
 //!
 //! `Interp` owns everything a running program touches: user/ definitions
 //! ([`Globals`]), the turn's [`Budget`], the [`Host`] (data and tools), and
@@ -22,6 +25,7 @@
 
 pub mod budget;
 mod call;
+mod compile;
 mod comprehension;
 pub mod globals;
 pub mod guard;
@@ -46,6 +50,7 @@ use crate::error::{Error, Result};
 use crate::value::{Func, Map, Value, Vector};
 
 pub use budget::{Budget, Limits};
+pub use compile::Compiled;
 pub use globals::{Definition, Globals};
 pub use host::{CannedTool, Host, StaticHost};
 pub use lookup::{lookup, lookup_in_map, lookup_ref};

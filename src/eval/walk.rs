@@ -61,19 +61,7 @@ impl Interp {
                 self.run_binds(binds, frame)?;
                 self.eval(body, frame)
             }
-            Expr::Loop(l) => {
-                self.run_binds(&l.inits, frame)?;
-                loop {
-                    if !l.prologue.is_empty() {
-                        self.run_binds(&l.prologue, frame)?;
-                    }
-                    let v = self.eval(&l.body, frame)?;
-                    if !std::mem::take(&mut self.pending_recur) {
-                        return Ok(v);
-                    }
-                    self.budget.tick(1)?;
-                }
-            }
+            Expr::Loop(l) => super::compile::loop_code(l).run(self, frame),
             Expr::Recur(r) => {
                 // Every argument is evaluated before any slot is rebound
                 // (they may read the old values).
