@@ -25,7 +25,7 @@
 
 pub mod budget;
 mod call;
-mod compile;
+pub(crate) mod compile;
 mod comprehension;
 pub mod globals;
 pub mod guard;
@@ -163,6 +163,9 @@ pub struct Interp {
     /// A `recur` has rebound its slots: the enclosing loop or function
     /// body runs again.
     pending_recur: bool,
+    /// Tests: top-level forms run compiled instead of walked.
+    #[cfg(test)]
+    pub(crate) compile_top: bool,
 }
 
 impl Interp {
@@ -185,6 +188,8 @@ impl Interp {
             on_print: None,
             stack: Vec::new(),
             pending_recur: false,
+            #[cfg(test)]
+            compile_top: false,
         }
     }
 

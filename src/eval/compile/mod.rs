@@ -34,6 +34,7 @@
 //! `Arc`/`Box` that is never moved out of or mutated; see [`Compiled`].
 
 mod arith;
+mod build;
 mod call;
 
 use crate::analyze::expr::{Bind, Expr, FnArity, Loop, Slot};
@@ -182,6 +183,11 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
                 Ok(super::lookup(&m, &k).unwrap_or(Value::Nil))
             })
         }
+        Expr::Vector(items) => build::vector(items),
+        Expr::Record(r) => build::record(r),
+        Expr::MakeFn(proto, captures) => build::make_fn(proto, captures),
+        Expr::Nth(slot, i, span) => build::nth(*slot, *i, *span),
+        Expr::Key(slot, key, default, _) => build::key(*slot, key, default.as_deref()),
         _ => Box::new(move |it, f| it.eval(e, f)),
     }
 }
@@ -310,3 +316,6 @@ fn recur<'a>(args: &'a [Expr], slots: &'a [Slot]) -> Code<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
