@@ -55,7 +55,15 @@ pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code
 /// `(nth v i nil)` of a destructured slot.
 pub(super) fn nth(slot: u32, i: usize, span: crate::error::Span) -> Code<'static> {
     let slot = slot as usize;
-    Box::new(move |it, f| destructure_nth(&it.stack[f.bp + slot], i).map_err(|e| e.or_span(span)))
+    Box::new(move |it, f| {
+        let v = &it.stack[f.bp + slot];
+        if v.may_end() {
+            // A `lazy-seq` (the walker's rule, `realise.rs`).
+            let v = v.clone();
+            return it.lazy_seq_nth(&v, i).map_err(|e| e.or_span(span));
+        }
+        destructure_nth(v, i).map_err(|e| e.or_span(span))
+    })
 }
 
 /// A key of a map pattern: `get` with the keyword/string fallback, the

@@ -46,6 +46,8 @@ const EXPRS: &[&str] = &[
     "(count 5)",
     "(letfn [(ev? [n] (if (= n 0) true (od? (dec n)))) (od? [n] (if (= n 0) false (ev? (dec n))))] (ev? 10))",
     "(try (/ 1 0) (catch Exception e (:message e)))",
+    "(let [[a b & r] (lazy-seq (cons 1 (lazy-seq [2 3])))] [a b r])",
+    "(let [f (fn [[a b]] [b a])] (f (lazy-seq (cons 1 (lazy-seq nil)))))",
 ];
 
 #[test]
