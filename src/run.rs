@@ -217,6 +217,12 @@ impl Interp {
             analyzer.top_level(form)?
         };
         let bp = self.push_top_frame(top.frame_size);
+        #[cfg(test)]
+        if self.compile_top {
+            let result = crate::eval::compile::compile(&top.expr)(self, Frame::top(bp));
+            self.pop_frame(bp);
+            return result;
+        }
         let result = self.eval(&top.expr, Frame::top(bp));
         self.pop_frame(bp);
         result

@@ -191,6 +191,9 @@ pub struct Loop {
     /// Destructuring of the bindings, run at every iteration.
     pub prologue: Vec<Bind>,
     pub body: Expr,
+    /// The loop compiled by `eval/compile/` the first time the tree walker
+    /// meets it (a loop in top-level code).
+    pub compiled: std::sync::OnceLock<crate::eval::Compiled>,
 }
 
 /// `(recur args…)`: the arguments are evaluated, then stored in `slots`
@@ -308,6 +311,8 @@ pub struct FnArity {
     pub frame_size: usize,
     pub prologue: Vec<Bind>,
     pub body: Expr,
+    /// The prologue and body compiled by `eval/compile/` at the first call.
+    pub compiled: std::sync::OnceLock<crate::eval::Compiled>,
 }
 
 impl FnProto {

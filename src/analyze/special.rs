@@ -112,6 +112,7 @@ pub fn analyze(
                 inits,
                 prologue,
                 body: body?,
+                compiled: Default::default(),
             }))
         }
         "recur" => {
@@ -514,6 +515,7 @@ impl Analyzer<'_> {
             frame_size,
             prologue,
             body: body?,
+            compiled: Default::default(),
         })
     }
 

@@ -1,0 +1,257 @@
+//! Calls of function values: closures (frames on the value stack), builtins
+//! (arity, ticks, hidden-data marks), keywords, maps, sets and vectors.
+
+use std::sync::Arc;
+
+use super::*;
+
+impl Interp {
+    /// Calls any callable value: functions, keywords (`(:k m)`), maps
+    /// (`(m :k)`) and sets (`(s x)`).
+    #[inline]
+    pub fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Borrowed(args)),
+            _ => self.call_other(f, args),
+        }
+    }
+
+    /// [`Interp::call`] of anything but a closure.
+    pub(crate) fn call_other(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Builtin(b)) => self.call_builtin(b, args),
+            Value::Fn(Func::Closure(c)) => self.call_closure(c, args),
+            Value::Fn(Func::Native(n)) => {
+                self.budget.tick(1)?;
+                self.budget.enter()?;
+                let r = (n.body)(self, args);
+                self.budget.leave();
+                r
+            }
+            Value::Keyword(_) => match args {
+                [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
+                [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "keyword {} called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
+                    crate::format::to_clojure(f, None, Some(200)).0,
+                    args.len()
+                ))),
+            },
+            Value::Map(m) => match args {
+                [k] => Ok(lookup_in_map(m, k).unwrap_or(Value::Nil)),
+                [k, default] => Ok(lookup_in_map(m, k).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "a map called as a function expects 1 or 2 arguments (a key and an optional default), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Symbol(_) => match args {
+                [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
+                [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
+                _ => Err(Error::arity(format!(
+                    "a symbol called as a function expects 1 or 2 arguments (a map and an optional default), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Vector(v) => match args {
+                [Value::Int(i)] => Ok(usize::try_from(*i).ok().and_then(|i| v.get(i)).cloned().unwrap_or(Value::Nil)),
+                [other] => Err(Error::type_error(format!(
+                    "a vector called as a function expects an integer index, got {}",
+                    other.describe()
+                ))),
+                _ => Err(Error::arity(format!(
+                    "a vector called as a function expects 1 argument (an index), got {}",
+                    args.len()
+                ))),
+            },
+            Value::Set(s) => match args {
+                [x] => Ok(if s.contains(x) { x.clone() } else { Value::Nil }),
+                _ => Err(Error::arity(format!(
+                    "a set called as a function expects 1 argument, got {}",
+                    args.len()
+                ))),
+            },
+            other => Err(Error::type_error(format!(
+                "cannot call {} as a function",
+                other.describe()
+            ))
+            .with_hint(not_a_function_hint(other))),
+        }
+    }
+
+    /// Like [`Interp::call`], but the callee may take the arguments' values
+    /// (the caller will not read `args` again).
+    pub(crate) fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
+        match f {
+            Value::Fn(Func::Builtin(b)) => self.call_builtin_mut(b, args),
+            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Owned(args)),
+            _ => self.call(f, args),
+        }
+    }
+
+    /// [`Interp::call_builtin`] for arguments the builtin may take.
+    pub(crate) fn call_builtin_mut(
+        &mut self,
+        b: &'static Builtin,
+        args: &mut [Value],
+    ) -> Result<Value> {
+        match b.owned {
+            Some(_) if realise::lazy_path(b, args) => self.call_builtin(b, args),
+            Some(owned) => {
+                if !b.arity.accepts(args.len()) {
+                    return Err(builtin_arity_error(b, args.len()));
+                }
+                self.budget.tick(1)?;
+                if self.hidden.active() {
+                    let seen = self.hidden_args(b, args);
+                    let r = owned(self, args);
+                    return self.mark_hidden_result(b, args, seen, r);
+                }
+                owned(self, args)
+            }
+            None => self.call_builtin(b, args),
+        }
+    }
+
+    /// Calls a builtin after checking its arity (a `lazy-seq` among the
+    /// arguments: `realise.rs`).
+    pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
+        if realise::lazy_path(b, args) {
+            return self.call_builtin_may_end(b, args);
+        }
+        self.call_builtin_plain(b, args)
+    }
+
+    /// [`Interp::call_builtin`] without the `lazy-seq` handling.
+    pub(crate) fn call_builtin_plain(
+        &mut self,
+        b: &'static Builtin,
+        args: &[Value],
+    ) -> Result<Value> {
+        if !b.arity.accepts(args.len()) {
+            return Err(builtin_arity_error(b, args.len()));
+        }
+        self.budget.tick_settled(1)?;
+        if self.hidden.active() {
+            let seen = self.hidden_args(b, args);
+            let r = (b.f)(self, args);
+            return self.mark_hidden_result(b, args, seen, r);
+        }
+        (b.f)(self, args)
+    }
+
+    pub(crate) fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
+        self.enter_closure(c, Args::Borrowed(args))
+    }
+
+    pub(crate) fn enter_closure(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
+        let arity = match c.proto.arities.as_slice() {
+            [only] if !only.variadic && only.fixed == args.len() => Some(only),
+            _ => c.proto.arity_for(args.len()),
+        };
+        let Some(arity) = arity else {
+            return Err(Error::arity(format!(
+                "{} expects {} {}, got {}",
+                c.name(),
+                c.proto.describe_arities(),
+                if c.proto.describe_arities() == "1" {
+                    "argument"
+                } else {
+                    "arguments"
+                },
+                args.len()
+            )));
+        };
+        self.budget.tick(1)?;
+        self.budget.enter()?;
+        let bp = self.stack.len();
+        let fixed = arity.fixed;
+        match args {
+            Args::Borrowed(a) => {
+                self.stack.extend_from_slice(&a[..fixed]);
+                if arity.variadic {
+                    let rest = &a[fixed..];
+                    self.stack.push(if rest.is_empty() {
+                        Value::Nil
+                    } else {
+                        Value::vector_from(rest.iter().cloned())
+                    });
+                }
+            }
+            Args::Owned(a) => {
+                let (head, rest) = a.split_at_mut(fixed);
+                self.stack.extend(head.iter_mut().map(take));
+                if arity.variadic {
+                    self.stack.push(if rest.is_empty() {
+                        Value::Nil
+                    } else {
+                        Value::vector_from(rest.iter_mut().map(take))
+                    });
+                }
+            }
+        }
+        let result = self.run_fn_body(c, arity, bp);
+        self.stack.truncate(bp);
+        self.budget.leave();
+        if let (Some(id), Ok(v)) = (c.proto.global, &result) {
+            self.record_return(id, v);
+        }
+        result.map_err(|e| e.or_source(&c.proto.source))
+    }
+
+    pub(crate) fn record_return(&mut self, id: GlobalId, v: &Value) {
+        let i = id as usize;
+        if i >= self.fn_returns.len() {
+            self.fn_returns.resize(i + 1, None);
+        }
+        self.fn_returns[i] = Some(v.clone());
+    }
+
+    /// The value a `defn` function returned from its last successful call.
+    pub(crate) fn last_return(&self, id: GlobalId) -> Option<&Value> {
+        self.fn_returns.get(id as usize).and_then(Option::as_ref)
+    }
+
+    pub(crate) fn run_fn_body(
+        &mut self,
+        c: &Arc<Closure>,
+        arity: &FnArity,
+        bp: usize,
+    ) -> Result<Value> {
+        let locals = bp + arity.frame_size;
+        self.stack.reserve(locals.saturating_sub(self.stack.len()));
+        while self.stack.len() < locals {
+            self.stack.push(Value::Nil);
+        }
+        let frame = Frame {
+            bp,
+            closure: Some(c),
+        };
+        let code = super::compile::fn_body(arity);
+        loop {
+            let v = code.run(self, frame)?;
+            if !std::mem::take(&mut self.pending_recur) {
+                return Ok(v);
+            }
+            self.budget.tick(1)?;
+        }
+    }
+}
+
+pub(crate) fn builtin_arity_error(b: &Builtin, got: usize) -> Error {
+    Error::arity(format!(
+        "{} expects {}, got {}",
+        b.name,
+        b.arity.describe(),
+        got
+    ))
+}
+
+pub(crate) fn not_a_function_hint(v: &Value) -> String {
+    match v {
+        Value::Str(_) => "a string is not a function; to call a tool write (tool/name args)".into(),
+        Value::Nil => "the function position evaluated to nil; is the name defined?".into(),
+        Value::Vector(_) => "a vector is not a function here; use (nth v i) or (get v i)".into(),
+        _ => "only functions, keywords, maps and sets can be called".into(),
+    }
+}

@@ -1,0 +1,81 @@
+//! Compiled constructions: vector and record literals, `fn` values, and the
+//! reads of destructuring (`Nth`, `Key`), with the walker's semantics and
+//! heap charges (`walk.rs`).
+
+use std::sync::Arc;
+
+use crate::analyze::expr::{Expr, FnProto, Record};
+use crate::value::{Func, Map, Value, Vector};
+
+use super::{compile, Code};
+use crate::eval::lookup::{destructure_nth, lookup};
+use crate::eval::Closure;
+
+pub(super) fn vector(items: &[Expr]) -> Code<'_> {
+    let codes: Vec<Code> = items.iter().map(compile).collect();
+    Box::new(move |it, f| {
+        let mut v = Vector::with_capacity(codes.len());
+        for c in &codes {
+            v.push_back(c(it, f)?);
+        }
+        it.budget.alloc(16 * codes.len() as u64 + 32)?;
+        Ok(Value::vector(v))
+    })
+}
+
+pub(super) fn record(r: &Record) -> Code<'_> {
+    let values: Vec<(usize, Code)> = r.values.iter().map(|(i, e)| (*i, compile(e))).collect();
+    let template = &r.template;
+    Box::new(move |it, f| {
+        let mut entries = template.clone();
+        for (i, c) in &values {
+            entries[*i].1 = c(it, f)?;
+        }
+        it.budget.alloc(48 * entries.len() as u64 + 32)?;
+        Ok(Value::Map(Map::from_distinct(entries)))
+    })
+}
+
+pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code<'a> {
+    let codes: Vec<Code> = captures.iter().map(compile).collect();
+    Box::new(move |it, f| {
+        let mut caps = Vec::with_capacity(codes.len());
+        for c in &codes {
+            caps.push(c(it, f)?);
+        }
+        it.budget.alloc(64 + 24 * caps.len() as u64)?;
+        Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+            proto: proto.clone(),
+            captures: caps,
+            group: None,
+        }))))
+    })
+}
+
+/// `(nth v i nil)` of a destructured slot.
+pub(super) fn nth(slot: u32, i: usize, span: crate::error::Span) -> Code<'static> {
+    let slot = slot as usize;
+    Box::new(move |it, f| {
+        let v = &it.stack[f.bp + slot];
+        if v.may_end() {
+            // A `lazy-seq` (the walker's rule, `realise.rs`).
+            let v = v.clone();
+            return it.lazy_seq_nth(&v, i).map_err(|e| e.or_span(span));
+        }
+        destructure_nth(v, i).map_err(|e| e.or_span(span))
+    })
+}
+
+/// A key of a map pattern: `get` with the keyword/string fallback, the
+/// default when missing (nil on a non-map, as Clojure).
+pub(super) fn key<'a>(slot: u32, key: &'a Value, default: Option<&'a Expr>) -> Code<'a> {
+    let slot = slot as usize;
+    let default = default.map(compile);
+    Box::new(
+        move |it, f| match (lookup(&it.stack[f.bp + slot], key), &default) {
+            (Some(v), _) => Ok(v),
+            (None, Some(d)) => d(it, f),
+            (None, None) => Ok(Value::Nil),
+        },
+    )
+}

@@ -1,0 +1,125 @@
+//! Compiled calls: of builtins bound at analysis, of user/ definitions and
+//! of computed functions, with the walker's semantics (`walk.rs`): the
+//! function position is evaluated first, then the arguments in order (up to
+//! three in a stack array); the call's span goes on any error the arguments
+//! or the call raise without one.
+
+use crate::analyze::expr::{Call, Expr, GlobalId};
+use crate::builtins::Builtin;
+use crate::error::{Error, Result, Span};
+use crate::value::{Func, Value};
+
+use super::{compile, Code, Interp};
+use crate::eval::{Args, Frame};
+
+/// The value of a user/ definition.
+#[inline]
+pub(super) fn global(it: &Interp, id: GlobalId) -> Result<Value> {
+    match it.globals.get(id) {
+        Some(d) => Ok(d.value.clone()),
+        None => Err(Error::undefined(format!(
+            "{} is declared but has no value yet",
+            it.globals.name(id)
+        ))),
+    }
+}
+
+/// Compiled arguments, evaluated into a stack array when there are few.
+enum ArgsCode<'a> {
+    Zero,
+    One(Code<'a>),
+    Two(Code<'a>, Code<'a>),
+    Three(Code<'a>, Code<'a>, Code<'a>),
+    Many(Vec<Code<'a>>),
+}
+
+impl<'a> ArgsCode<'a> {
+    fn of(args: &'a [Expr]) -> ArgsCode<'a> {
+        match args {
+            [] => ArgsCode::Zero,
+            [a] => ArgsCode::One(compile(a)),
+            [a, b] => ArgsCode::Two(compile(a), compile(b)),
+            [a, b, c] => ArgsCode::Three(compile(a), compile(b), compile(c)),
+            _ => ArgsCode::Many(args.iter().map(compile).collect()),
+        }
+    }
+
+    /// Evaluates the arguments and passes them to `k`.
+    #[inline(always)]
+    fn with(
+        &self,
+        it: &mut Interp,
+        f: Frame,
+        k: impl FnOnce(&mut Interp, &mut [Value]) -> Result<Value>,
+    ) -> Result<Value> {
+        match self {
+            ArgsCode::Zero => k(it, &mut []),
+            ArgsCode::One(a) => {
+                let a = a(it, f)?;
+                k(it, &mut [a])
+            }
+            ArgsCode::Two(a, b) => {
+                let a = a(it, f)?;
+                let b = b(it, f)?;
+                k(it, &mut [a, b])
+            }
+            ArgsCode::Three(a, b, c) => {
+                let a = a(it, f)?;
+                let b = b(it, f)?;
+                let c = c(it, f)?;
+                k(it, &mut [a, b, c])
+            }
+            ArgsCode::Many(codes) => {
+                let mut vals = Vec::with_capacity(codes.len());
+                for c in codes {
+                    vals.push(c(it, f)?);
+                }
+                k(it, &mut vals)
+            }
+        }
+    }
+}
+
+/// `(f args…)` of a builtin resolved at analysis.
+pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Code<'a> {
+    let args = ArgsCode::of(args);
+    Box::new(move |it, f| {
+        args.with(it, f, |it, vals| it.call_builtin_mut(b, vals))
+            .map_err(|e| e.or_span(span))
+    })
+}
+
+/// Calls `fv` with arguments the callee may take (`Interp::call_mut`).
+#[inline(always)]
+fn apply(it: &mut Interp, fv: &Value, vals: &mut [Value]) -> Result<Value> {
+    match fv {
+        Value::Fn(Func::Closure(c)) => it.enter_closure(c, Args::Owned(vals)),
+        Value::Fn(Func::Builtin(b)) => it.call_builtin_mut(b, vals),
+        _ => it.call(fv, vals),
+    }
+}
+
+/// `(f args…)` of anything else: a user/ definition (`(fib (- n 1))`)
+/// is read straight from the definitions, other heads are evaluated.
+pub(super) fn call(c: &Call) -> Code<'_> {
+    let span = c.span;
+    let args = ArgsCode::of(&c.args);
+    match &c.f {
+        Expr::Global(id) => {
+            let id = *id;
+            Box::new(move |it, f| {
+                let fv = global(it, id)?;
+                args.with(it, f, |it, vals| apply(it, &fv, vals))
+                    .map_err(|e| e.or_span(span))
+            })
+        }
+        head => {
+            let head = compile(head);
+            Box::new(move |it, f| {
+                let fv = head(it, f)?;
+                args.with(it, f, |it, vals| apply(it, &fv, vals))
+                    .map_err(|e| e.or_span(span))
+            })
+        }
+    }
+}

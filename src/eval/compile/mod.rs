@@ -1,0 +1,321 @@
+//! The compiler: an analysed [`Expr`] tree becomes a tree of Rust closures,
+//! built once per function arity (at its first call) and once per top-level
+//! `loop` (the first time the tree walker meets it), then run on every call
+//! or iteration without matching on node kinds again.
+//!
+//! What compiling buys over the tree walker (`walk.rs`):
+//! - locals, captures and constants are read by closures that know their
+//!   slot index or value; an operand that is a local or a constant is read
+//!   in place by its parent (no call, no clone of a number);
+//! - arithmetic and comparisons on two integers (`+ - * < > <= >= = mod rem
+//!   quot`, `inc`/`dec`) are computed on `i64`s: a test such as `(< i n)`
+//!   never builds its boolean;
+//! - builtins are bound at analysis and called with their arguments in a
+//!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
+//!   reads the definition and, when it is a closure, enters it directly;
+//! - `recur` stores its arguments in their slots and the enclosing `loop` or
+//!   function body jumps back (the `pending_recur` flag the walker uses too,
+//!   so compiled code and walker code can nest either way).
+//!
+//! Kinds not compiled here (collection literals, `try`, `case`, `for`,
+//! `letfn`, destructuring reads, tool calls …) run through the walker: the
+//! compiled node calls [`Interp::eval`] on its expression.
+//!
+//! **Step rule (EVAL-STEPS-1).** Compiled code charges exactly the steps
+//! the tree walker charges, at the same points, so step counts, the point
+//! where `max_steps` fires and everything printed before it are the same
+//! whichever path runs: one step per builtin call, per fast-path
+//! arithmetic/comparison/`get`, per closure entry and per `recur` back-edge
+//! (charged when the loop or function body runs again).
+//!
+//! Lifetimes: code compiled for a [`crate::analyze::expr::FnArity`] or a
+//! [`crate::analyze::expr::Loop`] borrows the expressions it was compiled
+//! from and is kept in the same node (`compiled`), which lives behind an
+//! `Arc`/`Box` that is never moved out of or mutated; see [`Compiled`].
+
+mod arith;
+mod build;
+mod call;
+
+use crate::analyze::expr::{Bind, Expr, FnArity, Loop, Slot};
+use crate::error::{Error, Result};
+use crate::value::{Func, Value};
+
+use super::{Frame, Interp};
+
+/// A compiled expression: evaluates to a value in a frame.
+pub(crate) type Code<'a> =
+    Box<dyn for<'f> Fn(&mut Interp, Frame<'f>) -> Result<Value> + Send + Sync + 'a>;
+
+/// A compiled condition: evaluates to its truth.
+pub(crate) type Test<'a> =
+    Box<dyn for<'f> Fn(&mut Interp, Frame<'f>) -> Result<bool> + Send + Sync + 'a>;
+
+/// Code compiled from the expressions of the node that holds it.
+///
+/// The code borrows those expressions; it is stored in the same node
+/// (`FnArity::compiled`, `Loop::compiled`), so it cannot outlive them, and
+/// they never move (they sit behind the `Arc<FnProto>` or `Box<Loop>` the
+/// node is in, which nothing mutates after analysis).
+pub struct Compiled(Code<'static>);
+
+impl Compiled {
+    /// Runs the code.
+    #[inline]
+    pub(crate) fn run(&self, it: &mut Interp, frame: Frame) -> Result<Value> {
+        (self.0)(it, frame)
+    }
+
+    /// Erases the borrow of `code` on its node's expressions.
+    ///
+    /// # Safety
+    /// `code` may only borrow from the node the result is stored in (see
+    /// the type's docs).
+    unsafe fn erase(code: Code<'_>) -> Compiled {
+        // SAFETY: same layout (a boxed trait object); the caller keeps the
+        // borrowed expressions alive and in place for as long as the code.
+        Compiled(unsafe { std::mem::transmute::<Code<'_>, Code<'static>>(code) })
+    }
+}
+
+/// The compiled prologue and body of a function arity.
+pub(crate) fn fn_body(arity: &FnArity) -> &Compiled {
+    arity.compiled.get_or_init(|| {
+        let code = with_prologue(&arity.prologue, &arity.body);
+        // SAFETY: the code borrows only `arity`'s own fields and is kept in
+        // `arity.compiled`.
+        unsafe { Compiled::erase(code) }
+    })
+}
+
+/// The compiled code of a `loop` (its bindings included).
+pub(crate) fn loop_code(l: &Loop) -> &Compiled {
+    l.compiled.get_or_init(|| {
+        let code = compile_loop(l);
+        // SAFETY: the code borrows only `l`'s own fields and is kept in
+        // `l.compiled`.
+        unsafe { Compiled::erase(code) }
+    })
+}
+
+/// Compiles one expression.
+pub(crate) fn compile(e: &Expr) -> Code<'_> {
+    match e {
+        Expr::Const(v) => Box::new(move |_, _| Ok(v.clone())),
+        Expr::Local(s) => {
+            let s = *s as usize;
+            Box::new(move |it, f| Ok(it.stack[f.bp + s].clone()))
+        }
+        Expr::MoveLocal(s) => {
+            let s = *s as usize;
+            Box::new(move |it, f| Ok(std::mem::replace(&mut it.stack[f.bp + s], Value::Nil)))
+        }
+        Expr::Capture(i) => {
+            let i = *i as usize;
+            Box::new(move |_, f| match f.closure {
+                Some(c) => Ok(c.captures[i].clone()),
+                None => Err(Error::internal("capture outside a closure")),
+            })
+        }
+        Expr::Global(id) => {
+            let id = *id;
+            Box::new(move |it, _| call::global(it, id))
+        }
+        Expr::Builtin(b) => {
+            let b: &'static _ = *b;
+            Box::new(move |_, _| Ok(Value::Fn(Func::Builtin(b))))
+        }
+        Expr::If(b) => {
+            let (c, t, e) = &**b;
+            let c = test(c);
+            let t = compile(t);
+            let e = compile(e);
+            Box::new(move |it, f| if c(it, f)? { t(it, f) } else { e(it, f) })
+        }
+        Expr::Do(body) => seq(body),
+        Expr::And(items) => {
+            let items: Vec<Code> = items.iter().map(compile).collect();
+            Box::new(move |it, f| {
+                let mut last = Value::Bool(true);
+                for item in &items {
+                    last = item(it, f)?;
+                    if !last.truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            })
+        }
+        Expr::Or(items) => {
+            let items: Vec<Code> = items.iter().map(compile).collect();
+            Box::new(move |it, f| {
+                let mut last = Value::Nil;
+                for item in &items {
+                    last = item(it, f)?;
+                    if last.truthy() {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            })
+        }
+        Expr::Let(binds, body) => {
+            let binds = binds_code(binds);
+            let body = compile(body);
+            Box::new(move |it, f| {
+                run_binds(&binds, it, f)?;
+                body(it, f)
+            })
+        }
+        Expr::Loop(l) => compile_loop(l),
+        Expr::Recur(r) => recur(&r.args, &r.slots),
+        Expr::Call(c) => call::call(c),
+        Expr::CallBuiltin(b, args, span) => call::builtin(b, args, *span),
+        Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
+        Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),
+        Expr::Get(mk) => {
+            let m = compile(&mk.0);
+            let k = compile(&mk.1);
+            Box::new(move |it, f| {
+                let m = m(it, f)?;
+                let k = k(it, f)?;
+                it.budget.tick(1)?;
+                Ok(super::lookup(&m, &k).unwrap_or(Value::Nil))
+            })
+        }
+        Expr::Vector(items) => build::vector(items),
+        Expr::Record(r) => build::record(r),
+        Expr::MakeFn(proto, captures) => build::make_fn(proto, captures),
+        Expr::Nth(slot, i, span) => build::nth(*slot, *i, *span),
+        Expr::Key(slot, key, default, _) => build::key(*slot, key, default.as_deref()),
+        _ => Box::new(move |it, f| it.eval(e, f)),
+    }
+}
+
+/// Compiles a condition (see [`arith::test`] for comparisons).
+fn test(c: &Expr) -> Test<'_> {
+    if let Some(t) = arith::test(c) {
+        return t;
+    }
+    let c = compile(c);
+    Box::new(move |it, f| Ok(c(it, f)?.truthy()))
+}
+
+/// A body (implicit `do`): `nil` when empty.
+fn seq(body: &[Expr]) -> Code<'_> {
+    match body {
+        [] => Box::new(|_, _| Ok(Value::Nil)),
+        [one] => compile(one),
+        [a, b] => {
+            let a = compile(a);
+            let b = compile(b);
+            Box::new(move |it, f| {
+                a(it, f)?;
+                b(it, f)
+            })
+        }
+        [init @ .., last] => {
+            let init: Vec<Code> = init.iter().map(compile).collect();
+            let last = compile(last);
+            Box::new(move |it, f| {
+                for e in &init {
+                    e(it, f)?;
+                }
+                last(it, f)
+            })
+        }
+    }
+}
+
+type BindCode<'a> = (usize, Code<'a>);
+
+fn binds_code(binds: &[Bind]) -> Vec<BindCode<'_>> {
+    binds
+        .iter()
+        .map(|b| (b.slot as usize, compile(&b.value)))
+        .collect()
+}
+
+#[inline]
+fn run_binds(binds: &[BindCode], it: &mut Interp, f: Frame) -> Result<()> {
+    for (slot, value) in binds {
+        let v = value(it, f)?;
+        it.stack[f.bp + slot] = v;
+    }
+    Ok(())
+}
+
+/// A function arity's prologue (destructuring of its parameters) and body.
+fn with_prologue<'a>(prologue: &'a [Bind], body: &'a Expr) -> Code<'a> {
+    let body = compile(body);
+    if prologue.is_empty() {
+        return body;
+    }
+    let prologue = binds_code(prologue);
+    Box::new(move |it, f| {
+        run_binds(&prologue, it, f)?;
+        body(it, f)
+    })
+}
+
+fn compile_loop(l: &Loop) -> Code<'_> {
+    let inits = binds_code(&l.inits);
+    let body = with_prologue(&l.prologue, &l.body);
+    Box::new(move |it, f| {
+        run_binds(&inits, it, f)?;
+        loop {
+            let v = body(it, f)?;
+            if !std::mem::take(&mut it.pending_recur) {
+                return Ok(v);
+            }
+            it.budget.tick(1)?;
+        }
+    })
+}
+
+/// `recur`: every argument is evaluated before any slot is rebound (they
+/// may read the old values); the loop or function body sees the flag.
+fn recur<'a>(args: &'a [Expr], slots: &'a [Slot]) -> Code<'a> {
+    match (args, slots) {
+        ([a], [sa]) => {
+            let a = compile(a);
+            let sa = *sa as usize;
+            Box::new(move |it, f| {
+                let va = a(it, f)?;
+                it.stack[f.bp + sa] = va;
+                it.pending_recur = true;
+                Ok(Value::Nil)
+            })
+        }
+        ([a, b], [sa, sb]) => {
+            let a = compile(a);
+            let b = compile(b);
+            let (sa, sb) = (*sa as usize, *sb as usize);
+            Box::new(move |it, f| {
+                let va = a(it, f)?;
+                let vb = b(it, f)?;
+                it.stack[f.bp + sa] = va;
+                it.stack[f.bp + sb] = vb;
+                it.pending_recur = true;
+                Ok(Value::Nil)
+            })
+        }
+        _ => {
+            let args: Vec<Code> = args.iter().map(compile).collect();
+            Box::new(move |it, f| {
+                let mut values = Vec::with_capacity(args.len());
+                for a in &args {
+                    values.push(a(it, f)?);
+                }
+                for (v, slot) in values.into_iter().zip(slots) {
+                    it.stack[f.bp + *slot as usize] = v;
+                }
+                it.pending_recur = true;
+                Ok(Value::Nil)
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

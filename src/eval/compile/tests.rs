@@ -1,0 +1,73 @@
+//! Compiled code against the tree walker: every program here runs once with
+//! its top-level forms walked and once with them compiled; the value or
+//! error and the steps charged must be the same (rule EVAL-STEPS-1).
+
+use crate::eval::Interp;
+
+/// The printed result or error, and the steps the turn charged.
+fn run_with(src: &str, compile_top: bool) -> (String, u64) {
+    let mut interp = Interp::standalone();
+    interp.compile_top = compile_top;
+    let out = interp.run_program(src);
+    let shown = match out.result {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("{:?}: {}", e.kind(), e.message()),
+    };
+    (shown, interp.budget.steps())
+}
+
+fn run(src: &str) -> (String, u64) {
+    run_with(src, false)
+}
+
+const EXPRS: &[&str] = &[
+    "(+ 1 2)",
+    "(let [a 5 b 7] [(+ a b) (- a b) (* a b) (< a b) (> a b) (<= a a) (>= a b) (= a 5)])",
+    "(let [a 5 b 2.5] [(+ a b) (* b b) (< b a) (= a 5.0)])",
+    "(let [a 9223372036854775807] (+ a 1))",
+    "(let [a 9223372036854775807] (inc a))",
+    "(let [a 7 b 0] (mod a b))",
+    "(let [a -7 b 3] [(mod a b) (rem a b) (quot a b) (inc a) (dec b)])",
+    "(let [s \"x\"] [(= s \"x\") (= :a :a) (= s :x) (+ s 1)])",
+    "(let [r {:a 1 :b \"two\"}] [(:a r) (get r :b) (get r :c) (:a nil)])",
+    "(let [x 3] (if (< x 5) (if (> (* x 2) 5) :big :small) :none))",
+    "(let [x nil] (if (< x 5) 1 2))",
+    "(let [f (fn [a b] {:sum (+ a b) :v [a b]})] (f 1 2))",
+    "(let [[a b & more] [1 2 3 4] {:keys [k] :or {k 9}} {}] [a b more k])",
+    "(loop [i 0 acc 0] (if (< i 100) (recur (inc i) (+ acc (mod (* i i) 7))) acc))",
+    "(loop [i 0 acc []] (if (< i 5) (recur (inc i) (conj acc {:i i})) acc))",
+    "(and 1 (or nil false 3) (count [1 2]))",
+    "(mapv (fn [x] (* x x)) (range 10))",
+    "(reduce (fn [acc [k v]] (+ acc v)) 0 {:a 1 :b 2})",
+    "(let [m {:a 1}] (m :a))",
+    "(let [v [1 2 3]] (v 7))",
+    "(str \"a\" 1 :b)",
+    "(let [x 1] (x 2))",
+    "(count 5)",
+    "(letfn [(ev? [n] (if (= n 0) true (od? (dec n)))) (od? [n] (if (= n 0) false (ev? (dec n))))] (ev? 10))",
+    "(try (/ 1 0) (catch Exception e (:message e)))",
+    "(let [[a b & r] (lazy-seq (cons 1 (lazy-seq [2 3])))] [a b r])",
+    "(let [f (fn [[a b]] [b a])] (f (lazy-seq (cons 1 (lazy-seq nil)))))",
+];
+
+#[test]
+fn compiled_bodies_give_the_walkers_values_errors_and_steps() {
+    for e in EXPRS {
+        let walked = run_with(e, false);
+        let compiled = run_with(e, true);
+        assert_eq!(compiled, walked, "{e}");
+    }
+}
+
+#[test]
+fn user_function_calls_are_charged_and_bounded_as_before() {
+    // fib 16 makes 3193 calls (1596 not leaves), fib 15 1973 (986): each
+    // call is one step, each `(< n 2)` one, each `(- n k)` and `+` one.
+    let fib = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))";
+    let (v15, s15) = run(&format!("{fib} (fib 15)"));
+    let (v16, s16) = run(&format!("{fib} (fib 16)"));
+    assert_eq!((v15.as_str(), v16.as_str()), ("610", "987"));
+    assert_eq!(s16 - s15, (3193 - 1973) * 2 + (1596 - 986) * 3);
+    let (v, _) = run("(defn down [n] (if (= n 0) 0 (down (dec n)))) (down 100000)");
+    assert!(v.contains("call depth exceeded"), "{v}");
+}
