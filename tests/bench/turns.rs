@@ -12,7 +12,8 @@
 //!     PTC_TURNS_RUNS=100 valgrind --tool=callgrind target/release/deps/turns-*   # instructions
 //!
 //! With `PTC_TURNS_RUNS=N` it only runs the ten feeds N times (for
-//! callgrind: instruction counts do not depend on the machine's load).
+//! callgrind: instruction counts do not depend on the machine's load);
+//! with `PTC_TURNS_MEMORY=1` it only measures memory.
 
 use criterion::{criterion_group, BatchSize, Criterion};
 use ptc_lisp::session::Session;
@@ -126,6 +127,9 @@ fn main() {
         return;
     }
     memory();
+    if std::env::var_os("PTC_TURNS_MEMORY").is_some() {
+        return;
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }
