@@ -169,7 +169,7 @@ pub struct Turn {
     pub notes: Vec<String>,
     /// What the LLM reported for `raw_response` (model, usage, latency),
     /// when the turn came from an LLM ([`Session::run_llm_turn`]).
-    pub llm: Option<LlmInfo>,
+    pub llm: Option<Box<LlmInfo>>,
     /// The function calls of a tool-protocol reply ([`Protocol::Tool`]);
     /// `None` for a text reply.
     pub calls: Option<Vec<ReplyCall>>,
@@ -759,6 +759,7 @@ impl Session {
             self.interp.turn_history.push(v.clone());
         }
         self.status = self.status_after(number, &result, returned);
+        reserve_gently(&mut self.turns);
         self.turns.push(Turn {
             number,
             raw_response: raw_response.to_string(),
@@ -771,7 +772,7 @@ impl Session {
             defined,
             success,
             notes,
-            llm,
+            llm: llm.map(Box::new),
             calls: reply.calls.clone(),
             issue: issue.map(|(_, i)| i),
         });
@@ -1033,6 +1034,15 @@ impl Session {
         for l in &self.mcp_links {
             l.stop();
         }
+    }
+}
+
+/// Makes room for one more item, growing by a quarter (at least one)
+/// instead of doubling: a live session keeps its turns and prompts for its
+/// whole life, and a doubled vector of turns is mostly empty room.
+fn reserve_gently<T>(items: &mut Vec<T>) {
+    if items.len() == items.capacity() {
+        items.reserve_exact((items.len() / 4).max(1));
     }
 }
 

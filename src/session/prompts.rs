@@ -45,20 +45,16 @@ use crate::value::Value;
 /// Every prompt of a session, oldest first.
 #[derive(Default)]
 pub(crate) struct Prompts {
-    slots: Vec<Slot>,
+    slots: Vec<State>,
+    /// The messages of the newest prompt, once asked for (P-2).
+    next: OnceLock<Vec<Message>>,
+    /// The prompts rendered when recorded (P-3), by index.
+    kept: Vec<(usize, Vec<Message>)>,
     /// [`Session::prompts`]: every prompt, rendered when asked for and
     /// dropped at the next change (P-4).
     all: OnceLock<Vec<Vec<Message>>>,
     /// The settings the next recorded prompt shares; `None` after a change.
     settings: Option<Arc<Settings>>,
-}
-
-/// One prompt: how to render it, and its messages while they are kept.
-struct Slot {
-    state: State,
-    messages: OnceLock<Vec<Message>>,
-    /// Rendered when recorded and never dropped (P-3).
-    kept: bool,
 }
 
 /// What a prompt's render reads that the session does not keep otherwise.
@@ -86,14 +82,26 @@ impl Prompts {
     pub(crate) fn truncate(&mut self, n: usize) {
         if n < self.slots.len() {
             self.slots.truncate(n);
+            self.kept.retain(|(k, _)| *k < n);
+            self.next.take();
             self.all.take();
         }
     }
 
     /// Drops the newest prompt.
     pub(crate) fn pop(&mut self) {
-        self.slots.pop();
-        self.all.take();
+        self.truncate(self.slots.len().saturating_sub(1));
+    }
+
+    /// Prompt `k`, when it is held.
+    fn held(&self, k: usize) -> Option<&[Message]> {
+        if let Some((_, m)) = self.kept.iter().find(|(i, _)| *i == k) {
+            return Some(m);
+        }
+        if k + 1 == self.slots.len() {
+            return self.next.get().map(Vec::as_slice);
+        }
+        None
     }
 
     /// The render settings changed (tools, options, protocol): the next
@@ -123,25 +131,25 @@ impl Session {
     /// rendered at the first call after a turn, then kept.
     pub fn next_prompt(&self) -> &[Message] {
         match self.prompts.slots.len().checked_sub(1) {
-            Some(k) => self.prompts.slots[k]
-                .messages
-                .get_or_init(|| self.render_prompt(k)),
+            Some(k) => match self.prompts.kept.iter().find(|(i, _)| *i == k) {
+                Some((_, m)) => m,
+                None => self.prompts.next.get_or_init(|| self.render_prompt(k)),
+            },
             None => &[],
         }
     }
 
     /// Prompt `k` (for turn k+1): held, or rendered now.
     pub(crate) fn prompt_at(&self, k: usize) -> Cow<'_, [Message]> {
-        let slot = &self.prompts.slots[k];
-        match slot.messages.get() {
-            Some(m) => Cow::Borrowed(m.as_slice()),
+        match self.prompts.held(k) {
+            Some(m) => Cow::Borrowed(m),
             None => Cow::Owned(self.render_prompt(k)),
         }
     }
 
     /// Renders prompt `k` from its state and the first `k` turns (P-1).
     fn render_prompt(&self, k: usize) -> Vec<Message> {
-        let state = &self.prompts.slots[k].state;
+        let state = &self.prompts.slots[k];
         let turns = &self.turns[..k];
         let globals = turns.last().map_or_else(Globals::new, |t| t.memory.clone());
         let last_return = |id: GlobalId| {
@@ -172,11 +180,7 @@ impl Session {
             return;
         }
         self.prompts.all.take();
-        if let Some(previous) = self.prompts.slots.last_mut() {
-            if !previous.kept {
-                previous.messages.take();
-            }
-        }
+        self.prompts.next.take();
         let settings = match &self.prompts.settings {
             Some(s) => s.clone(),
             None => {
@@ -200,20 +204,17 @@ impl Session {
             .hidden
             .active()
             .then(|| Arc::new(interp.hidden.clone()));
-        let kept = self.render.budget_tokens.is_some();
-        let slot = Slot {
-            state: State {
-                settings,
-                returns,
-                hidden,
-            },
-            messages: OnceLock::new(),
-            kept,
-        };
-        if kept {
-            let _ = slot.messages.set(render_messages(self, View::of(self)));
+        super::reserve_gently(&mut self.prompts.slots);
+        self.prompts.slots.push(State {
+            settings,
+            returns,
+            hidden,
+        });
+        if self.render.budget_tokens.is_some() {
+            let k = self.prompts.slots.len() - 1;
+            let messages = render_messages(self, View::of(self));
+            self.prompts.kept.push((k, messages));
         }
-        self.prompts.slots.push(slot);
     }
 
     /// Records the prompt of the turn not yet run again (after a change of
