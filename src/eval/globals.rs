@@ -231,3 +231,58 @@ impl Globals {
         self.iter().next().is_none()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(g: &Globals, name: &str) -> Option<Value> {
+        g.lookup(name).map(|d| d.value.clone())
+    }
+
+    #[test]
+    fn snapshots_keep_their_definitions_across_chunks_and_the_index() {
+        let mut g = Globals::new();
+        let mut snapshots = Vec::new();
+        for i in 0..40i64 {
+            g.define(&format!("n{i}"), Value::Int(i), None);
+            // redefine an early name: its chunk is shared with every snapshot
+            g.define("n0", Value::Int(-i), None);
+            snapshots.push(g.clone());
+        }
+        for (i, s) in snapshots.iter().enumerate() {
+            let i = i as i64;
+            assert_eq!(s.iter().count(), i as usize + 1);
+            assert_eq!(value(s, "n0"), Some(Value::Int(-i)));
+            assert_eq!(value(s, &format!("n{i}")), Some(Value::Int(i)));
+            assert_eq!(value(s, &format!("n{}", i + 1)), None);
+            let names: Vec<String> = s.iter().map(|(n, _)| n.to_string()).collect();
+            let expected: Vec<String> = (0..=i).map(|k| format!("n{k}")).collect();
+            assert_eq!(names, expected);
+        }
+        // past 16 names lookups go through the index, kept up to date
+        assert_eq!(g.id("n39"), Some(39));
+        let id = g.intern("fresh");
+        assert_eq!(g.id("fresh"), Some(id));
+        assert_eq!(g.name(id).as_ref(), "fresh");
+        assert_eq!(snapshots[39].id("fresh"), None);
+        // rolling back to a snapshot and defining other names
+        let mut back = snapshots[20].clone();
+        back.define("other", Value::Int(7), None);
+        assert_eq!(back.id("other"), Some(21));
+        assert_eq!(value(&back, "other"), Some(Value::Int(7)));
+        assert_eq!(value(&g, "other"), None);
+        assert_eq!(value(&snapshots[21], "n21"), Some(Value::Int(21)));
+    }
+
+    #[test]
+    fn aliases_and_refers_are_snapshotted_too() {
+        let mut g = Globals::new();
+        g.add_alias("s", crate::builtins::Ns::String);
+        let before = g.clone();
+        g.add_refer("join", crate::builtins::Ns::String);
+        assert_eq!(g.refer("join"), Some(crate::builtins::Ns::String));
+        assert_eq!(before.refer("join"), None);
+        assert_eq!(before.alias("s"), Some(crate::builtins::Ns::String));
+    }
+}
