@@ -60,8 +60,9 @@ pub(crate) struct Prompts {
 /// What a prompt's render reads that the session does not keep otherwise.
 struct State {
     settings: Arc<Settings>,
-    /// `Interp::last_return` of every function that has one.
-    returns: Box<[(GlobalId, Value)]>,
+    /// `Interp::last_return` of every function that has one (shared with
+    /// the prompt before when it holds the same numbers).
+    returns: Arc<[(GlobalId, Value)]>,
     /// `Interp::hidden`, when anything is marked.
     hidden: Option<Arc<HiddenMarks>>,
 }
@@ -194,12 +195,16 @@ impl Session {
             }
         };
         let interp = &self.interp;
-        let returns = interp
+        let returns: Vec<(GlobalId, Value)> = interp
             .fn_returns
             .iter()
             .enumerate()
             .filter_map(|(id, v)| Some((id as GlobalId, v.clone()?)))
             .collect();
+        let returns = match self.prompts.slots.last() {
+            Some(before) if same_numbers(&before.returns, &returns) => before.returns.clone(),
+            _ => returns.into(),
+        };
         let hidden = interp
             .hidden
             .active()
@@ -250,4 +255,21 @@ impl Session {
         pairs.reverse();
         crate::render::tokens::calibration(pairs.into_iter())
     }
+}
+
+/// Whether `a` and `b` are the same functions' returns, all of them nil,
+/// booleans or numbers of the same bits (a cheap test: other values are
+/// not compared, and then not shared).
+fn same_numbers(a: &[(GlobalId, Value)], b: &[(GlobalId, Value)]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((i, x), (j, y))| {
+            i == j
+                && match (x, y) {
+                    (Value::Nil, Value::Nil) => true,
+                    (Value::Bool(p), Value::Bool(q)) => p == q,
+                    (Value::Int(p), Value::Int(q)) => p == q,
+                    (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
+                    _ => false,
+                }
+        })
 }
