@@ -34,6 +34,7 @@ pub struct Globals {
     defs: Chunked<Option<Definition>>,
     /// name → id, built at the first lookup in more than [`SCAN`] names and
     /// kept up to date by [`Globals::intern`]; a clone starts without it.
+    #[allow(clippy::box_collection)] // a clone carries one pointer, not a table
     index: OnceLock<Box<HashMap<Arc<str>, GlobalId>>>,
     /// `(require '[clojure.string :as cs])`: alias → namespace (issue 27
     /// item 3); kept like definitions, rolled back with a failed turn.
@@ -175,9 +176,8 @@ impl Globals {
     }
 
     pub(crate) fn name(&self, id: GlobalId) -> &Arc<str> {
-        self.names
-            .get(id as usize)
-            .expect("a global id of these globals")
+        let i = id as usize;
+        &self.names.chunks[i / CHUNK][i % CHUNK]
     }
 
     #[inline]
