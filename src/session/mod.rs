@@ -23,7 +23,9 @@
 //! `extract.rs` (R-70), `file.rs` (session files, [`SessionFile`]),
 //! `recording.rs` (tool calls recorded in session files, hermetic replay,
 //! recorded-only tools), [`json`]
-//! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages).
+//! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages),
+//! `prompts.rs` (each turn's prompt recorded as what its render reads,
+//! rendered when asked for).
 //!
 //! ```
 //! use ptc_lisp::session::{Session, Status};
