@@ -275,3 +275,68 @@ fn replay_check_without_snapshots_is_an_input_error() {
     let out = ptc(&["replay", session, "--snapshot", "a", "--check", "b"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Prompts are rendered when asked for (`session/prompts.rs`): a session
+/// whose prompts are read only at the end holds the same prompts, byte for
+/// byte, as one whose next prompt was read after every turn, also when
+/// what they show changed in between — a function's last return value,
+/// values derived from hidden data, the protocol, a token budget, turns
+/// undone.
+#[test]
+fn prompts_read_late_are_the_prompts_read_at_once() {
+    let turns = [
+        "(defn twice [x] (* 2 x)) (twice 1)",
+        "(def k (str \"key-\" data/_secret)) (println \"key:\" k)",
+        "(twice 21)",
+        "(undefined-fn)",
+        "(def n (count data/orders)) (twice n)",
+        "(return n)",
+    ];
+    let build = |compression: bool| {
+        Session::builder("Count the orders")
+            .data_json("orders", &serde_json::json!([{"id": 1}, {"id": 2}]))
+            .data_json("_secret", &serde_json::json!("s3cr3t-value"))
+            .compression(compression)
+            .max_turns(8)
+            .build()
+            .unwrap()
+    };
+    for compression in [false, true] {
+        let mut eager = build(compression);
+        let mut late = build(compression);
+        let mut read = vec![eager.next_prompt().to_vec()];
+        for (k, r) in turns.iter().enumerate() {
+            if k == 2 {
+                for s in [&mut eager, &mut late] {
+                    s.set_protocol(ptc_lisp::session::Protocol::Tool);
+                }
+                read.pop();
+                read.push(eager.next_prompt().to_vec());
+            }
+            if k == 4 {
+                for s in [&mut eager, &mut late] {
+                    s.set_budget_tokens(Some(100_000));
+                }
+                read.pop();
+                read.push(eager.next_prompt().to_vec());
+            }
+            eager.run_turn(r).unwrap();
+            late.run_turn(r).unwrap();
+            read.push(eager.next_prompt().to_vec());
+        }
+        assert_eq!(late.prompts(), read.as_slice(), "compression {compression}");
+        assert_eq!(eager.prompts(), read.as_slice());
+        assert_eq!(late.next_prompt(), read.last().unwrap().as_slice());
+        // the hidden value is in no prompt, the function's returns are
+        let all = format!("{:?}", late.prompts());
+        assert!(!all.contains("s3cr3t-value"));
+        assert!(read[1].iter().any(|m| m.content.contains("twice")));
+
+        // undoing turns keeps the earlier prompts as they were
+        late.truncate_turns(2);
+        assert_eq!(late.prompts(), &read[..3]);
+        late.run_turn(turns[2]).unwrap();
+        assert_eq!(&late.prompts()[..3], &read[..3]);
+        assert_eq!(late.prompts().len(), 4);
+    }
+}

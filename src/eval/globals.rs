@@ -3,10 +3,16 @@
 //! Names get a [`GlobalId`] the first time they are defined (or first seen
 //! in a `def` during analysis), so compiled code reads definitions by index,
 //! and ids follow the order of first definition (the prelude's order, R-24).
-//! Everything is persistent: [`Globals::clone`] is O(1) and shares structure,
-//! which makes per-turn snapshots and rollback of failed turns cheap.
+//! Everything is persistent: a [`Globals::clone`] shares every definition
+//! with the original (it copies one pointer per 8 names), and a change
+//! after it copies only the 8-name chunk it falls in, which makes per-turn
+//! snapshots and rollback of failed turns cheap: a session's memory after
+//! a turn costs the chunks that turn changed, not the whole namespace. A
+//! clone has no name index until it is looked up in (up to 16 names are
+//! scanned), so the snapshots a session keeps per turn carry none.
 
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock};
 
 use crate::analyze::expr::GlobalId;
 use crate::value::Value;
@@ -21,17 +27,109 @@ pub struct Definition {
 }
 
 /// Every user/ name defined so far, in order of first definition; clones
-/// are O(1) snapshots (see the module docs).
-#[derive(Clone, Default)]
+/// are snapshots that share structure (see the module docs).
+#[derive(Default)]
 pub struct Globals {
-    names: imbl::Vector<Arc<str>>,
-    index: imbl::OrdMap<Arc<str>, GlobalId>,
-    defs: imbl::Vector<Option<Definition>>,
+    names: Chunked<Arc<str>>,
+    defs: Chunked<Option<Definition>>,
+    /// name → id, built at the first lookup in more than [`SCAN`] names and
+    /// kept up to date by [`Globals::intern`]; a clone starts without it.
+    #[allow(clippy::box_collection)] // a clone carries one pointer, not a table
+    index: OnceLock<Box<HashMap<Arc<str>, GlobalId>>>,
     /// `(require '[clojure.string :as cs])`: alias → namespace (issue 27
     /// item 3); kept like definitions, rolled back with a failed turn.
-    aliases: imbl::OrdMap<Arc<str>, crate::builtins::Ns>,
+    aliases: Option<Arc<BTreeMap<Arc<str>, crate::builtins::Ns>>>,
     /// `(require '[clojure.string :refer [join]])`: bare name → namespace.
-    refers: imbl::OrdMap<Arc<str>, crate::builtins::Ns>,
+    refers: Option<Arc<BTreeMap<Arc<str>, crate::builtins::Ns>>>,
+}
+
+/// Names up to this many are found by a scan, without an index.
+const SCAN: usize = 16;
+
+impl Clone for Globals {
+    fn clone(&self) -> Globals {
+        Globals {
+            names: self.names.clone(),
+            defs: self.defs.clone(),
+            index: OnceLock::new(),
+            aliases: self.aliases.clone(),
+            refers: self.refers.clone(),
+        }
+    }
+}
+
+/// A sequence in shared chunks of up to [`CHUNK`] items: a clone copies
+/// one pointer per chunk, and a change copies the one chunk it is in
+/// when another clone shares it.
+struct Chunked<T> {
+    chunks: Box<[Arc<[T]>]>,
+}
+
+/// Items per chunk of [`Chunked`].
+const CHUNK: usize = 8;
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked {
+            chunks: Box::new([]),
+        }
+    }
+}
+
+impl<T> Clone for Chunked<T> {
+    fn clone(&self) -> Self {
+        Chunked {
+            chunks: self.chunks.clone(),
+        }
+    }
+}
+
+impl<T: Clone> Chunked<T> {
+    fn len(&self) -> usize {
+        match self.chunks.last() {
+            Some(last) => (self.chunks.len() - 1) * CHUNK + last.len(),
+            None => 0,
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<&T> {
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+    }
+
+    fn push(&mut self, item: T) {
+        match self.chunks.last_mut() {
+            // Chunks grow by copying (at most CHUNK - 1 items).
+            Some(last) if last.len() < CHUNK => {
+                *last = last.iter().cloned().chain([item]).collect();
+            }
+            _ => {
+                let mut chunks = std::mem::take(&mut self.chunks).into_vec();
+                chunks.push(Arc::from([item]));
+                self.chunks = chunks.into_boxed_slice();
+            }
+        }
+    }
+
+    fn set(&mut self, i: usize, item: T) {
+        let Some(chunk) = self.chunks.get_mut(i / CHUNK) else {
+            return;
+        };
+        if i % CHUNK >= chunk.len() {
+            return;
+        }
+        match Arc::get_mut(chunk) {
+            Some(items) => items[i % CHUNK] = item,
+            None => {
+                let mut items: Vec<T> = chunk.to_vec();
+                items[i % CHUNK] = item;
+                *chunk = items.into();
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
 }
 
 impl Globals {
@@ -42,23 +140,44 @@ impl Globals {
 
     /// The id of `name`, allocating one if it has none.
     pub(crate) fn intern(&mut self, name: &str) -> GlobalId {
-        if let Some(id) = self.index.get(name) {
-            return *id;
+        if let Some(id) = self.id(name) {
+            return id;
         }
         let id = self.names.len() as GlobalId;
         let name: Arc<str> = name.into();
-        self.names.push_back(name.clone());
-        self.index.insert(name, id);
-        self.defs.push_back(None);
+        if let Some(index) = self.index.get_mut() {
+            index.insert(name.clone(), id);
+        }
+        self.names.push(name);
+        self.defs.push(None);
         id
     }
 
     pub(crate) fn id(&self, name: &str) -> Option<GlobalId> {
-        self.index.get(name).copied()
+        if self.names.len() <= SCAN {
+            return self
+                .names
+                .iter()
+                .position(|n| &**n == name)
+                .map(|i| i as GlobalId);
+        }
+        self.index
+            .get_or_init(|| {
+                Box::new(
+                    self.names
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| (n.clone(), i as GlobalId))
+                        .collect(),
+                )
+            })
+            .get(name)
+            .copied()
     }
 
     pub(crate) fn name(&self, id: GlobalId) -> &Arc<str> {
-        &self.names[id as usize]
+        let i = id as usize;
+        &self.names.chunks[i / CHUNK][i % CHUNK]
     }
 
     #[inline]
@@ -68,20 +187,20 @@ impl Globals {
 
     /// The namespace a `require` alias names.
     pub(crate) fn alias(&self, alias: &str) -> Option<crate::builtins::Ns> {
-        self.aliases.get(alias).copied()
+        self.aliases.as_ref()?.get(alias).copied()
     }
 
     /// The namespace a `require … :refer` made `name` refer to.
     pub(crate) fn refer(&self, name: &str) -> Option<crate::builtins::Ns> {
-        self.refers.get(name).copied()
+        self.refers.as_ref()?.get(name).copied()
     }
 
     pub(crate) fn add_alias(&mut self, alias: &str, ns: crate::builtins::Ns) {
-        self.aliases.insert(alias.into(), ns);
+        Arc::make_mut(self.aliases.get_or_insert_with(Default::default)).insert(alias.into(), ns);
     }
 
     pub(crate) fn add_refer(&mut self, name: &str, ns: crate::builtins::Ns) {
-        self.refers.insert(name.into(), ns);
+        Arc::make_mut(self.refers.get_or_insert_with(Default::default)).insert(name.into(), ns);
     }
 
     /// The definition of `name` (without `user/`), if it has one.
@@ -110,5 +229,60 @@ impl Globals {
     /// Whether nothing is defined yet.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(g: &Globals, name: &str) -> Option<Value> {
+        g.lookup(name).map(|d| d.value.clone())
+    }
+
+    #[test]
+    fn snapshots_keep_their_definitions_across_chunks_and_the_index() {
+        let mut g = Globals::new();
+        let mut snapshots = Vec::new();
+        for i in 0..40i64 {
+            g.define(&format!("n{i}"), Value::Int(i), None);
+            // redefine an early name: its chunk is shared with every snapshot
+            g.define("n0", Value::Int(-i), None);
+            snapshots.push(g.clone());
+        }
+        for (i, s) in snapshots.iter().enumerate() {
+            let i = i as i64;
+            assert_eq!(s.iter().count(), i as usize + 1);
+            assert_eq!(value(s, "n0"), Some(Value::Int(-i)));
+            assert_eq!(value(s, &format!("n{i}")), Some(Value::Int(i)));
+            assert_eq!(value(s, &format!("n{}", i + 1)), None);
+            let names: Vec<String> = s.iter().map(|(n, _)| n.to_string()).collect();
+            let expected: Vec<String> = (0..=i).map(|k| format!("n{k}")).collect();
+            assert_eq!(names, expected);
+        }
+        // past 16 names lookups go through the index, kept up to date
+        assert_eq!(g.id("n39"), Some(39));
+        let id = g.intern("fresh");
+        assert_eq!(g.id("fresh"), Some(id));
+        assert_eq!(g.name(id).as_ref(), "fresh");
+        assert_eq!(snapshots[39].id("fresh"), None);
+        // rolling back to a snapshot and defining other names
+        let mut back = snapshots[20].clone();
+        back.define("other", Value::Int(7), None);
+        assert_eq!(back.id("other"), Some(21));
+        assert_eq!(value(&back, "other"), Some(Value::Int(7)));
+        assert_eq!(value(&g, "other"), None);
+        assert_eq!(value(&snapshots[21], "n21"), Some(Value::Int(21)));
+    }
+
+    #[test]
+    fn aliases_and_refers_are_snapshotted_too() {
+        let mut g = Globals::new();
+        g.add_alias("s", crate::builtins::Ns::String);
+        let before = g.clone();
+        g.add_refer("join", crate::builtins::Ns::String);
+        assert_eq!(g.refer("join"), Some(crate::builtins::Ns::String));
+        assert_eq!(before.refer("join"), None);
+        assert_eq!(before.alias("s"), Some(crate::builtins::Ns::String));
     }
 }

@@ -80,6 +80,14 @@ use crate::value::Value;
 pub struct HiddenMarks {
     /// Set by the first mark: the hooks of the evaluator test only this.
     active: bool,
+    /// The marks, allocated at the first (a session without hidden data
+    /// carries one pointer).
+    marks: Option<Box<Marks>>,
+}
+
+/// What [`HiddenMarks`] holds once anything is marked.
+#[derive(Clone, Default)]
+struct Marks {
     /// Marked strings and collections by allocation address, each with a
     /// clone that keeps the address from being reused.
     heap: HashMap<usize, Value>,
@@ -97,12 +105,27 @@ pub struct HiddenMarks {
     lines: HashMap<String, String>,
 }
 
+impl HiddenMarks {
+    /// The marks, read (empty ones before the first mark).
+    fn m(&self) -> &Marks {
+        static EMPTY: std::sync::OnceLock<Marks> = std::sync::OnceLock::new();
+        self.marks
+            .as_deref()
+            .unwrap_or_else(|| EMPTY.get_or_init(Marks::default))
+    }
+
+    /// The marks, to change.
+    fn m_mut(&mut self) -> &mut Marks {
+        self.marks.get_or_insert_with(Box::default)
+    }
+}
+
 impl std::fmt::Debug for HiddenMarks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HiddenMarks")
-            .field("values", &self.heap.len())
-            .field("numbers", &(self.ints.len() + self.floats.len()))
-            .field("lines", &self.lines.len())
+            .field("values", &self.m().heap.len())
+            .field("numbers", &(self.m().ints.len() + self.m().floats.len()))
+            .field("lines", &self.m().lines.len())
             .finish()
     }
 }
@@ -156,12 +179,12 @@ impl HiddenMarks {
             return false;
         }
         match v {
-            Value::Int(i) => self.ints.contains(i),
-            Value::Float(f) => self.floats.contains(&f.to_bits()),
+            Value::Int(i) => self.m().ints.contains(i),
+            Value::Float(f) => self.m().floats.contains(&f.to_bits()),
             _ => match v {
                 // A marked value is held here too: its storage is shared.
                 Value::Str(s) if Arc::strong_count(s) < 2 => false,
-                _ => addr(v).is_some_and(|a| self.heap.contains_key(&a)),
+                _ => addr(v).is_some_and(|a| self.m().heap.contains_key(&a)),
             },
         }
     }
@@ -187,10 +210,10 @@ impl HiddenMarks {
     pub fn mark(&mut self, v: &Value) {
         match v {
             Value::Int(i) if long_number(v) => {
-                self.ints.insert(*i);
+                self.m_mut().ints.insert(*i);
             }
             Value::Float(f) if long_number(v) => {
-                self.floats.insert(f.to_bits());
+                self.m_mut().floats.insert(f.to_bits());
             }
             _ => {
                 let Some(a) = addr(v) else {
@@ -199,14 +222,15 @@ impl HiddenMarks {
                     if matches!(v, Value::Map(_) | Value::Set(_)) && !is_empty_coll(v) {
                         let kept = v.clone();
                         if let Some(a) = addr(&kept) {
-                            self.heap.insert(a, kept);
+                            self.m_mut().heap.insert(a, kept);
                             self.active = true;
                         }
                     }
                     return;
                 };
-                self.heap.entry(a).or_insert_with(|| v.clone());
-                if self.heap.len() >= self.next_prune {
+                let m = self.m_mut();
+                m.heap.entry(a).or_insert_with(|| v.clone());
+                if m.heap.len() >= m.next_prune {
                     self.prune();
                 }
             }
@@ -220,12 +244,15 @@ impl HiddenMarks {
     /// when the marks doubled since the last prune (amortized O(1) per
     /// mark), and after every turn.
     pub fn prune(&mut self) {
-        self.heap.retain(|_, v| match v {
+        let Some(m) = self.marks.as_deref_mut() else {
+            return;
+        };
+        m.heap.retain(|_, v| match v {
             Value::Str(s) | Value::Symbol(s) => Arc::strong_count(s) > 1,
             Value::Regex(r) => Arc::strong_count(r) > 1,
             other => other.shared_addr().is_some(),
         });
-        self.next_prune = (self.heap.len() * 2).max(1024);
+        m.next_prune = (m.heap.len() * 2).max(1024);
     }
 
     /// Marks hidden data as read: the value, every string and collection
@@ -294,7 +321,9 @@ impl HiddenMarks {
 
     /// Marks one printed line; the prompt shows `shown` instead.
     pub fn mark_line(&mut self, line: &str, shown: &str) {
-        self.lines.insert(line.to_string(), shown.to_string());
+        self.m_mut()
+            .lines
+            .insert(line.to_string(), shown.to_string());
         self.active = true;
     }
 
@@ -303,19 +332,20 @@ impl HiddenMarks {
         if !self.active {
             return None;
         }
-        self.lines.get(line).map(String::as_str)
+        self.m().lines.get(line).map(String::as_str)
     }
 
     /// The texts of marked strings and symbols (the renderer replaces them
     /// in free text, error messages, by [`redact_pieces`]'s rule).
     pub fn marked_texts(&self) -> impl Iterator<Item = &str> {
-        self.heap
+        let m = self.m();
+        m.heap
             .values()
             .filter_map(|v| match v {
                 Value::Str(s) | Value::Symbol(s) => Some(&**s),
                 _ => None,
             })
-            .chain(self.quoted.iter().map(String::as_str))
+            .chain(m.quoted.iter().map(String::as_str))
     }
 
     /// The texts of the marked strings, symbols and numbers inside `vals`
@@ -390,6 +420,7 @@ impl HiddenMarks {
             return;
         }
         let found: Vec<String> = self
+            .m()
             .heap
             .values()
             .filter_map(|v| match v {
@@ -401,7 +432,7 @@ impl HiddenMarks {
                 _ => None,
             })
             .collect();
-        self.quoted.extend(found);
+        self.m_mut().quoted.extend(found);
     }
 }
 
@@ -574,15 +605,15 @@ mod tests {
         let kept = Value::string("kept-value");
         m.mark(&kept);
         m.mark(&Value::string("dropped-value"));
-        assert_eq!(m.heap.len(), 2);
+        assert_eq!(m.m().heap.len(), 2);
         m.prune();
-        assert_eq!(m.heap.len(), 1);
+        assert_eq!(m.m().heap.len(), 1);
         assert!(m.is_marked(&kept));
         // A loop's intermediate values do not pile up.
         for i in 0..5000 {
             m.mark(&Value::string(format!("intermediate-{i}")));
         }
-        assert!(m.heap.len() <= 1024, "{}", m.heap.len());
+        assert!(m.m().heap.len() <= 1024, "{}", m.m().heap.len());
     }
 
     #[test]

@@ -705,7 +705,11 @@ pub(super) fn from_session(
             .map(|t| t.raw_response.clone())
             .collect(),
         llm: if session.turns().iter().any(|t| t.llm.is_some()) {
-            session.turns().iter().map(|t| t.llm.clone()).collect()
+            session
+                .turns()
+                .iter()
+                .map(|t| t.llm.as_deref().cloned())
+                .collect()
         } else {
             Vec::new()
         },

@@ -8,6 +8,10 @@ use crate::render::{
 pub use crate::render::{Feedback, Message, ProgramCall, RenderOptions, Rendered, Role, Stats};
 
 use super::Session;
+use crate::analyze::expr::GlobalId;
+use crate::eval::hidden::HiddenMarks;
+use crate::eval::Globals;
+use crate::value::Value;
 
 /// Which perspective to render.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +46,7 @@ impl View {
         }
     }
 
-    fn strategy(self, session: &Session) -> Strategy {
+    pub(super) fn strategy(self, session: &Session) -> Strategy {
         match self {
             View::Compressed => Strategy::SingleUserCoalesced,
             View::Uncompressed => Strategy::Uncompressed,
@@ -59,24 +63,52 @@ pub fn render_input(session: &Session) -> RenderInput {
 /// [`render_input`] with only `turns` of the session's turns.
 fn render_input_of(session: &Session, turns: &[super::Turn]) -> RenderInput {
     let interp = session.interp();
-    let last_return = |id| interp.last_return(id).cloned();
+    render_input_at(
+        session,
+        turns,
+        &interp.globals,
+        |id| interp.last_return(id).cloned(),
+        interp.hidden.clone(),
+        render_tools(session),
+        session.protocol(),
+    )
+}
+
+/// The session's tools as the renderer takes them.
+pub(super) fn render_tools(session: &Session) -> Vec<RenderTool> {
+    session
+        .tools()
+        .iter()
+        .map(|t| RenderTool {
+            name: t.name.clone(),
+            params: t
+                .signature
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), p.ty_display.clone()))
+                .collect(),
+            returns: t.signature.returns_display.clone(),
+            description: t.description.clone(),
+        })
+        .collect()
+}
+
+/// What the renderer needs to render the prompt after `turns`: the
+/// session's mission, data and `max_turns`, with user/ as `globals`, the
+/// functions' last return values from `last_return`, the hidden-data
+/// marks, tools and protocol given (`prompts.rs` records them per prompt).
+pub(super) fn render_input_at(
+    session: &Session,
+    turns: &[super::Turn],
+    globals: &Globals,
+    last_return: impl Fn(GlobalId) -> Option<Value> + Copy,
+    hidden: HiddenMarks,
+    tools: Vec<RenderTool>,
+    protocol: super::Protocol,
+) -> RenderInput {
     RenderInput {
         mission: session.mission().to_string(),
-        tools: session
-            .tools()
-            .iter()
-            .map(|t| RenderTool {
-                name: t.name.clone(),
-                params: t
-                    .signature
-                    .params
-                    .iter()
-                    .map(|p| (p.name.clone(), p.ty_display.clone()))
-                    .collect(),
-                returns: t.signature.returns_display.clone(),
-                description: t.description.clone(),
-            })
-            .collect(),
+        tools,
         data: session
             .data()
             .iter()
@@ -97,9 +129,9 @@ fn render_input_of(session: &Session, turns: &[super::Turn]) -> RenderInput {
                 called: t.calls.is_some() && t.issue.is_none() && t.program.is_some(),
             })
             .collect(),
-        memory: MemoryView::from_interp(interp),
-        hidden: interp.hidden.clone(),
-        protocol: session.protocol(),
+        memory: MemoryView::from_globals(globals, last_return),
+        hidden,
+        protocol,
     }
 }
 

@@ -23,7 +23,9 @@
 //! `extract.rs` (R-70), `file.rs` (session files, [`SessionFile`]),
 //! `recording.rs` (tool calls recorded in session files, hermetic replay,
 //! recorded-only tools), [`json`]
-//! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages).
+//! (the JSON of `ptc replay`), `messages.rs` (turns → chat messages),
+//! `prompts.rs` (each turn's prompt recorded as what its render reads,
+//! rendered when asked for).
 //!
 //! ```
 //! use ptc_lisp::session::{Session, Status};
@@ -64,6 +66,7 @@ pub mod json;
 pub(crate) mod llm;
 pub(crate) mod mcp;
 pub(crate) mod messages;
+mod prompts;
 pub(crate) mod recording;
 pub(crate) mod reply;
 pub(crate) mod shape;
@@ -168,7 +171,7 @@ pub struct Turn {
     pub notes: Vec<String>,
     /// What the LLM reported for `raw_response` (model, usage, latency),
     /// when the turn came from an LLM ([`Session::run_llm_turn`]).
-    pub llm: Option<LlmInfo>,
+    pub llm: Option<Box<LlmInfo>>,
     /// The function calls of a tool-protocol reply ([`Protocol::Tool`]);
     /// `None` for a text reply.
     pub calls: Option<Vec<ReplyCall>>,
@@ -516,7 +519,7 @@ impl SessionBuilder {
             interp: Interp::new(Box::new(host), self.limits),
             turns: Vec::new(),
             status: Status::Running,
-            prompts: Vec::new(),
+            prompts: prompts::Prompts::default(),
             stop_at_max_turns: !self.open_ended,
             open_ended: self.open_ended,
             protocol: self.protocol,
@@ -564,10 +567,10 @@ pub struct Session {
     interp: Interp,
     turns: Vec<Turn>,
     status: Status,
-    /// The messages produced for each turn, in the session's own view:
-    /// `prompts[k]` is what was sent for turn k+1 (rendered once, when the
-    /// turn before it ended, and never re-derived).
-    prompts: Vec<Vec<Message>>,
+    /// The prompt for each turn, in the session's own view: `prompts[k]`
+    /// is what was sent for turn k+1, recorded when the turn before it
+    /// ended and rendered when asked for (`prompts.rs`).
+    prompts: prompts::Prompts,
     /// Whether `max_turns` turns exhaust the session (see
     /// [`Session::set_stop_at_max_turns`]).
     stop_at_max_turns: bool,
@@ -758,6 +761,7 @@ impl Session {
             self.interp.turn_history.push(v.clone());
         }
         self.status = self.status_after(number, &result, returned);
+        reserve_gently(&mut self.turns);
         self.turns.push(Turn {
             number,
             raw_response: raw_response.to_string(),
@@ -770,7 +774,7 @@ impl Session {
             defined,
             success,
             notes,
-            llm,
+            llm: llm.map(Box::new),
             calls: reply.calls.clone(),
             issue: issue.map(|(_, i)| i),
         });
@@ -915,31 +919,6 @@ impl Session {
             self.rerender_next_prompt();
         }
     }
-    /// The provider's prompt-token count over the budget's own count of the
-    /// prompts it was sent, from the recent turns that reported one
-    /// (`render/tokens.rs`); `None` without a budget or a report.
-    pub fn token_calibration(&self) -> Option<crate::render::tokens::Calibration> {
-        self.render.budget_tokens?;
-        let tokenizer = self.render.tokenizer;
-        // Only the newest reports calibrate: count just their prompts
-        // (tokenizing every earlier prompt on each render grows with the
-        // session).
-        let mut pairs: Vec<(u64, usize)> = self
-            .turns
-            .iter()
-            .rev()
-            .filter_map(|t| {
-                let reported = t.llm.as_ref()?.usage.input_tokens?;
-                let sent = self.prompts.get(t.number - 1)?;
-                Some((reported, sent))
-            })
-            .filter(|(_, sent)| !sent.is_empty())
-            .take(crate::render::tokens::CALIBRATION_TURNS)
-            .map(|(reported, sent)| (reported, tokenizer.count(sent)))
-            .collect();
-        pairs.reverse();
-        crate::render::tokens::calibration(pairs.into_iter())
-    }
     /// How the model hands over its program.
     pub fn protocol(&self) -> Protocol {
         self.protocol
@@ -950,6 +929,7 @@ impl Session {
     pub fn set_protocol(&mut self, protocol: Protocol) {
         if protocol != self.protocol {
             self.protocol = protocol;
+            self.prompts.settings_changed();
             self.prompts.pop();
             self.record_next_prompt();
         }
@@ -983,36 +963,6 @@ impl Session {
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
-    }
-
-    /// The messages produced for every turn so far and the next one, in
-    /// the session's own view ([`View::of`]): index k holds the messages
-    /// for turn k+1. Rendered when the session was built and after each
-    /// turn, and stored: what was sent is never re-derived.
-    pub fn prompts(&self) -> &[Vec<Message>] {
-        &self.prompts
-    }
-
-    /// The messages for the next turn (after the last turn that ran; once
-    /// the session has ended, what the next turn would have been sent).
-    pub fn next_prompt(&self) -> &[Message] {
-        self.prompts.last().map(Vec::as_slice).unwrap_or_default()
-    }
-
-    /// Renders the messages for the next turn and stores them.
-    fn record_next_prompt(&mut self) {
-        if self.open_ended {
-            return;
-        }
-        let messages = render_messages(self, View::of(self));
-        self.prompts.push(messages);
-    }
-
-    /// Renders the prompt of the turn not yet run again (after a change of
-    /// how it is rendered); the prompts already sent stay.
-    fn rerender_next_prompt(&mut self) {
-        self.prompts.truncate(self.turns.len());
-        self.record_next_prompt();
     }
 
     /// The session as a session file: its definitions and every turn's raw
@@ -1052,6 +1002,9 @@ impl Session {
             .filter(|l| l.listing_changed())
             .cloned()
             .collect();
+        if !changed.is_empty() {
+            self.prompts.settings_changed();
+        }
         for link in changed {
             let Ok(tools) = link.tools() else { continue };
             let prefix = format!("{}.", link.name());
@@ -1083,6 +1036,15 @@ impl Session {
         for l in &self.mcp_links {
             l.stop();
         }
+    }
+}
+
+/// Makes room for one more item, growing by a quarter (at least one)
+/// instead of doubling: a live session keeps its turns and prompts for its
+/// whole life, and a doubled vector of turns is mostly empty room.
+fn reserve_gently<T>(items: &mut Vec<T>) {
+    if items.len() == items.capacity() {
+        items.reserve_exact((items.len() / 4).max(1));
     }
 }
 
