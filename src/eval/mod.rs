@@ -44,7 +44,7 @@ mod walk;
 
 use std::sync::Arc;
 
-use crate::analyze::expr::{ArithOp, Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
+use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result};
 use crate::value::{Func, Map, Value, Vector};

@@ -91,29 +91,7 @@ impl Interp {
             Expr::Arith2(op, args, b, span) => {
                 let x = self.eval_leaf(&args.0, frame)?;
                 let y = self.eval_leaf(&args.1, frame)?;
-                let fast = match (&x, &y) {
-                    (Value::Int(a), Value::Int(c)) => op.ints(*a, *c),
-                    (Value::Float(a), Value::Float(c)) => op.floats(*a, *c),
-                    _ => None,
-                };
-                match fast {
-                    Some(v) => {
-                        if self.hidden.active() {
-                            self.mark_hidden_arith(&[&x, &y], &v);
-                        }
-                        // Numbers own nothing: skip the out-of-line drops.
-                        std::mem::forget(x);
-                        std::mem::forget(y);
-                        self.budget.tick(1)?;
-                        Ok(v)
-                    }
-                    // `(= (:status o) "paid")`: equal texts, no NaN to mind.
-                    None if *op == ArithOp::Eq && text_pair(&x, &y) => {
-                        self.budget.tick(1)?;
-                        Ok(Value::Bool(x == y))
-                    }
-                    None => self.call_builtin(b, &[x, y]).map_err(|e| e.or_span(*span)),
-                }
+                super::compile::arith2(self, *op, x, y, b, *span)
             }
             Expr::Step(step, x, b, span) => {
                 let x = self.eval_leaf(x, frame)?;

@@ -58,9 +58,9 @@ impl<'a> Operand<'a> {
     }
 }
 
-/// The walker's `Arith2` on two evaluated operands.
+/// `Arith2` on two evaluated operands (the walker's and compiled code's).
 #[inline(always)]
-fn finish(
+pub(in crate::eval) fn finish(
     it: &mut Interp,
     op: ArithOp,
     x: Value,

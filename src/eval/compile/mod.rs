@@ -34,6 +34,8 @@
 //! `Arc`/`Box` that is never moved out of or mutated; see [`Compiled`].
 
 mod arith;
+
+pub(super) use arith::finish as arith2;
 mod build;
 mod call;
 
