@@ -20,7 +20,7 @@
 //!    booleans alone is not code, even though it reads as forms;
 //! 4. otherwise there is no program ([`no_code_error`], a `parse-error`
 //!    whose message names the fenced languages it skipped: "(found a
-//!    ```python block, which is not run)");
+//!    `` ```python `` block, which is not run)");
 //! 5. a program with nothing to run — a lone fence line, an empty block,
 //!    only whitespace or `;` comments — is a failed turn too
 //!    ([`empty_program_error`], a `parse-error` "your code block was

@@ -5,6 +5,7 @@ ports in ../shared/bench/python/) and pydantic-monty (`monty`, same ports;
 `pip install pydantic-monty`), in one run.
 
 Usage: python3 tests/bench/run.py [--runs N] [--programs DIR] [--only SUBSTR]
+       python3 tests/bench/run.py --callgrind [--only SUBSTR]
 
 For every program in ../shared/bench/programs/ (09-parse is generated first)
 it runs each implementation N times (default 5), takes the median wall time
@@ -12,6 +13,12 @@ and the peak resident memory (from /usr/bin/time), checks that every
 implementation printed the same check line, and prints a table with the
 ratio ptc/peer and every implementation's peak memory per program. Ratios from one run are the figures that count
 on a noisy machine. Exits 1 if a check line differs or a run fails.
+
+`--callgrind` instead counts the instructions of one run of each program
+under `valgrind --tool=callgrind` for ptc and CPython (`python3 -S`, the
+interpreter itself: a version manager's shim is resolved first), and prints
+both counts and their ratio. Instruction counts do not depend on what else
+the machine is doing, so they compare across runs where wall times do not.
 """
 
 import argparse
@@ -65,12 +72,75 @@ def measure(cmd, runs):
     return statistics.median(times), kb, line
 
 
+def instructions(cmd):
+    """(instructions, stdout) of one run under callgrind."""
+    full = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
+    proc = subprocess.run(full, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    for line in proc.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip()), proc.stdout
+    raise RuntimeError(f"no instruction count from callgrind for {' '.join(cmd)}")
+
+
+def real_python():
+    """The CPython binary itself (pyenv and similar shims start a shell first)."""
+    out = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def real_monty():
+    """monty's own script beside the real CPython when it is there (not a shim)."""
+    beside = os.path.join(os.path.dirname(real_python()), "monty")
+    return beside if os.path.exists(beside) else "monty"
+
+
+def callgrind_table(ptc, programs, python_port):
+    """Instruction counts of ptc and CPython per program, and their ratio."""
+    if not shutil.which("valgrind"):
+        print("valgrind not found: apt-get install valgrind", file=sys.stderr)
+        return 1
+    python = real_python()
+    header = ["program", "ptc instructions", "cpython instructions", "ptc/cpython"]
+    rows, failed = [], 0
+    for prog in programs:
+        name = os.path.basename(prog)[:-4]
+        try:
+            n, out = instructions([ptc, "run", "--no-limits", prog])
+            row = [name, f"{n:,}"]
+            port = python_port(prog)
+            if port:
+                pn, pout = instructions([python, "-S", port])
+                row += [f"{pn:,}", f"{n / pn:.3f}"]
+                if check_line(pout) != check_line(out):
+                    print(f"{name}: cpython printed {check_line(pout)!r}, ptc {check_line(out)!r}", file=sys.stderr)
+                    failed += 1
+            else:
+                row += ["-", "-"]
+        except RuntimeError as e:
+            print(f"{name}: {e}", file=sys.stderr)
+            failed += 1
+            continue
+        rows.append(row)
+        print("  ".join(row), file=sys.stderr)
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--programs", default=os.path.join(SHARED_BENCH, "programs"))
     ap.add_argument("--only", default="")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="instruction counts of ptc and CPython under callgrind instead of wall times")
     args = ap.parse_args()
 
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -95,6 +165,11 @@ def main():
         port = os.path.join(SHARED_BENCH, "python", os.path.basename(prog)[:-4] + ".py")
         return port if os.path.exists(port) else None
 
+    if args.callgrind:
+        code = callgrind_table(ptc, programs, python_port)
+        shutil.rmtree(work, ignore_errors=True)
+        return code
+
     # name -> function from program to command line (None: no such program)
     peers = {}
     if not args.no_peers:
@@ -103,9 +178,11 @@ def main():
         if shutil.which("nbb"):
             peers["nbb"] = lambda p: ["nbb", p]
         if shutil.which("python3"):
-            peers["cpython"] = lambda p: python_port(p) and ["python3", "-S", python_port(p)]
+            python = real_python()
+            peers["cpython"] = lambda p: python_port(p) and [python, "-S", python_port(p)]
         if shutil.which("monty"):
-            peers["monty"] = lambda p: python_port(p) and ["monty", python_port(p)]
+            monty = real_monty()
+            peers["monty"] = lambda p: python_port(p) and [monty, python_port(p)]
 
     header = ["program", "ptc s", "ptc MB"]
     for name in peers:
