@@ -1,0 +1,109 @@
+//! Building strings: `str print-str println-str pr-str prn-str` (values
+//! printed into one string within the heap room), `subs` and `char`.
+
+use super::*;
+
+fn concat(
+    interp: &mut Interp,
+    args: &[Value],
+    style: Style,
+    sep: &str,
+    end: &str,
+) -> Result<Value> {
+    interp.tick(args.len() as u64 + 1)?;
+    let room = heap_room(interp);
+    let guess: usize = args
+        .iter()
+        .map(|a| match a {
+            Value::Str(s) => s.len(),
+            _ => 8,
+        })
+        .sum();
+    let mut out = String::with_capacity(guess.min(room) + end.len());
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        if !format::write_display(&mut out, a, style, room) {
+            return Err(out_of_room(interp));
+        }
+    }
+    out.push_str(end);
+    built(interp, out)
+}
+
+pub(super) fn str_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    if let [Value::Str(s)] = args {
+        interp.tick(1)?;
+        return Ok(Value::Str(s.clone()));
+    }
+    concat(interp, args, Style::Str, "", "")
+}
+
+pub(super) fn print_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    concat(interp, args, Style::Println, " ", "")
+}
+
+pub(super) fn println_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    concat(interp, args, Style::Println, " ", "\n")
+}
+
+pub(super) fn pr_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    concat(interp, args, Style::Readable, " ", "")
+}
+
+pub(super) fn prn_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    concat(interp, args, Style::Readable, " ", "\n")
+}
+
+pub(super) fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    let s = text("subs", &args[0])?;
+    let start = args::index("subs", &args[1])?;
+    let n = char_count(s) as i64;
+    let end = match args.get(2) {
+        Some(e) => args::index("subs", e)?,
+        None => n,
+    };
+    interp.tick(scan_ticks(s.len()))?;
+    // Indices are clamped to the string (conformance up-runtime_collection-81,
+    // -82), but an end before the start (once clamped) is an error, as in
+    // Clojure (StringIndexOutOfBoundsException), not an empty string.
+    let (start, end) = (start.clamp(0, n), end.clamp(0, n));
+    if start > end {
+        return Err(Error::execution(format!(
+            "subs: end {end} is before start {start} (StringIndexOutOfBoundsException)"
+        ))
+        .with_hint("(subs s start end) needs start <= end; (subs s start) runs to the end"));
+    }
+    let (start, end) = (start as usize, end as usize);
+    if start >= end {
+        return Ok(Value::string(""));
+    }
+    let b0 = byte_at(s, start);
+    let b1 = b0 + byte_at(&s[b0..], end - start);
+    built(interp, s[b0..b1].to_string())
+}
+
+pub(super) fn char_fn(_interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    match &args[0] {
+        Value::Str(s) if s.chars().count() == 1 => Ok(args[0].clone()),
+        v @ (Value::Int(_) | Value::Float(_)) => {
+            let code = args::index("char", v)?;
+            u32::try_from(code)
+                .ok()
+                .and_then(char::from_u32)
+                .map(|c| Value::string(c.to_string()))
+                .ok_or_else(|| {
+                    Error::execution(format!(
+                        "char expects a valid Unicode code point, got {}",
+                        v.describe()
+                    ))
+                })
+        }
+        other => Err(args::type_error(
+            "char",
+            "an integer code point or a one-character string",
+            other,
+        )),
+    }
+}
