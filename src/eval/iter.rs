@@ -20,7 +20,11 @@ use super::Interp;
 pub enum SeqIter {
     Finite {
         items: Vector,
+        /// The index of the next item not in `run`.
         pos: usize,
+        /// Items of a large vector's current leaf still to give, last
+        /// first ([`Vector::run_from`]): one tree lookup per leaf.
+        run: Vec<Value>,
     },
     Range {
         next: Value,
@@ -167,6 +171,7 @@ impl SeqIter {
                     chunk: Box::new(SeqIter::Finite {
                         items: Vector::new(),
                         pos: 0,
+                        run: Vec::new(),
                     }),
                     last: false,
                 },
@@ -195,6 +200,7 @@ impl SeqIter {
             other => SeqIter::Finite {
                 items: args::items(fname, other)?,
                 pos: 0,
+                run: Vec::new(),
             },
         })
     }
@@ -231,10 +237,19 @@ impl SeqIter {
     fn step(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
         match self {
             SeqIter::Thunk(_) => self.next(interp),
-            SeqIter::Finite { items, pos } => {
-                let item = items.get(*pos).cloned();
-                *pos += 1;
-                Ok(item)
+            SeqIter::Finite { items, pos, run } => {
+                if let Some(item) = run.pop() {
+                    return Ok(Some(item));
+                }
+                if items.len() <= crate::value::vector::SMALL {
+                    let item = items.get(*pos).cloned();
+                    *pos += 1;
+                    return Ok(item);
+                }
+                let leaf = items.run_from(*pos);
+                *pos += leaf.len();
+                run.extend(leaf.iter().rev().cloned());
+                Ok(run.pop())
             }
             SeqIter::Range { next, step } => {
                 interp.tick(1)?;

@@ -149,7 +149,7 @@ impl Ordered {
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        Iter(self.entries.iter())
+        Iter(Box::new(crate::value::vector::Chunked::new(&self.entries)))
     }
 
     /// The entries, in order, owned.
@@ -159,7 +159,7 @@ impl Ordered {
 }
 
 /// The entries of an [`Ordered`] map, in order.
-pub struct Iter<'a>(imbl::vector::Iter<'a, Slot>);
+pub struct Iter<'a>(Box<crate::value::vector::Chunked<'a, Slot>>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Value, &'a Value);

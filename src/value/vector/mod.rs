@@ -26,7 +26,7 @@ use std::ops::{Index, IndexMut, Range};
 use super::Value;
 
 mod iter;
-pub use iter::{IntoIter, Iter, IterMut};
+pub use iter::{Chunked, IntoIter, Iter, IterMut};
 
 type Large = imbl::Vector<Value>;
 
@@ -147,6 +147,30 @@ impl Vector {
         match &self.0 {
             Repr::Small(v) => v.get(i),
             Repr::Large(v) => v.get(i),
+        }
+    }
+
+    /// The items from index `i` to the end of the contiguous run that holds
+    /// it: `&items[i..]` of a small vector, the rest of the leaf (up to 64
+    /// items) of a large one; empty past the end. Walking a large vector
+    /// run by run costs one tree lookup per leaf, not one per item.
+    pub fn run_from(&self, i: usize) -> &[Value] {
+        match &self.0 {
+            Repr::Small(v) => v.get(i..).unwrap_or(&[]),
+            Repr::Large(v) => {
+                if i >= v.len() {
+                    return &[];
+                }
+                let mut focus = v.focus();
+                let (range, leaf) = focus.chunk_at(i);
+                let run: *const [Value] = &leaf[i - range.start..];
+                // SAFETY: the leaf is a node of `v`'s tree, which `self`
+                // owns and which cannot change while `self` is borrowed; the
+                // focus only caches the path to it (imbl's own `Chunks`
+                // iterator hands out leaves for the vector's lifetime the
+                // same way).
+                unsafe { &*run }
+            }
         }
     }
 
@@ -377,7 +401,7 @@ impl Vector {
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Small(v) => Iter::Small(v.iter()),
-            Repr::Large(v) => Iter::Large(v.iter()),
+            Repr::Large(v) => Iter::Large(Box::new(iter::Chunked::new(v))),
         }
     }
 

@@ -130,3 +130,74 @@ fn a_shared_small_vector_is_copied_on_write() {
     assert_eq!(a.len(), 5);
     assert_eq!(b.len(), 6);
 }
+
+/// A large vector built so its leaves are not all full (pushes at both
+/// ends and a concatenation), with the same items in a `Vec`.
+fn uneven_large() -> (Vector, Vec<i64>) {
+    let mut v = ints(0..300);
+    for i in 1..=70 {
+        v.push_front(Value::Int(-i));
+    }
+    v.append(ints(300..1000));
+    (v, (-70..1000).collect())
+}
+
+#[test]
+fn a_large_vector_iterates_leaf_by_leaf_from_both_ends() {
+    let (v, expected) = uneven_large();
+    assert!(!is_small(&v));
+    assert_eq!(as_ints(&v), expected);
+    let backwards: Vec<i64> = v.iter().rev().map(|x| x.as_int().unwrap()).collect();
+    assert_eq!(
+        backwards,
+        expected.iter().rev().copied().collect::<Vec<_>>()
+    );
+    // Both ends at once, meeting in the middle; the length stays exact.
+    let mut it = v.iter();
+    let (mut front, mut back) = (Vec::new(), Vec::new());
+    while it.len() > 0 {
+        let before = it.len();
+        front.push(it.next().unwrap().as_int().unwrap());
+        if let Some(x) = it.next_back() {
+            back.push(x.as_int().unwrap());
+        }
+        assert!(it.len() < before);
+    }
+    assert!(it.next().is_none() && it.next_back().is_none());
+    back.reverse();
+    front.extend(back);
+    assert_eq!(front, expected);
+    // `nth` skips whole leaves and counts what it skipped.
+    for start in [0, 1, 63, 64, 65, 500, 1069] {
+        let mut it = v.iter();
+        assert_eq!(
+            it.nth(start).map(|x| x.as_int().unwrap()),
+            Some(expected[start])
+        );
+        assert_eq!(it.len(), expected.len() - start - 1);
+        assert_eq!(
+            it.next().map(|x| x.as_int().unwrap()),
+            expected.get(start + 1).copied()
+        );
+    }
+    assert!(v.iter().nth(expected.len()).is_none());
+    let sum = v.iter().fold(0, |acc, x| acc + x.as_int().unwrap());
+    assert_eq!(sum, expected.iter().sum::<i64>());
+}
+
+#[test]
+fn runs_cover_a_large_vector_in_order() {
+    let (v, expected) = uneven_large();
+    let mut seen = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let run = v.run_from(i);
+        assert!(!run.is_empty() && run.len() <= 64);
+        seen.extend(run.iter().map(|x| x.as_int().unwrap()));
+        i += run.len();
+    }
+    assert_eq!(seen, expected);
+    assert!(v.run_from(v.len()).is_empty());
+    // From the middle of a leaf.
+    assert_eq!(v.run_from(100)[0].as_int(), Some(expected[100]));
+}
