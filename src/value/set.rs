@@ -6,8 +6,8 @@
 //! elements with their hashes (`hashbrown`, open addressing) in an `Arc`:
 //! `conj`, `disj` and `contains?` hash the element once and compare only
 //! elements with the same hash; an unshared set is changed in place, a
-//! shared one copied first (copy on write). Nothing sorts on `conj` or
-//! `contains?`.
+//! shared one copied first (copy on write; the copy is charged to the
+//! turn's heap). Nothing sorts on `conj` or `contains?`.
 //!
 //! **Canonical order where it shows (rule V-SET-1).** A large set is sorted
 //! (`format.md` F-2) the first time it is iterated or printed, and the
@@ -25,6 +25,17 @@ use super::hash::value_hash;
 use super::map::SMALL;
 use super::order::cmp_key;
 use super::Value;
+
+/// The unshared table of a large set, copied first when another value
+/// holds it too; the copy (the whole table) is charged to the running
+/// turn's heap, so adding to or removing from a shared large set costs
+/// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
+fn table_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
+    if Arc::get_mut(s).is_none() {
+        crate::eval::budget::charge_heap(s.copy_bytes());
+    }
+    Arc::make_mut(s)
+}
 
 /// A persistent set (O(1) clone) iterating in canonical order.
 #[derive(Clone, Default)]
@@ -61,6 +72,13 @@ impl Hashed {
             table: HashTable::with_capacity(n),
             sorted: OnceLock::new(),
         }
+    }
+
+    /// What copying the table allocates: its buckets (each an element
+    /// beside its hash) and their control bytes.
+    fn copy_bytes(&self) -> u64 {
+        let bucket = std::mem::size_of::<(u64, Value)>() + 1;
+        (self.table.capacity() * bucket) as u64
     }
 
     fn find(&self, h: u64, x: &Value) -> Option<&Value> {
@@ -179,7 +197,7 @@ impl Set {
             },
             Repr::Large(s) => {
                 let h = value_hash(&x);
-                Arc::make_mut(s).insert(h, x)
+                table_mut(s).insert(h, x)
             }
         }
     }
@@ -199,7 +217,7 @@ impl Set {
             Repr::Large(s) => {
                 let h = value_hash(x);
                 s.find(h, x)?;
-                let old = Arc::make_mut(s).remove(h, x);
+                let old = table_mut(s).remove(h, x);
                 if s.table.len() <= SMALL / 2 {
                     let mut items: Vec<Value> = s.table.iter().map(|(_, y)| y.clone()).collect();
                     items.sort_unstable();

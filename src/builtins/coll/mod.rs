@@ -205,7 +205,7 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
                 ))
                 .with_hint("an index can replace an item (0 to count-1) or append (count); use conj to add at the end"));
             }
-            let mut items = (*items).clone();
+            let mut items = std::sync::Arc::unwrap_or_clone(items);
             let i = i as usize;
             if i == len {
                 items.push_back(v);
