@@ -243,7 +243,12 @@ fn add_joined(interp: &mut Interp, out: &mut Set, found: Option<&Value>, x: &Map
             if let Value::Map(y) = y {
                 interp.tick(1)?;
                 interp.alloc(SET_ITEM + MAP_ENTRY * (y.len() + x.len()) as u64)?;
-                out.insert(Value::Map(x.clone().union(y.clone())));
+                // Clojure's (merge y x): y's keys first, x's values win.
+                let mut joined = y.clone();
+                for (k, v) in x.iter() {
+                    joined.insert(k.clone(), v.clone());
+                }
+                out.insert(Value::Map(joined));
             }
         }
     }
