@@ -49,6 +49,16 @@ enum Repr {
     Large(Arc<Hashed>),
 }
 
+/// Bytes of a large set's [`Hashed`] struct inside its `Arc`
+/// (`value/cost.rs`).
+pub(crate) const HASHED_BYTES: u64 = std::mem::size_of::<Hashed>() as u64;
+/// Bytes of one bucket of a large set's table: an element beside its hash
+/// (each bucket also has a control byte).
+pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<(u64, Value)>() as u64;
+/// The control bytes a hash table keeps past its buckets: one group
+/// (hashbrown's SSE2 group width; 8 on targets without it).
+pub(crate) const GROUP_BYTES: u64 = 16;
+
 /// A large set: each element beside its hash, and the elements in
 /// canonical order once someone asked for them.
 struct Hashed {

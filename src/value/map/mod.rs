@@ -25,6 +25,13 @@ pub const SMALL: usize = 16;
 
 type Sorted = imbl::OrdMap<Value, Value>;
 
+/// Bytes of one `(key, value)` pair: a small map's entry, a sorted map's
+/// B-tree key (`value/cost.rs`).
+pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<(Value, Value)>() as u64;
+/// Bytes of a `sorted-map`'s `OrdMap` handle inside its `Arc`.
+pub(crate) const SORTED_BYTES: u64 = std::mem::size_of::<Sorted>() as u64;
+pub(crate) use ordered::{INDEX_KEY_BYTES, ORDERED_BYTES, SLOT_BYTES};
+
 /// A persistent map (O(1) clone, structural sharing): iterates in the
 /// order its keys were first added, or in canonical key order for a
 /// `sorted-map`.
