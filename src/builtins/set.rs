@@ -180,8 +180,9 @@ fn rename_map(interp: &mut Interp, m: &Map, kmap: &Map) -> Result<Map> {
             out.insert(new.clone(), v.clone());
         }
     }
-    // A copy of `m`, the keys renamed (a renamed key goes last).
-    interp.alloc(cost::map_copy_bytes(m) + cost::map_growth_like(m, m.len(), out.len()))?;
+    // A copy of `m` (charged as it is made: copy on write), the keys
+    // renamed (a renamed key goes last).
+    interp.alloc(cost::map_growth_like(m, m.len(), out.len()))?;
     Ok(out)
 }
 
@@ -258,7 +259,10 @@ fn add_joined(interp: &mut Interp, out: &mut Set, found: Option<&Value>, x: &Map
                 for (k, v) in x.iter() {
                     joined.insert(k.clone(), v.clone());
                 }
-                interp.alloc(cost::map_bytes(joined.len()) + cost::set_insert(out.len()))?;
+                // The copy of `y` is charged as it is made (copy on write).
+                interp.alloc(
+                    cost::map_growth_like(y, y.len(), joined.len()) + cost::set_insert(out.len()),
+                )?;
                 out.insert(Value::Map(joined));
             }
         }

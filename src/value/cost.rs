@@ -19,25 +19,33 @@
 //!   half-full nodes of ascending keys and the three-quarters of random
 //!   ones), a large set's hash table (hashbrown: a power of two of buckets
 //!   at most 7/8 full, one control byte each, starting at twice
-//!   `map::SMALL` elements).
+//!   `map::SMALL` elements), and the sorted copy of its elements it keeps
+//!   once iterated (V-SET-1), charged when made;
+//! * the copies writes make of storage another value holds too (copy on
+//!   write): a small collection's array, a large set's table, a large
+//!   map's or vector's handle and the chunk and index nodes written
+//!   ([`map_copy_bytes`], [`set_copy_bytes`], [`vector_copy_bytes`]),
+//!   charged by the representations as they copy.
 //!
 //! What is not counted: the allocator's own overhead (size classes,
 //! headers), spare capacity a `Vec` holds while it grows (a small map grown
-//! by `assoc` may hold up to twice its entries), the sorted copy a large
-//! set keeps once iterated (V-SET-1, dropped when the set changes), and
-//! what values share: each function counts one value's own allocations,
-//! the values inside it being charged where they were built.
+//! by `assoc` may hold up to twice its entries), the chunk a cut of a large
+//! vector copies ([`vector_slice_bytes`]), and what values share: each
+//! function counts one value's own allocations, the values inside it
+//! being charged where they were built.
 //!
-//! Charges are a function of lengths only, never of addresses, reference
-//! counts or the allocator, so a program is charged the same on every run
-//! and every machine with the same word size. Writers charge the growth of
-//! a collection ([`vector_growth`], [`map_growth`], [`set_growth`]): adding
-//! items to a collection of `n` is charged the difference between the two
-//! sizes, so a collection built item by item is charged what it costs
-//! once built, jumps included (a set's table doubling, a vector or map
-//! moving to its large representation).
+//! Charges are a function of lengths and of whether storage is shared
+//! (another value holds it), never of addresses or the allocator, so a
+//! program is charged the same on every run and every machine with the
+//! same word size. Writers charge the growth of a collection
+//! ([`vector_growth`], [`map_growth`], [`set_growth`]): adding items to a
+//! collection of `n` is charged the difference between the two sizes, so
+//! a collection built item by item is charged what it costs once built,
+//! jumps included (a set's table doubling, a vector or map moving to its
+//! large representation).
 
 use std::mem::size_of;
+use std::sync::Arc;
 
 use super::{map, set, vector, Value};
 
@@ -200,6 +208,13 @@ pub fn set_bytes(n: usize) -> u64 {
     }
 }
 
+/// The canonical order a large set of `n` elements keeps once it is
+/// iterated (V-SET-1): an array of `n` slots beside its table, made again
+/// after the set changes.
+pub fn set_order_bytes(n: usize) -> u64 {
+    n64(n).saturating_mul(VALUE)
+}
+
 /// What growing a vector from `from` to `to` items adds (0 if it shrinks).
 pub fn vector_growth(from: usize, to: usize) -> u64 {
     vector_bytes(to).saturating_sub(vector_bytes(from))
@@ -314,13 +329,13 @@ pub fn vector_copy_bytes(len: usize) -> u64 {
     }
 }
 
-/// What the first write to a map another value holds too copies (copy on
-/// write): a small map's whole array; for a large one its handle, the
-/// chunk of entries written and the index nodes from the root to the key;
-/// for a sorted one the nodes from the root to the key.
-pub fn map_copy_bytes(m: &map::Map) -> u64 {
-    let n = m.len();
-    if m.is_sorted() {
+/// What the first write to a map of `n` entries (`sorted` or not) another
+/// value holds too copies (copy on write): a small map's whole array; for
+/// a large one its handle, the chunk of entries written and the index
+/// nodes from the root to the key; for a sorted one the nodes from the
+/// root to the key.
+pub fn map_copy_bytes(sorted: bool, n: usize) -> u64 {
+    if sorted {
         ARC_HEADER + map::SORTED_BYTES + btree_depth(n64(n)) * btree_node(map::ENTRY_BYTES)
     } else if n <= map::SMALL {
         map_bytes(n)
@@ -332,6 +347,23 @@ pub fn map_copy_bytes(m: &map::Map) -> u64 {
     }
 }
 
+/// What the first write to a set of `n` elements another value holds too
+/// copies: all of it (a small set's array, a large set's table).
+pub fn set_copy_bytes(n: usize) -> u64 {
+    set_bytes(n)
+}
+
+/// Charges `bytes()` to the running turn's heap, through the per-thread
+/// meter, when another handle holds `storage` too: the copy a write to it
+/// is about to make (copy on write, `Arc::make_mut`). Whether storage is
+/// shared depends on the program's values (and on what its host holds),
+/// never on addresses or the allocator.
+#[inline]
+pub(crate) fn charge_copy_if_shared<T: ?Sized>(storage: &Arc<T>, bytes: impl FnOnce() -> u64) {
+    if Arc::strong_count(storage) > 1 {
+        crate::eval::budget::charge_heap(bytes());
+    }
+}
 
 #[cfg(test)]
 mod tests;

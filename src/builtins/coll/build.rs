@@ -13,7 +13,7 @@ pub(super) fn peek(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
 }
 
-pub(super) fn pop(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+pub(super) fn pop(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match &a[0] {
         Value::Vector(items) => {
             if items.is_empty() {
@@ -22,6 +22,8 @@ pub(super) fn pop(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
                         .with_hint("check (empty? v) first"),
                 );
             }
+            // Cut like `butlast`: a small vector copied, a large one shared.
+            interp.alloc(cost::vector_slice_bytes(items.len() - 1))?;
             let mut items = (**items).clone();
             items.pop_back();
             Ok(Value::vector(items))

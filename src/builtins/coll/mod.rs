@@ -213,7 +213,7 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
                 ))
                 .with_hint("an index can replace an item (0 to count-1) or append (count); use conj to add at the end"));
             }
-            let mut items = std::sync::Arc::unwrap_or_clone(items);
+            let mut items = Vector::unshared(items);
             let i = i as usize;
             if i == len {
                 items.push_back(v);
@@ -307,7 +307,7 @@ impl Acc {
     fn new(fname: &str, v: &Value) -> Result<Acc> {
         match v {
             Value::Nil => Ok(Acc::Vec(Vector::new())),
-            Value::Vector(items) => Ok(Acc::Vec((**items).clone())),
+            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items.clone()))),
             Value::Map(m) => Ok(Acc::Map(m.clone())),
             Value::Set(s) => Ok(Acc::Set(s.clone())),
             other => Err(args::type_error(
@@ -321,9 +321,7 @@ impl Acc {
     /// Like [`Acc::new`], taking the collection (no copy when unshared).
     fn owned(fname: &str, v: Value) -> Result<Acc> {
         match v {
-            Value::Vector(items) => Ok(Acc::Vec(
-                std::sync::Arc::try_unwrap(items).unwrap_or_else(|shared| (*shared).clone()),
-            )),
+            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items))),
             Value::Map(m) => Ok(Acc::Map(m)),
             Value::Set(s) => Ok(Acc::Set(s)),
             other => Acc::new(fname, &other),

@@ -146,11 +146,14 @@ fn copies_are_whole_for_arrays_and_tables_and_paths_for_trees() {
     assert!(vector_slice_bytes(100_000) < vector_copy_bytes(100_000));
     assert!(vector_copy_bytes(100_000) < vector_bytes(vector::SMALL + 1));
     let small: Map = (0..10).map(|i| (Value::Int(i), Value::Int(i))).collect();
-    assert_eq!(map_copy_bytes(&small), map_bytes(10));
+    assert_eq!(
+        map_copy_bytes(small.is_sorted(), small.len()),
+        map_bytes(10)
+    );
     let large: Map = (0..100_000)
         .map(|i| (Value::Int(i), Value::Int(i)))
         .collect();
-    let path = map_copy_bytes(&large);
+    let path = map_copy_bytes(false, large.len());
     assert!(
         path > map_bytes(map::SMALL) && path < map_bytes(1000),
         "{path}"
@@ -158,4 +161,54 @@ fn copies_are_whole_for_arrays_and_tables_and_paths_for_trees() {
     assert_eq!(btree_depth(64), 1);
     assert_eq!(btree_depth(65), 2);
     assert_eq!(btree_depth(100_000), 3);
+}
+
+/// What this thread's meter holds (heap bytes), emptied.
+fn metered() -> u64 {
+    crate::eval::budget::swap_meter((0, 0)).1
+}
+
+#[test]
+fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
+    metered();
+    // Maps: a small one's array, a large one's paths.
+    let mut small: Map = (0..5).map(|i| (Value::Int(i), Value::Int(i))).collect();
+    assert_eq!(metered(), 0, "building is charged by its builder, not here");
+    let held = small.clone();
+    small.insert(Value::Int(9), Value::Int(9));
+    assert_eq!(metered(), map_bytes(5));
+    small.insert(Value::Int(10), Value::Int(10));
+    assert_eq!(metered(), 0, "the copy is this map's own now");
+    drop(held);
+    let mut large: Map = (0..1000).map(|i| (Value::Int(i), Value::Int(i))).collect();
+    let held = large.clone();
+    large.remove(&Value::Int(3));
+    assert_eq!(metered(), map_copy_bytes(false, 1000));
+    drop(held);
+    // Sets: the whole array or table.
+    let mut set: crate::value::Set = (0..1000).map(Value::Int).collect();
+    metered();
+    let held = set.clone();
+    set.insert(Value::Int(-1));
+    assert_eq!(metered(), set_bytes(1000));
+    drop(held);
+    set.insert(Value::Int(-2));
+    assert_eq!(metered(), 0);
+    // Vectors: taken out of their `Arc` for a write.
+    let items = Arc::new(Vector::from_vec((0..10).map(Value::Int).collect()));
+    let held = items.clone();
+    let _copy = Vector::unshared(items);
+    assert_eq!(metered(), vector_bytes(10));
+    let _own = Vector::unshared(held);
+    assert_eq!(metered(), 0);
+}
+
+#[test]
+fn a_large_set_is_charged_its_order_when_first_iterated() {
+    let set: crate::value::Set = (0..1000).map(Value::Int).collect();
+    metered();
+    assert_eq!(set.iter().count(), 1000);
+    assert_eq!(metered(), set_order_bytes(1000));
+    assert_eq!(set.iter().count(), 1000);
+    assert_eq!(metered(), 0, "kept, not made again");
 }
