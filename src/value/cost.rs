@@ -283,7 +283,7 @@ pub fn entry_bytes() -> u64 {
 /// A closure made by `fn` capturing `captures` values: the `Arc`'d
 /// closure and its captures' slots.
 pub fn closure_bytes(captures: usize) -> u64 {
-    (ARC_HEADER + size_of::<crate::eval::Closure>() as u64)
+    (ARC_HEADER + super::function::CLOSURE_BYTES)
         .saturating_add(n64(captures).saturating_mul(VALUE))
 }
 

@@ -41,9 +41,9 @@
 //! [`transduce_with`], for other areas (`into` with a transducer).
 //!
 //! Costs: one step per item processed (on top of what calls cost), and
-//! about 16 bytes per vector item / 48 per map entry built; results that
-//! share structure with their input (`rest`, `drop`, `take` of a vector)
-//! charge a constant.
+//! what the values built cost (HEAP-COST-1, `value/cost.rs`); results that
+//! share a large vector's tree with their input (`rest`, `drop`, `take`)
+//! charge their handle.
 
 mod access;
 mod build;
