@@ -21,7 +21,7 @@ use super::args;
 use super::{Arity, Builtin};
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Interp;
-use crate::value::{Func, Map, Value};
+use crate::value::{cost, Func, Map, Value};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("apply", Arity::at_least(2), "Calls f with the given arguments followed by the items of the last one, a collection (nil is empty).", apply)
@@ -153,7 +153,7 @@ fn juxt(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
         for f in &fs {
             out.push(interp.call(f, args)?);
         }
-        interp.alloc(16 * out.len() as u64 + 32)?;
+        interp.alloc(cost::vector_bytes(out.len()))?;
         Ok(Value::vector_from(out))
     }))
 }
@@ -368,7 +368,7 @@ pub(super) fn shown_within_heap(interp: &mut Interp, v: &Value) -> Result<String
     let room = super::string::heap_room(interp);
     match crate::format::display_within(v, crate::format::Style::Println, room) {
         Some(text) => {
-            interp.alloc(text.len() as u64)?;
+            interp.alloc(cost::string_bytes(text.len()))?;
             Ok(text)
         }
         None => Err(super::string::out_of_room(interp)),
@@ -381,7 +381,7 @@ fn ex_info(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         other => Value::string(shown_within_heap(interp, other)?),
     };
     let data = a.get(1).cloned().unwrap_or_else(|| Value::Map(Map::new()));
-    interp.alloc(2 * 48 + 32)?;
+    interp.alloc(cost::map_bytes(2))?;
     let mut m = Map::new();
     m.insert(Value::keyword("message"), message);
     m.insert(Value::keyword("data"), data);

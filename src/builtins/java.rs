@@ -28,7 +28,7 @@ use super::args;
 use super::{lookup_in, Arity, Builtin, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::{Map, Value};
+use crate::value::{cost, Map, Value};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new(
@@ -248,7 +248,7 @@ fn substring(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         .skip(start as usize)
         .take((end - start) as usize)
         .collect();
-    interp.alloc(out.len() as u64 + 32)?;
+    interp.alloc(cost::string_bytes(out.len()))?;
     Ok(Value::string(out))
 }
 
@@ -283,7 +283,7 @@ fn exception_value(interp: &mut Interp, class: &str, a: &[Value]) -> Result<Valu
         // Printed within the heap budget and charged, as `ex-info` does.
         Some(other) => Value::string(super::core::shown_within_heap(interp, other)?),
     };
-    interp.alloc(2 * 48 + 32)?;
+    interp.alloc(cost::map_bytes(2) + cost::string_bytes(class.len()))?;
     let mut m = Map::new();
     m.insert(Value::keyword("message"), message);
     m.insert(Value::keyword("class"), Value::string(class));

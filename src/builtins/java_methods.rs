@@ -33,7 +33,7 @@ use super::interop::{civil_from_days, days_from_civil, days_in_month, parse_ymd}
 use super::{Arity, Builtin};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::Value;
+use crate::value::{cost, Value};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("AssertionError.", Arity::range(0, 1), "A java.lang.AssertionError to throw (what a failed assert throws; Exception does not catch it).", assertion_error),
@@ -262,7 +262,8 @@ fn integer_to_string(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     } else {
         10
     };
-    interp.alloc(96)?;
+    // At most 64 binary digits and a sign.
+    interp.alloc(cost::string_bytes(65))?;
     let mut digits = Vec::new();
     let mut m = n.unsigned_abs();
     loop {
@@ -383,12 +384,13 @@ fn iso(interp: &mut Interp, (y, m, d): (i64, i64, i64)) -> Result<Value> {
             Error::execution(format!("year {y} is out of range")).with_class("DateTimeException")
         );
     }
-    interp.alloc(48)?;
-    Ok(Value::string(if (0..=9999).contains(&y) {
+    let text = if (0..=9999).contains(&y) {
         format!("{y:04}-{m:02}-{d:02}")
     } else {
         format!("{y:+}-{m:02}-{d:02}")
-    }))
+    };
+    interp.alloc(cost::string_bytes(text.len()))?;
+    Ok(Value::string(text))
 }
 
 fn epoch_day(ymd: (i64, i64, i64)) -> i64 {
@@ -518,7 +520,7 @@ fn assertion_error(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         Some(Value::Str(s)) => Value::Str(s.clone()),
         Some(other) => Value::string(super::core::shown_within_heap(interp, other)?),
     };
-    interp.alloc(128)?;
+    interp.alloc(cost::map_bytes(2) + cost::string_bytes("AssertionError".len()))?;
     let mut m = crate::value::Map::new();
     m.insert(Value::keyword("message"), message);
     m.insert(Value::keyword("class"), Value::string("AssertionError"));

@@ -26,7 +26,7 @@ use super::args;
 use super::{Arity, Builtin, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::{Map, Value};
+use crate::value::{cost, Map, Value};
 
 /// The deepest nesting written or read.
 pub const MAX_DEPTH: usize = 128;
@@ -250,6 +250,8 @@ fn key_fn(f: &Value) -> Keys {
 
 fn read(interp: &mut Interp, fname: &str, text: &str, keys: &Keys) -> Result<Value> {
     interp.tick(1 + text.len() as u64 / 16)?;
+    // The parse tree, freed once converted (about twice the text); the
+    // values it becomes are charged as they are built.
     interp.alloc(2 * text.len() as u64 + 64)?;
     let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         Error::execution(format!("{fname}: invalid JSON: {e}"))
@@ -273,8 +275,12 @@ fn convert(interp: &mut Interp, j: &serde_json::Value, keys: &Keys, depth: usize
             Some(i) => Value::Int(i),
             None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
         },
-        J::String(s) => Value::string(s.as_str()),
+        J::String(s) => {
+            interp.alloc(cost::string_bytes(s.len()))?;
+            Value::string(s.as_str())
+        }
         J::Array(items) => {
+            interp.alloc(cost::vector_bytes(items.len()))?;
             let mut out = Vec::with_capacity(items.len());
             for x in items {
                 out.push(convert(interp, x, keys, depth + 1)?);
@@ -282,11 +288,18 @@ fn convert(interp: &mut Interp, j: &serde_json::Value, keys: &Keys, depth: usize
             Value::vector_from(out)
         }
         J::Object(obj) => {
+            interp.alloc(cost::map_bytes(obj.len()))?;
             let mut m = Map::new();
             for (k, v) in obj {
                 let key = match keys {
-                    Keys::Strings => Value::string(k.as_str()),
-                    Keys::Keywords => Value::keyword(k.as_str()),
+                    Keys::Strings => {
+                        interp.alloc(cost::string_bytes(k.len()))?;
+                        Value::string(k.as_str())
+                    }
+                    Keys::Keywords => {
+                        interp.alloc(cost::string_bytes(k.len()))?;
+                        Value::keyword(k.as_str())
+                    }
                     Keys::Fn(f) => interp.call(f, &[Value::string(k.as_str())])?,
                 };
                 let val = convert(interp, v, keys, depth + 1)?;

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::args;
 use crate::error::Result;
 use crate::eval::Interp;
-use crate::value::{Func, Value};
+use crate::value::{cost, Func, Value};
 
 /// The results of one turn: its budget's serial, argument list → result.
 type Cache = (u64, HashMap<Vec<Value>, Value>);
@@ -33,7 +33,9 @@ pub(super) fn memoize(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
             }
         }
         let v = interp.call(&f, argv)?;
-        interp.alloc(32 + 16 * argv.len() as u64)?;
+        // The cache's entry: its bucket and the arguments' array.
+        interp
+            .alloc(cost::boxed_bytes::<(Vec<Value>, Value)>() + argv.len() as u64 * cost::VALUE)?;
         if let Ok(mut c) = cache.lock() {
             if c.0 == turn {
                 c.1.insert(argv.to_vec(), v.clone());

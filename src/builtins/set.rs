@@ -12,7 +12,7 @@ use super::args;
 use super::{Arity, Builtin, Ns};
 use crate::error::Result;
 use crate::eval::Interp;
-use crate::value::{Map, Set, Value};
+use crate::value::{cost, Map, Set, Value};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("union", Arity::at_least(0), "Set of the elements of all the sets.", union)
@@ -53,9 +53,6 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(set/join [{:id 1 :a 1}] [{:id 1 :b 2}]) ;=> #{{:a 1 :b 2 :id 1}}"),
 ];
 
-const SET_ITEM: u64 = 32;
-const MAP_ENTRY: u64 = 48;
-
 /// A set argument: sets, nil (empty) and vectors (their items).
 fn set_arg(fname: &str, v: &Value) -> Result<Set> {
     match v {
@@ -90,8 +87,9 @@ fn union(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         if out.is_empty() {
             out = s;
         } else {
-            interp.alloc(SET_ITEM * s.len() as u64)?;
+            let before = out.len().max(s.len());
             out = out.union(s);
+            interp.alloc(cost::set_growth(before, out.len()))?;
         }
     }
     Ok(Value::Set(out))
@@ -164,15 +162,15 @@ fn project(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Set::new();
     for m in &rel {
         interp.tick(1)?;
-        interp.alloc(SET_ITEM + MAP_ENTRY * ks.len() as u64)?;
-        out.insert(Value::Map(select_keys(m, &ks)));
+        let selected = select_keys(m, &ks);
+        interp.alloc(cost::map_bytes(selected.len()) + cost::set_insert(out.len()))?;
+        out.insert(Value::Map(selected));
     }
     Ok(Value::Set(out))
 }
 
 fn rename_map(interp: &mut Interp, m: &Map, kmap: &Map) -> Result<Map> {
     interp.tick(kmap.len() as u64)?;
-    interp.alloc(MAP_ENTRY * kmap.len() as u64)?;
     let mut out = m.clone();
     for old in kmap.keys() {
         out.remove(old);
@@ -182,6 +180,9 @@ fn rename_map(interp: &mut Interp, m: &Map, kmap: &Map) -> Result<Map> {
             out.insert(new.clone(), v.clone());
         }
     }
+    // A copy of `m` (charged as it is made: copy on write), the keys
+    // renamed (a renamed key goes last).
+    interp.alloc(cost::map_growth_like(m, m.len(), out.len()))?;
     Ok(out)
 }
 
@@ -211,7 +212,7 @@ fn invert(m: &Map) -> Map {
 fn map_invert(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let m = map_arg("map-invert", &a[0])?;
     interp.tick(m.len() as u64)?;
-    interp.alloc(MAP_ENTRY * m.len() as u64 + 32)?;
+    interp.alloc(cost::map_bytes(m.len()))?;
     Ok(Value::Map(invert(&m)))
 }
 
@@ -220,12 +221,23 @@ fn index_of(interp: &mut Interp, rel: &[Map], ks: &[Value]) -> Result<Map> {
     let mut out = Map::new();
     for m in rel {
         interp.tick(1)?;
-        interp.alloc(MAP_ENTRY + SET_ITEM)?;
-        let key = Value::Map(select_keys(m, ks));
-        let entry = out.entry(key).or_insert_with(|| Value::Set(Set::new()));
+        let selected = select_keys(m, ks);
+        let key_bytes = cost::map_bytes(selected.len());
+        let before = out.len();
+        let entry = out
+            .entry(Value::Map(selected))
+            .or_insert_with(|| Value::Set(Set::new()));
+        let mut bytes = 0;
         if let Value::Set(s) = entry {
+            let members = s.len();
             s.insert(Value::Map(m.clone()));
+            bytes += cost::set_growth(members, s.len());
         }
+        if out.len() > before {
+            // A new key: its map and its entry.
+            bytes += key_bytes + cost::map_growth(before, out.len());
+        }
+        interp.alloc(bytes)?;
     }
     Ok(out)
 }
@@ -242,12 +254,15 @@ fn add_joined(interp: &mut Interp, out: &mut Set, found: Option<&Value>, x: &Map
         for y in found.iter() {
             if let Value::Map(y) = y {
                 interp.tick(1)?;
-                interp.alloc(SET_ITEM + MAP_ENTRY * (y.len() + x.len()) as u64)?;
                 // Clojure's (merge y x): y's keys first, x's values win.
                 let mut joined = y.clone();
                 for (k, v) in x.iter() {
                     joined.insert(k.clone(), v.clone());
                 }
+                // The copy of `y` is charged as it is made (copy on write).
+                interp.alloc(
+                    cost::map_growth_like(y, y.len(), joined.len()) + cost::set_insert(out.len()),
+                )?;
                 out.insert(Value::Map(joined));
             }
         }

@@ -13,7 +13,7 @@ use super::args;
 use super::{Arity, Builtin, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::{Map, Set, Value, Vector};
+use crate::value::{cost, Map, Set, Value, Vector};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("walk", Arity::exact(3), "Applies inner to each element of a collection (map entries as [k v]) and outer to the rebuilt collection: (walk inner outer form).", walk)
@@ -52,7 +52,7 @@ fn map_children(interp: &mut Interp, fname: &str, form: Value, inner: Visit) -> 
                 interp.tick(1)?;
                 out.push_back(inner(interp, x.clone())?);
             }
-            interp.alloc(16 * out.len() as u64 + 32)?;
+            interp.alloc(cost::vector_bytes(out.len()))?;
             Ok(Value::vector(out))
         }
         Value::Map(m) => {
@@ -73,7 +73,7 @@ fn map_children(interp: &mut Interp, fname: &str, form: Value, inner: Visit) -> 
                     }
                 }
             }
-            interp.alloc(48 * out.len() as u64 + 32)?;
+            interp.alloc(cost::map_bytes_like(&out, out.len()))?;
             Ok(Value::Map(out))
         }
         Value::Set(s) => {
@@ -82,7 +82,7 @@ fn map_children(interp: &mut Interp, fname: &str, form: Value, inner: Visit) -> 
                 interp.tick(1)?;
                 out.insert(inner(interp, x.clone())?);
             }
-            interp.alloc(32 * out.len() as u64 + 32)?;
+            interp.alloc(cost::set_bytes(out.len()))?;
             Ok(Value::Set(out))
         }
         other => Ok(other),

@@ -41,9 +41,29 @@
 //!
 //! # Heap
 //!
-//! Heap bytes are an approximation of the size of values built, charged by
-//! the operations that build them (and by compiled regexes and tool
-//! results). It counts what was built during the turn, not what is live.
+//! Heap bytes are the size of the values built, charged by the operations
+//! that build them (and by compiled regexes and tool results). It counts
+//! what was built during the turn, not what is live.
+//!
+//! **What a value costs (rule HEAP-COST-1).** Every charge for a value is
+//! computed by `value/cost.rs` from `size_of` of the types the value really
+//! is and the thresholds of its representation, never from a per-item
+//! unit: a vector of `n` items is its `Arc` and `n` 24-byte slots up to 64
+//! items, imbl's 64-slot chunks past that; a map its `Arc`'d array of
+//! 48-byte pairs up to 16 entries, then its entries' chunks beside a B-tree
+//! index of their hashes (a `sorted-map`, a B-tree of pairs); a set its
+//! sorted array up to 16 elements, then a hash table of (hash, value)
+//! buckets, a power of two at most 7/8 full, and the sorted order it keeps
+//! once iterated; a string its `Arc` and its text; a closure, a `reduced`,
+//! a lazy link their allocation. A collection added to is charged the
+//! difference between its sizes before and after (a table doubling costs
+//! the new table); a write to storage another value holds too is charged
+//! the copy it makes (copy on write). Payload and allocation headers are
+//! counted; persistent-tree nodes are approximated (within 1% of the bytes
+//! allocated for vectors and sets, 4% for large maps); the allocator's own
+//! overhead and spare capacity are not. Charges depend on lengths and on
+//! sharing only, never on addresses or the allocator, so a program is
+//! charged the same on every run.
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};

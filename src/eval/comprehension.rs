@@ -23,6 +23,9 @@ use crate::value::{Func, LazySeq, Value, Vector};
 
 impl Interp {
     pub(super) fn eval_for(&mut self, f: &Arc<For>, frame: Frame) -> Result<Value> {
+        if f.collect {
+            self.alloc(crate::value::cost::vector_bytes(0))?;
+        }
         let mut out = ForOut::default();
         self.for_clauses(0, f, frame, &mut out)
             .map_err(|e| e.or_span(f.span))?;
@@ -33,7 +36,7 @@ impl Interp {
     /// `source` (that binding's collection), in a copy of `frame`.
     fn lazy_for(&mut self, f: &Arc<For>, at: usize, frame: Frame, source: Value) -> Result<Value> {
         let captured: Vec<Value> = self.stack[frame.bp..].to_vec();
-        self.alloc(16 * captured.len() as u64 + 64)?;
+        self.alloc(crate::value::cost::closure_bytes(captured.len()))?;
         let closure = frame.closure.cloned();
         let f = f.clone();
         let chunk = Func::native("for", move |interp, args| {
@@ -75,7 +78,8 @@ impl Interp {
         let Some(first) = f.clauses.get(at) else {
             let v = self.eval(&f.body, frame)?;
             if f.collect {
-                self.budget.alloc(16)?;
+                self.budget
+                    .alloc(crate::value::cost::vector_push(out.items.len()))?;
                 out.items.push_back(v);
             }
             return Ok(true);

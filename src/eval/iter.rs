@@ -107,7 +107,9 @@ impl SeqIter {
         let it = SeqIter::new_at(fname, v, 0, &mut links);
         // Each link's iterator is memory and work (charged like values).
         crate::eval::budget::charge_work(links as u64);
-        crate::eval::budget::charge_heap(64 * links as u64);
+        crate::eval::budget::charge_heap(
+            links as u64 * crate::value::cost::boxed_bytes::<SeqIter>(),
+        );
         it
     }
 

@@ -215,9 +215,10 @@ impl Interp {
                 return Err(too_long(fname));
             }
             self.tick(1)?;
-            crate::eval::budget::charge_heap(16);
+            crate::eval::budget::charge_heap(crate::value::cost::vector_push(out.len()));
             out.push_back(x);
         }
+        crate::eval::budget::charge_heap(crate::value::cost::vector_bytes(0));
         Ok(Value::Vector(Arc::new(out)))
     }
 }

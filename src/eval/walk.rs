@@ -220,7 +220,8 @@ impl Interp {
                 for item in items {
                     v.push_back(self.eval(item, frame)?);
                 }
-                self.budget.alloc(16 * items.len() as u64 + 32)?;
+                self.budget
+                    .alloc(crate::value::cost::vector_bytes(items.len()))?;
                 Ok(Value::vector(v))
             }
             Expr::Record(r) => {
@@ -228,7 +229,8 @@ impl Interp {
                 for (i, e) in &r.values {
                     entries[*i].1 = self.eval(e, frame)?;
                 }
-                self.budget.alloc(48 * entries.len() as u64 + 32)?;
+                self.budget
+                    .alloc(crate::value::cost::map_bytes(entries.len()))?;
                 Ok(Value::Map(Map::from_distinct(entries)))
             }
             Expr::Map(entries) => {
@@ -241,7 +243,8 @@ impl Interp {
                     }
                     m.insert(k, v);
                 }
-                self.budget.alloc(48 * entries.len() as u64 + 32)?;
+                self.budget
+                    .alloc(crate::value::cost::map_bytes(entries.len()))?;
                 Ok(Value::Map(m))
             }
             Expr::Set(items) => {
@@ -253,7 +256,8 @@ impl Interp {
                     }
                     s.insert(x);
                 }
-                self.budget.alloc(32 * items.len() as u64 + 32)?;
+                self.budget
+                    .alloc(crate::value::cost::set_bytes(items.len()))?;
                 Ok(Value::Set(s))
             }
             Expr::MakeFn(proto, captures) => {
@@ -261,7 +265,8 @@ impl Interp {
                 for c in captures {
                     caps.push(self.eval(c, frame)?);
                 }
-                self.budget.alloc(64 + 24 * caps.len() as u64)?;
+                self.budget
+                    .alloc(crate::value::cost::closure_bytes(caps.len()))?;
                 Ok(Value::Fn(Func::Closure(Arc::new(Closure {
                     proto: proto.clone(),
                     captures: caps,
@@ -275,6 +280,9 @@ impl Interp {
                     for c in captures {
                         caps.push(self.eval(c, frame)?);
                     }
+                    // The group's captures, and the closure's copy of them.
+                    self.budget
+                        .alloc(2 * crate::value::cost::closure_bytes(caps.len()))?;
                     members.push((proto.clone(), caps));
                 }
                 let group = Arc::new(LetfnGroup { members });

@@ -15,10 +15,11 @@
 //! steps: past that, the first and last halves around `…(N more)…`.
 //!
 //! A tool's result is converted under the heap limit (PY-3): the value
-//! it becomes is counted as it is built, in the units the evaluator
-//! charges for values from outside (`value/size.rs`: 32 bytes per string,
-//! collection or keyword plus a string's length, 16 per vector item, 48 per
-//! map entry, 32 per set item), and a result that passes `max_heap_bytes`
+//! it becomes is counted as it is built, in the bytes the evaluator
+//! charges for values from outside (`value/size.rs`, rule HEAP-COST-1 of
+//! `value/cost.rs`: a string's `Arc` and text, a list's vector, a dict's
+//! map, a set's table, a `str` key nothing once interned), and a result
+//! that passes `max_heap_bytes`
 //! stops there — before its items are converted when a container's own
 //! size passes it — with an error naming the size. What fits is then
 //! charged to the turn's heap like any tool result (`eval/outside.rs`).
@@ -29,7 +30,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, Py
 use super::convert::Keyword;
 use super::errors::conversion_error;
 use super::native;
-use crate::value::{depth, Map, Set, Value};
+use crate::value::{cost, depth, Map, Set, Value};
 
 /// The most characters one step of a path shows.
 pub const STEP_CHARS: usize = 40;
@@ -165,7 +166,7 @@ impl<'py> FromPython<'py> {
         }
         if let Ok(s) = obj.downcast::<PyString>() {
             let s = s.to_str()?;
-            self.spend(32 + s.len() as u64, || {
+            self.spend(cost::string_bytes(s.len()), || {
                 format!("a str of {} bytes", s.len())
             })?;
             return Ok(Value::string(s));
@@ -190,7 +191,7 @@ impl<'py> FromPython<'py> {
         }
         if let Ok(k) = obj.downcast::<Keyword>() {
             let name = &k.get().name;
-            self.spend(32 + name.len() as u64, || {
+            self.spend(cost::string_bytes(name.len()), || {
                 format!("a Keyword of {} bytes", name.len())
             })?;
             return Ok(Value::keyword(name.as_str()));
@@ -226,7 +227,9 @@ impl<'py> FromPython<'py> {
         let len = obj.len()?;
         if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
             let kind = type_name(obj);
-            self.spend(32 + 16 * len as u64, || format!("a {kind} of {len} items"))?;
+            self.spend(cost::vector_bytes(len), || {
+                format!("a {kind} of {len} items")
+            })?;
             let mut items = Vec::with_capacity(len);
             for (i, item) in obj.try_iter()?.enumerate() {
                 self.path.push(Step::Index(i));
@@ -236,17 +239,21 @@ impl<'py> FromPython<'py> {
             return Ok(Value::vector_from(items));
         }
         if let Ok(d) = obj.downcast::<PyDict>() {
-            self.spend(32 + 48 * len as u64, || format!("a dict of {len} entries"))?;
+            self.spend(cost::map_bytes(len), || format!("a dict of {len} entries"))?;
             let mut m = Map::new();
             for (n, (k, v)) in d.iter().enumerate() {
-                // Keys of data are interned, as JSON object keys are.
+                // Keys of data are interned, as JSON object keys are
+                // (nothing to count, unless past the interning bound).
                 let key = match k.downcast::<PyString>() {
                     Ok(s) => {
                         let s = s.to_str()?;
-                        self.spend(32 + s.len() as u64, || {
-                            format!("a key of {} bytes", s.len())
-                        })?;
-                        Value::keyword_interned(s)
+                        let key = Value::keyword_interned(s);
+                        if !matches!(&key, Value::Keyword(kw) if kw.is_interned()) {
+                            self.spend(cost::string_bytes(s.len()), || {
+                                format!("a key of {} bytes", s.len())
+                            })?;
+                        }
+                        key
                     }
                     Err(_) => {
                         self.path.push(Step::Key(n, k.clone()));
@@ -262,7 +269,7 @@ impl<'py> FromPython<'py> {
             return Ok(Value::Map(m));
         }
         let kind = type_name(obj);
-        self.spend(32 + 32 * len as u64, || format!("a {kind} of {len} items"))?;
+        self.spend(cost::set_bytes(len), || format!("a {kind} of {len} items"))?;
         let mut s = Set::new();
         for (n, item) in obj.try_iter()?.enumerate() {
             let item = item?;

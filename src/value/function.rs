@@ -11,6 +11,10 @@ use crate::error::Result;
 use crate::eval::{Closure, Interp};
 use crate::value::Value;
 
+/// Bytes of a closure made by `fn` inside its `Arc`, its captures' array
+/// aside (`value/cost.rs`).
+pub(crate) const CLOSURE_BYTES: u64 = std::mem::size_of::<Closure>() as u64;
+
 /// The body of a native closure.
 pub type NativeBody = dyn Fn(&mut Interp, &[Value]) -> Result<Value> + Send + Sync;
 

@@ -12,8 +12,9 @@
 //! **Chains of links** (issue 23). A sequence built over another (`map`,
 //! `filter`, `drop` … of a lazy one) is a link over it, and a program can
 //! nest millions (`(nth (iterate #(map inc %) (range)) 2000000)`). Rules:
-//! * every link is built by [`Value::lazy`] and charged to the heap (96
-//!   bytes plus 16 per source);
+//! * every link is built by [`Value::lazy`] and charged to the heap (its
+//!   allocation, plus a slot per source it keeps in an array:
+//!   `cost::lazy_link_bytes`);
 //! * taking an item through a link counts as one nested call
 //!   (`max_depth`, `Budget::enter_link`), calls made on the way included;
 //! * an iterator over a sequence walks at most 20,000 links deep and
@@ -106,23 +107,19 @@ pub enum LazySeq {
     Transduce { xform: Value, source: Value },
 }
 
-/// The heap charge of one lazy link ([`Value::lazy`]): its node (the
-/// `Arc` and the enum), plus 16 bytes per source it keeps.
-const LINK_BYTES: u64 = 96;
-
 impl Value {
     /// A new lazy link, charged to the running turn's heap budget
-    /// (`LINK_BYTES` plus 16 per source, through the per-thread meter,
+    /// ([`super::cost::lazy_link_bytes`], through the per-thread meter,
     /// enforced at the program's next step). Every lazy link is built here,
     /// so a program cannot nest millions of them for free
     /// (`(nth (iterate #(map inc %) (range)) 2000000)`).
     pub fn lazy(seq: LazySeq) -> Value {
-        let sources = match &seq {
+        let array_sources = match &seq {
             LazySeq::Interleave(v) | LazySeq::Chain(v) => v.len(),
             LazySeq::Zip { sources, .. } => sources.len(),
-            _ => 1,
+            _ => 0,
         };
-        crate::eval::budget::charge_heap(LINK_BYTES + 16 * sources as u64);
+        crate::eval::budget::charge_heap(super::cost::lazy_link_bytes(array_sources));
         let may_end = seq.may_end_here();
         if may_end {
             THUNKS_BUILT.store(true, std::sync::atomic::Ordering::Relaxed);

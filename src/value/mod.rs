@@ -18,6 +18,7 @@
 //! Values are `Send + Sync` (`Arc`, not `Rc`), so a session can move between
 //! threads and host code can use what a program returns on any thread.
 
+pub(crate) mod cost;
 pub(crate) mod depth;
 pub(crate) mod function;
 pub(crate) mod hash;

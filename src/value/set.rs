@@ -26,17 +26,6 @@ use super::map::SMALL;
 use super::order::cmp_key;
 use super::Value;
 
-/// The unshared table of a large set, copied first when another value
-/// holds it too; the copy (the whole table) is charged to the running
-/// turn's heap, so adding to or removing from a shared large set costs
-/// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
-fn table_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
-    if Arc::get_mut(s).is_none() {
-        crate::eval::budget::charge_heap(s.copy_bytes());
-    }
-    Arc::make_mut(s)
-}
-
 /// A persistent set (O(1) clone) iterating in canonical order.
 #[derive(Clone, Default)]
 pub struct Set(Repr);
@@ -48,6 +37,16 @@ enum Repr {
     Small(Arc<Vec<Value>>),
     Large(Arc<Hashed>),
 }
+
+/// Bytes of a large set's [`Hashed`] struct inside its `Arc`
+/// (`value/cost.rs`).
+pub(crate) const HASHED_BYTES: u64 = std::mem::size_of::<Hashed>() as u64;
+/// Bytes of one bucket of a large set's table: an element beside its hash
+/// (each bucket also has a control byte).
+pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<(u64, Value)>() as u64;
+/// The control bytes a hash table keeps past its buckets: one group
+/// (hashbrown's SSE2 group width; 8 on targets without it).
+pub(crate) const GROUP_BYTES: u64 = 16;
 
 /// A large set: each element beside its hash, and the elements in
 /// canonical order once someone asked for them.
@@ -72,13 +71,6 @@ impl Hashed {
             table: HashTable::with_capacity(n),
             sorted: OnceLock::new(),
         }
-    }
-
-    /// What copying the table allocates: its buckets (each an element
-    /// beside its hash) and their control bytes.
-    fn copy_bytes(&self) -> u64 {
-        let bucket = std::mem::size_of::<(u64, Value)>() + 1;
-        (self.table.capacity() * bucket) as u64
     }
 
     fn find(&self, h: u64, x: &Value) -> Option<&Value> {
@@ -108,13 +100,31 @@ impl Hashed {
         Some(entry.remove().0 .1)
     }
 
+    /// The elements in canonical order, sorted on the first call and kept
+    /// (charged to the heap when made: `value/cost.rs`).
     fn sorted(&self) -> &[Value] {
         self.sorted.get_or_init(|| {
+            crate::eval::budget::charge_heap(super::cost::set_order_bytes(self.table.len()));
             let mut items: Vec<Value> = self.table.iter().map(|(_, x)| x.clone()).collect();
             items.sort_unstable();
             items
         })
     }
+}
+
+/// A small set's elements to change: copied first when another set holds
+/// them too, the copy charged to the heap (`value/cost.rs`).
+fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
+    super::cost::charge_copy_if_shared(items, || super::cost::set_copy_bytes(items.len()));
+    Arc::make_mut(items)
+}
+
+/// A large set's table to change: copied whole first when shared, and the
+/// copy charged, so adding to or removing from a shared large set costs
+/// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
+fn large_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
+    super::cost::charge_copy_if_shared(s, || super::cost::set_copy_bytes(s.table.len()));
+    Arc::make_mut(s)
 }
 
 impl Set {
@@ -180,9 +190,9 @@ impl Set {
                 None
             }
             Repr::Small(vec) => match vec.binary_search_by(|y| cmp_key(y, &x)) {
-                Ok(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i], x)),
+                Ok(i) => Some(std::mem::replace(&mut small_mut(vec)[i], x)),
                 Err(i) if vec.len() < SMALL => {
-                    Arc::make_mut(vec).insert(i, x);
+                    small_mut(vec).insert(i, x);
                     None
                 }
                 Err(_) => {
@@ -197,7 +207,7 @@ impl Set {
             },
             Repr::Large(s) => {
                 let h = value_hash(&x);
-                table_mut(s).insert(h, x)
+                large_mut(s).insert(h, x)
             }
         }
     }
@@ -208,7 +218,7 @@ impl Set {
             Repr::Empty => None,
             Repr::Small(vec) => {
                 let i = vec.binary_search_by(|y| cmp_key(y, x)).ok()?;
-                let old = Arc::make_mut(vec).remove(i);
+                let old = small_mut(vec).remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
                 }
@@ -217,7 +227,7 @@ impl Set {
             Repr::Large(s) => {
                 let h = value_hash(x);
                 s.find(h, x)?;
-                let old = table_mut(s).remove(h, x);
+                let old = large_mut(s).remove(h, x);
                 if s.table.len() <= SMALL / 2 {
                     let mut items: Vec<Value> = s.table.iter().map(|(_, y)| y.clone()).collect();
                     items.sort_unstable();

@@ -2,9 +2,51 @@
 //! regexes, regex matches with many groups and tool results are charged to
 //! the heap budget, and the turn's deadline bounds the sum of tool calls.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 use super::*;
+
+/// This test binary's allocator: the system's, counting the bytes each
+/// thread holds (the sizes asked for, without the allocator's overhead),
+/// so a test can see the real memory of the values a program built.
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<i64> = const { Cell::new(0) };
+}
+
+fn count(delta: i64) {
+    let _ = HELD.try_with(|held| held.set(held.get() + delta));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as i64));
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as i64 - layout.size() as i64);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Bytes this thread holds from the allocator.
+fn held() -> i64 {
+    HELD.with(Cell::get)
+}
 
 /// Default limits but a long timeout: these programs must hit the heap
 /// limit, which a loaded machine running a debug build may not reach
@@ -257,4 +299,57 @@ fn copies_of_shared_large_sets_are_charged() {
     let mut i = patient();
     let out = i.run_program("(count (reduce conj #{} (range 100000)))");
     assert_eq!(out.result.unwrap(), Value::Int(100000));
+}
+
+/// The real memory of what `src` defines: how many more bytes this thread
+/// holds once the program ran without a heap limit (its garbage freed, its
+/// definitions kept).
+fn real_bytes(src: &str) -> u64 {
+    let mut i = interp_with(Limits {
+        max_heap_bytes: None,
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    });
+    // Caches filled on a first run (interned names, the stack) are not the
+    // program's.
+    assert!(i.run_program("(def warm (count (str (range 10))))").is_ok());
+    let before = held();
+    let out = i.run_program(src);
+    assert!(out.is_ok(), "{src}: {:?}", out.result.err());
+    drop(out);
+    let bytes = held() - before;
+    assert!(bytes > 0, "{src}: {bytes}");
+    bytes as u64
+}
+
+/// The heap limit fires where real memory is (HEAP-COST-1): a program
+/// whose values take `real` bytes fails under a limit of half that and
+/// fits under twice that. The 16-byte model charged 48 bytes per map entry
+/// and 32 per set element, so the first two programs (about 110 bytes an
+/// entry, 70 an element in their tables) fitted under half their real
+/// size, and the third (600 sets, each a copy of the last) under a
+/// hundredth of it before copies on write were charged.
+#[test]
+fn the_heap_limit_fires_where_real_memory_is() {
+    for src in [
+        "(def m (loop [m {} i 0] (if (< i 50000) (recur (assoc m i i) (inc i)) m))) (count m)",
+        "(def s (loop [s #{} i 0] (if (< i 60000) (recur (conj s (str \"item-\" i)) (inc i)) s))) (count s)",
+        "(def rs (vec (reductions conj #{} (range 600)))) (count rs)",
+        "(def rs (loop [v [] i 0] (if (< i 20000) (recur (conj v {:id i :name (str \"n\" i) :price (* 3 i) :qty 1 :tag :x}) (inc i)) v))) (count rs)",
+    ] {
+        let real = real_bytes(src);
+        let limits = |max: u64| Limits {
+            max_heap_bytes: Some(max),
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        };
+        expect_in(
+            interp_with(limits(real / 2)),
+            &[ErrorKind::MemoryExceeded],
+            src,
+        );
+        let mut i = interp_with(limits(2 * real));
+        let out = i.run_program(src);
+        assert!(out.is_ok(), "{src}: real {real} bytes: {:?}", out.result.err());
+    }
 }

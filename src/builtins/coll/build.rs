@@ -13,7 +13,7 @@ pub(super) fn peek(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
 }
 
-pub(super) fn pop(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
+pub(super) fn pop(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match &a[0] {
         Value::Vector(items) => {
             if items.is_empty() {
@@ -22,6 +22,8 @@ pub(super) fn pop(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
                         .with_hint("check (empty? v) first"),
                 );
             }
+            // Cut like `butlast`: a small vector copied, a large one shared.
+            interp.alloc(cost::vector_slice_bytes(items.len() - 1))?;
             let mut items = (**items).clone();
             items.pop_back();
             Ok(Value::vector(items))
@@ -49,7 +51,7 @@ pub(super) fn subvec(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         .with_hint("0 <= start <= end <= (count v); (take n (drop start v)) never fails"));
     }
     let (start, end) = (start as usize, end as usize);
-    interp.alloc(VEC_ITEM * n64(end - start) + 32)?;
+    interp.alloc(cost::vector_slice_bytes(end - start))?;
     let mut all: Vector = (**items).clone();
     Ok(Value::vector(all.slice(start..end)))
 }
@@ -60,12 +62,12 @@ pub(super) fn vec(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let items = args::items("vec", &a[0])?;
     interp.tick(n64(items.len()))?;
-    interp.alloc(VEC_ITEM * n64(items.len()) + 32)?;
+    interp.alloc(cost::vector_bytes(items.len()))?;
     Ok(Value::vector(items))
 }
 
 pub(super) fn vector(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    interp.alloc(VEC_ITEM * n64(a.len()) + 32)?;
+    interp.alloc(cost::vector_bytes(a.len()))?;
     Ok(Value::vector_from(a.iter().cloned()))
 }
 
@@ -83,8 +85,7 @@ pub(super) fn sorted_map(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 pub(super) fn hash_set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     interp.tick(n64(a.len()))?;
-    interp.alloc(SET_ITEM * n64(a.len()) + 32)?;
-    Ok(Value::set_from(a.iter().cloned()))
+    Ok(Value::Set(charged_set(interp, a.iter().cloned())?))
 }
 
 /// `(sorted-map-by cmp k v …)`: the entries in `cmp`'s order, as an
@@ -179,7 +180,7 @@ pub(super) fn subseq(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         }
         out.push_back(item);
     }
-    interp.alloc(VEC_ITEM * n64(out.len()) + 32)?;
+    interp.alloc(cost::vector_bytes(out.len()))?;
     Ok(Value::vector(out))
 }
 
@@ -193,7 +194,7 @@ pub(super) fn rseq(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         return Ok(Value::Nil);
     }
     interp.tick(n64(items.len()))?;
-    interp.alloc(VEC_ITEM * n64(items.len()) + 32)?;
+    interp.alloc(cost::vector_bytes(items.len()))?;
     Ok(Value::vector_from(items.into_iter().rev()))
 }
 
@@ -203,8 +204,7 @@ pub(super) fn set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let items = args::to_vec("set", &a[0])?;
     interp.tick(n64(items.len()))?;
-    interp.alloc(SET_ITEM * n64(items.len()) + 32)?;
-    Ok(Value::set_from(items))
+    Ok(Value::Set(charged_set(interp, items)?))
 }
 
 pub(super) fn disj(interp: &mut Interp, a: &[Value]) -> Result<Value> {

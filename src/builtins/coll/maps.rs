@@ -66,11 +66,12 @@ pub(super) fn assoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         )));
     }
     interp.tick(n64(kvs.len() / 2))?;
-    interp.alloc(MAP_ENTRY * n64(kvs.len() / 2))?;
+    let before = cost::collection_len(&a[0]);
     let mut coll = a[0].clone();
     for kv in kvs.chunks(2) {
         coll = assoc1("assoc", coll, kv[0].clone(), kv[1].clone())?;
     }
+    interp.alloc(cost::growth_of(&coll, before))?;
     Ok(coll)
 }
 
@@ -81,12 +82,13 @@ pub(super) fn assoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value>
         return assoc(interp, a);
     }
     interp.tick(n64(kvs / 2))?;
-    interp.alloc(MAP_ENTRY * n64(kvs / 2))?;
     let (head, rest) = a.split_at_mut(1);
     let mut coll = take(&mut head[0]);
+    let before = cost::collection_len(&coll);
     for kv in rest.chunks_mut(2) {
         coll = assoc1("assoc", coll, take(&mut kv[0]), take(&mut kv[1]))?;
     }
+    interp.alloc(cost::growth_of(&coll, before))?;
     Ok(coll)
 }
 
@@ -154,8 +156,10 @@ pub(super) fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("update", &a[2])?;
     let old = get_exact(&a[0], &a[1]);
     let new = call_with_extra(interp, &a[2], old, &a[3..])?;
-    interp.alloc(MAP_ENTRY)?;
-    assoc1("update", a[0].clone(), a[1].clone(), new)
+    let before = cost::collection_len(&a[0]);
+    let out = assoc1("update", a[0].clone(), a[1].clone(), new)?;
+    interp.alloc(cost::growth_of(&out, before))?;
+    Ok(out)
 }
 
 /// `update` taking its collection (the old value is handed to `f`).
@@ -172,8 +176,10 @@ pub(super) fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value
     }
     let old = take_exact(&mut coll, &a[1]);
     let new = call_with_extra(interp, &a[2], old, &a[3..])?;
-    interp.alloc(MAP_ENTRY)?;
-    assoc1("update", coll, take(&mut a[1]), new)
+    let before = cost::collection_len(&coll);
+    let out = assoc1("update", coll, take(&mut a[1]), new)?;
+    interp.alloc(cost::growth_of(&out, before))?;
+    Ok(out)
 }
 
 pub(super) fn update_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -198,7 +204,7 @@ pub(super) fn update_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Va
 pub(super) fn update_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let m = map_arg("update-keys", &a[0], &a[1])?;
     args::callable("update-keys", &a[1])?;
-    interp.alloc(MAP_ENTRY * n64(m.len()) + 32)?;
+    interp.alloc(cost::map_bytes(m.len()))?;
     let mut out = Map::new();
     for (k, v) in m {
         interp.tick(1)?;
@@ -211,7 +217,7 @@ pub(super) fn update_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn update_vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let m = map_arg("update-vals", &a[0], &a[1])?;
     args::callable("update-vals", &a[1])?;
-    interp.alloc(MAP_ENTRY * n64(m.len()) + 32)?;
+    interp.alloc(cost::map_bytes(m.len()))?;
     let mut out = Map::new();
     for (k, v) in m {
         interp.tick(1)?;
@@ -308,7 +314,7 @@ pub(super) fn vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn charge_vector(interp: &mut Interp, v: &Value) -> Result<()> {
     if let Value::Vector(items) = v {
         interp.tick(n64(items.len()))?;
-        interp.alloc(VEC_ITEM * n64(items.len()) + 32)?;
+        interp.alloc(cost::vector_bytes(items.len()))?;
     }
     Ok(())
 }
@@ -381,7 +387,7 @@ pub(super) fn merge_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             let nv = match out.get(k) {
                 Some(old) => interp.call(f, &[old.clone(), v.clone()])?,
                 None => {
-                    interp.alloc(MAP_ENTRY)?;
+                    interp.alloc(cost::map_insert(out.len()))?;
                     v.clone()
                 }
             };
@@ -413,7 +419,7 @@ pub(super) fn select_keys(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             other => return Err(args::type_error("select-keys", "a map", other)),
         }
     }
-    interp.alloc(MAP_ENTRY * n64(out.len()) + 32)?;
+    interp.alloc(cost::map_bytes(out.len()))?;
     Ok(Value::Map(out))
 }
 
@@ -429,7 +435,7 @@ pub(super) fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     while let (Some(x), Some(y)) = (xs.next(interp)?, ys.next(interp)?) {
         interp.tick(1)?;
-        interp.alloc(48)?;
+        interp.alloc(cost::entry_bytes() + cost::vector_push(out.len()))?;
         out.push_back(Value::entry(x, y));
     }
     Ok(Value::vector(out))
@@ -438,7 +444,7 @@ pub(super) fn zip(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn entries(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let m = args::map_or_nil("entries", &a[0])?;
     interp.tick(m.len() as u64)?;
-    interp.alloc(48 * m.len() as u64)?;
+    interp.alloc(cost::vector_bytes(m.len()) + n64(m.len()) * cost::entry_bytes())?;
     // In key order, as upstream's `entries` (unlike `seq`, which follows
     // the map's insertion order).
     let mut pairs: Vec<(&Value, &Value)> = m.iter().collect();
@@ -464,7 +470,7 @@ pub(super) fn zipmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         interp.tick(1)?;
         let Some(k) = ks.next(interp)? else { break };
         let Some(v) = vs.next(interp)? else { break };
-        interp.alloc(MAP_ENTRY)?;
+        interp.alloc(cost::map_insert(out.len()))?;
         out.insert(k, v);
     }
     Ok(Value::Map(out))

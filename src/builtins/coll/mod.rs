@@ -50,7 +50,7 @@ use crate::error::{Error, Result};
 use crate::eval::iter::SeqIter;
 use crate::eval::{lookup, lookup_ref, Interp};
 use crate::value::order::{compare_values, lisp_equal};
-use crate::value::{Map, Set, Value, Vector};
+use crate::value::{cost, Map, Set, Value, Vector};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("count", Arity::exact(1), "Number of items in a collection or characters in a string (nil is 0).", count)
@@ -147,13 +147,21 @@ pub const BUILTINS: &[Builtin] = &[
 
 // ---------------------------------------------------------------- helpers
 
-/// Approximate bytes charged per built item.
-const VEC_ITEM: u64 = 16;
-const MAP_ENTRY: u64 = 48;
-const SET_ITEM: u64 = 32;
-
 fn n64(n: usize) -> u64 {
     n as u64
+}
+
+/// The set of `items`, charged as its table grows (HEAP-COST-1): equal
+/// items cost nothing, and a set that outgrows the heap stops at the
+/// table that passes it.
+fn charged_set(interp: &mut Interp, items: impl IntoIterator<Item = Value>) -> Result<Set> {
+    let mut out = Set::new();
+    for x in items {
+        let before = out.len();
+        out.insert(x);
+        interp.alloc(cost::set_growth(before, out.len()))?;
+    }
+    Ok(out)
 }
 
 /// `(get coll k)` with exact keys: what the writing functions read.
@@ -205,7 +213,7 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
                 ))
                 .with_hint("an index can replace an item (0 to count-1) or append (count); use conj to add at the end"));
             }
-            let mut items = std::sync::Arc::unwrap_or_clone(items);
+            let mut items = Vector::unshared(items);
             let i = i as usize;
             if i == len {
                 items.push_back(v);
@@ -265,10 +273,13 @@ fn update_path(
         cur = next;
     }
     let mut new = leaf(interp, cur)?;
+    let mut bytes = 0;
     for (c, k) in containers.into_iter().zip(keys.iter()).rev() {
+        let before = cost::collection_len(&c);
         new = assoc1(fname, c, k.clone(), new)?;
+        bytes += cost::growth_of(&new, before);
     }
-    interp.alloc(MAP_ENTRY * n64(keys.len()))?;
+    interp.alloc(bytes)?;
     Ok(new)
 }
 
@@ -296,7 +307,7 @@ impl Acc {
     fn new(fname: &str, v: &Value) -> Result<Acc> {
         match v {
             Value::Nil => Ok(Acc::Vec(Vector::new())),
-            Value::Vector(items) => Ok(Acc::Vec((**items).clone())),
+            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items.clone()))),
             Value::Map(m) => Ok(Acc::Map(m.clone())),
             Value::Set(s) => Ok(Acc::Set(s.clone())),
             other => Err(args::type_error(
@@ -310,37 +321,39 @@ impl Acc {
     /// Like [`Acc::new`], taking the collection (no copy when unshared).
     fn owned(fname: &str, v: Value) -> Result<Acc> {
         match v {
-            Value::Vector(items) => Ok(Acc::Vec(
-                std::sync::Arc::try_unwrap(items).unwrap_or_else(|shared| (*shared).clone()),
-            )),
+            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items))),
             Value::Map(m) => Ok(Acc::Map(m)),
             Value::Set(s) => Ok(Acc::Set(s)),
             other => Acc::new(fname, &other),
         }
     }
 
-    /// Adds one item; returns the approximate bytes added.
+    /// Adds one item; returns the bytes the collection grew by
+    /// (HEAP-COST-1).
     fn add(&mut self, fname: &str, x: Value) -> Result<u64> {
         match self {
             Acc::Vec(v) => {
+                let before = v.len();
                 v.push_back(x);
-                Ok(VEC_ITEM)
+                Ok(cost::vector_push(before))
             }
             Acc::Set(s) => {
+                let before = s.len();
                 s.insert(x);
-                Ok(SET_ITEM)
+                Ok(cost::set_growth(before, s.len()))
             }
             Acc::Map(m) => match x {
                 Value::Vector(e) if e.len() == 2 => {
+                    let before = m.len();
                     m.insert(e[0].clone(), e[1].clone());
-                    Ok(MAP_ENTRY)
+                    Ok(cost::map_growth_like(m, before, m.len()))
                 }
                 Value::Map(other) => {
-                    let n = other.len();
+                    let before = m.len();
                     for (k, v) in other {
                         m.insert(k, v);
                     }
-                    Ok(MAP_ENTRY * n64(n))
+                    Ok(cost::map_growth_like(m, before, m.len()))
                 }
                 Value::Nil => Ok(0),
                 other => Err(Error::type_error(format!(
@@ -373,7 +386,8 @@ fn pairs_to_map(interp: &mut Interp, fname: &str, mut m: Map, kvs: &[Value]) -> 
         )));
     }
     interp.tick(n64(kvs.len()))?;
-    interp.alloc(MAP_ENTRY * n64(kvs.len() / 2) + 32)?;
+    let before = m.len();
+    interp.alloc(cost::map_growth_like(&m, before, before + kvs.len() / 2))?;
     for kv in kvs.chunks(2) {
         m.insert(kv[0].clone(), kv[1].clone());
     }

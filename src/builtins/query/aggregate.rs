@@ -163,7 +163,7 @@ pub(super) fn max_by(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 pub(super) fn pluck(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let key = key_of("pluck", &args[0])?;
     let items = coll_items("pluck", &args[1])?;
-    interp.alloc(16 * items.len() as u64)?;
+    interp.alloc(crate::value::cost::vector_bytes(items.len()))?;
     let mut out = Vector::new();
     for item in items.iter() {
         interp.tick(1)?;

@@ -8,7 +8,7 @@ use crate::builtins::args;
 use crate::error::Result;
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
-use crate::value::{Value, Vector};
+use crate::value::{cost, Value, Vector};
 
 /// Item `n` of any seqable (infinite sequences included), or `None`.
 pub(super) fn nth_of(interp: &mut Interp, fname: &str, v: &Value, n: u64) -> Result<Option<Value>> {
@@ -43,11 +43,9 @@ pub(super) fn drop_n(interp: &mut Interp, fname: &str, v: &Value, n: u64) -> Res
             if n == 0 {
                 return Ok(v.clone());
             }
-            interp.alloc(32)?;
-            Ok(Value::vector(vskip(
-                x,
-                usize::try_from(n).unwrap_or(usize::MAX),
-            )))
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            interp.alloc(cost::vector_slice_bytes(x.len().saturating_sub(n)))?;
+            Ok(Value::vector(vskip(x, n)))
         }
         Value::Lazy(l) => drop_lazy(interp, l, n),
         other => {
@@ -119,7 +117,7 @@ pub(super) fn butlast(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let out = vtake(&items, items.len() - 1);
     if let Value::Vector(_) = &a[0] {
-        interp.alloc(32)?;
+        interp.alloc(cost::vector_slice_bytes(out.len()))?;
         return Ok(Value::vector(out));
     }
     built(interp, out)
@@ -167,14 +165,12 @@ fn take_n(interp: &mut Interp, fname: &str, n: i64, coll: &Value) -> Result<Valu
     match coll {
         Value::Vector(x) => {
             interp.tick(1)?;
-            interp.alloc(32)?;
-            Ok(Value::vector(vtake(
-                x,
-                usize::try_from(n).unwrap_or(usize::MAX),
-            )))
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            interp.alloc(cost::vector_slice_bytes(n.min(x.len())))?;
+            Ok(Value::vector(vtake(x, n)))
         }
         Value::Lazy(_) => {
-            interp.alloc(n.saturating_mul(16))?;
+            interp.alloc(cost::vector_bytes_for(n))?;
             let mut it = SeqIter::new(fname, coll)?;
             let mut out = Vector::new();
             for _ in 0..n {
@@ -230,7 +226,7 @@ fn take_while_items(interp: &mut Interp, pred: &Value, coll: &Value) -> Result<V
         if !test(interp, pred, &x)? {
             break;
         }
-        interp.alloc(16)?;
+        interp.alloc(cost::vector_push(out.len()))?;
         out.push_back(x);
         if limit.is_some_and(|p| out.len() as u64 >= p) {
             // Every item of a repeating sequence matched: it never ends.
@@ -258,7 +254,7 @@ pub(super) fn drop_last(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
     let out = vtake(&items, items.len().saturating_sub(n));
     if let Value::Vector(_) = coll {
-        interp.alloc(32)?;
+        interp.alloc(cost::vector_slice_bytes(out.len()))?;
         return Ok(Value::vector(out));
     }
     built(interp, out)
@@ -301,7 +297,7 @@ fn drop_while_value(interp: &mut Interp, pred: &Value, coll: &Value) -> Result<V
     }
     let out = vskip(&items, k);
     if let Value::Vector(_) = coll {
-        interp.alloc(32)?;
+        interp.alloc(cost::vector_slice_bytes(out.len()))?;
         return Ok(Value::vector(out));
     }
     built(interp, out)
@@ -330,7 +326,8 @@ pub(super) fn seq(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Lazy(_) = &a[1] {
-        interp.alloc(64)?;
+        // The head; the chain is charged as a link (`Value::lazy`).
+        interp.alloc(cost::vector_bytes(1))?;
         let head = Value::vector(std::iter::once(a[0].clone()).collect());
         return Ok(Value::lazy(crate::value::LazySeq::Chain(vec![
             head,
@@ -340,7 +337,8 @@ pub(super) fn cons(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut items = args::items("cons", &a[1])?;
     items.push_front(a[0].clone());
     if let Value::Vector(_) = &a[1] {
-        interp.alloc(48)?;
+        // A copy of a small vector; a large one's first chunk written.
+        interp.alloc(cost::vector_copy_bytes(items.len()))?;
         return Ok(Value::vector(items));
     }
     built(interp, items)
@@ -357,22 +355,24 @@ pub(super) fn concat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         for c in &a[..i] {
             super::seqable("concat", c)?;
         }
-        interp.alloc(16 * (i as u64 + 1) + 32)?;
+        // Charged as a link with its array of parts (`Value::lazy`).
         return Ok(Value::lazy(crate::value::LazySeq::Chain(a[..=i].to_vec())));
     }
     let mut out = Vector::new();
     for coll in a {
         let items = args::items("concat", coll)?;
         interp.tick(1)?;
-        // Vectors are appended by sharing their structure.
+        // A large vector is appended by sharing its tree.
         let charge = match coll {
-            Value::Vector(_) => 32,
-            _ => 16 * items.len() as u64,
+            Value::Vector(_) if items.len() > crate::value::vector::SMALL => {
+                cost::vector_slice_bytes(items.len())
+            }
+            _ => cost::vector_growth(out.len(), out.len() + items.len()),
         };
         interp.alloc(charge)?;
         out.append(items);
     }
-    interp.alloc(32)?;
+    interp.alloc(cost::vector_bytes(0))?;
     Ok(Value::vector(out))
 }
 
@@ -386,7 +386,7 @@ pub(super) fn split_at(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let n = count_arg("split-at", &a[0])?;
     let taken = take_n(interp, "split-at", n, &a[1])?;
     let dropped = drop_n(interp, "split-at", &a[1], n.max(0) as u64)?;
-    interp.alloc(64)?;
+    interp.alloc(cost::entry_bytes())?;
     Ok(Value::entry(taken, dropped))
 }
 
@@ -396,7 +396,9 @@ pub(super) fn split_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let taken = take_while_items(interp, pred, &a[1])?;
     let dropped = match &a[1] {
         Value::Vector(x) => {
-            interp.alloc(32)?;
+            interp.alloc(cost::vector_slice_bytes(
+                x.len().saturating_sub(taken.len()),
+            ))?;
             Value::vector(vskip(x, taken.len()))
         }
         Value::Lazy(l) => drop_lazy(interp, l, taken.len() as u64)?,
@@ -405,7 +407,7 @@ pub(super) fn split_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             vskip(&args::items("split-with", other)?, taken.len()),
         )?,
     };
-    interp.alloc(64)?;
+    interp.alloc(cost::entry_bytes())?;
     Ok(Value::entry(Value::vector(taken), dropped))
 }
 
@@ -418,8 +420,8 @@ pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             built(interp, items)
         }
         colls if colls.iter().all(|c| matches!(c, Value::Lazy(_))) => {
-            // All infinite: so is the interleaving, taken item by item.
-            interp.alloc(16 * colls.len() as u64 + 32)?;
+            // All infinite: so is the interleaving, taken item by item
+            // (charged as a link with its array of sources).
             Ok(Value::lazy(crate::value::LazySeq::Interleave(
                 colls.to_vec(),
             )))
@@ -429,7 +431,7 @@ pub(super) fn interleave(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             let mut out = Vector::new();
             while let Some(row) = next_row(interp, &mut its)? {
                 interp.tick(1)?;
-                interp.alloc(16 * row.len() as u64)?;
+                interp.alloc(cost::vector_growth(out.len(), out.len() + row.len()))?;
                 out.extend(row);
             }
             Ok(Value::vector(out))

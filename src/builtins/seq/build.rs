@@ -8,14 +8,14 @@ use crate::builtins::args;
 use crate::error::{Error, Result};
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
-use crate::value::{LazySeq, Value, Vector};
+use crate::value::{cost, LazySeq, Value, Vector};
 
-/// Every item of a finite `it`, as a vector (one step and 16 bytes each).
+/// Every item of a finite `it`, as a vector (one step and one slot each).
 fn realize(interp: &mut Interp, mut it: SeqIter) -> Result<Value> {
     let mut out = Vector::new();
     while let Some(x) = it.next(interp)? {
         interp.tick(1)?;
-        interp.alloc(16)?;
+        interp.alloc(cost::vector_push(out.len()))?;
         out.push_back(x);
     }
     built(interp, out)
@@ -109,7 +109,7 @@ pub(super) fn repeatedly(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [n, f, ..] => {
             let n = count_arg("repeatedly", n)?.max(0) as u64;
             args::callable("repeatedly", f)?;
-            interp.alloc(n.saturating_mul(16))?;
+            interp.alloc(cost::vector_bytes_for(n))?;
             let mut out = Vector::new();
             for _ in 0..n {
                 interp.tick(1)?;
@@ -140,7 +140,6 @@ pub(super) fn sequence(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             if let Value::Lazy(_) = coll {
                 // Item by item, the transducer's state fresh for each walk
                 // (value/lazy.rs, `Transduce`).
-                interp.alloc(32)?;
                 return Ok(Value::lazy(crate::value::LazySeq::Transduce {
                     xform: xform.clone(),
                     source: coll.clone(),

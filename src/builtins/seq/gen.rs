@@ -7,7 +7,7 @@ use super::built;
 use crate::builtins::args;
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::{LazySeq, Value, Vector};
+use crate::value::{cost, LazySeq, Value, Vector};
 
 pub(super) fn lazy(l: LazySeq) -> Value {
     Value::lazy(l)
@@ -73,7 +73,7 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
             (a - b - c - 1) / -c
         };
         let n = u64::try_from(n).unwrap_or(u64::MAX);
-        interp.alloc(n.saturating_mul(16))?;
+        interp.alloc(cost::vector_bytes_for(n))?;
         interp.tick(n)?;
         let mut out = Vector::new();
         for i in 0..n as i128 {
@@ -88,7 +88,7 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
     } else {
         u64::MAX / 32
     };
-    interp.alloc(n.saturating_mul(16))?;
+    interp.alloc(cost::vector_bytes_for(n))?;
     interp.tick(n)?;
     let mut out = Vector::new();
     let mut cur = start;
@@ -120,7 +120,7 @@ pub(super) fn repeat(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
         [x] => Ok(lazy(LazySeq::Repeat(x.clone()))),
         [n, x, ..] => {
             let n = super::count_arg("repeat", n)?.max(0) as u64;
-            interp.alloc(n.saturating_mul(16))?;
+            interp.alloc(cost::vector_bytes_for(n))?;
             interp.tick(n)?;
             Ok(Value::vector((0..n).map(|_| x.clone()).collect()))
         }
@@ -138,7 +138,7 @@ pub(super) fn cycle(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
     if items.is_empty() {
         return built(interp, Vector::new());
     }
-    interp.alloc(16 * items.len() as u64 + 32)?;
+    interp.alloc(cost::vector_bytes(items.len()))?;
     Ok(lazy(LazySeq::Cycle(items)))
 }
 

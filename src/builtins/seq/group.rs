@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::value::hash::ValueTable;
 use crate::value::order::{cmp_text, compare_values, lisp_equal};
-use crate::value::{Func, Value, Vector};
+use crate::value::{cost, Func, Value, Vector};
 
 fn endless(fname: &str) -> Error {
     Error::limit(format!(
@@ -46,13 +46,13 @@ pub(super) fn partition(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     while i < len {
         interp.tick(1)?;
         if i + nu <= len {
-            interp.alloc(16 * nu as u64 + 48)?;
+            interp.alloc(cost::vector_slice_bytes(nu) + cost::vector_push(out.len()))?;
             out.push_back(Value::vector(vtake(&vskip(&items, i), nu)));
         } else {
             if let Some(pad) = &pad {
                 let mut last = vskip(&items, i);
                 last.append(vtake(pad, nu - last.len()));
-                interp.alloc(16 * last.len() as u64 + 48)?;
+                interp.alloc(cost::vector_bytes(last.len()) + cost::vector_push(out.len()))?;
                 out.push_back(Value::vector(last));
             }
             break;
@@ -85,7 +85,7 @@ pub(super) fn partition_all(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     while i < items.len() {
         interp.tick(1)?;
         let chunk = vtake(&vskip(&items, i), nu);
-        interp.alloc(16 * chunk.len() as u64 + 48)?;
+        interp.alloc(cost::vector_slice_bytes(chunk.len()) + cost::vector_push(out.len()))?;
         out.push_back(Value::vector(chunk));
         i = i.saturating_add(step);
     }
@@ -102,19 +102,22 @@ pub(super) fn partition_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     let mut chunk = Vector::new();
     let mut prev: Option<Value> = None;
+    let mut bytes = 0;
     for x in items {
         interp.tick(1)?;
         let k = interp.call(f, std::slice::from_ref(&x))?;
         if prev.as_ref().is_some_and(|p| !lisp_equal(p, &k)) {
+            bytes += cost::vector_bytes(chunk.len());
             out.push_back(Value::vector(std::mem::take(&mut chunk)));
         }
         prev = Some(k);
         chunk.push_back(x);
     }
     if !chunk.is_empty() {
+        bytes += cost::vector_bytes(chunk.len());
         out.push_back(Value::vector(chunk));
     }
-    interp.alloc(48 * out.len() as u64)?;
+    interp.alloc(bytes)?;
     built(interp, out)
 }
 
@@ -392,7 +395,8 @@ pub(super) fn distinct(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         }
         Ok(())
     })?;
-    interp.alloc(32 * out.len() as u64)?;
+    // The table of items seen, as big as a set of them.
+    interp.alloc(cost::set_bytes(out.len()))?;
     built(interp, out)
 }
 
@@ -451,7 +455,7 @@ pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         match index.get(x) {
             Some(&i) => counts[i].1 += 1,
             None => {
-                interp.alloc(48)?;
+                interp.alloc(cost::map_insert(counts.len()))?;
                 index.insert(x.clone(), counts.len());
                 counts.push((x.clone(), 1));
             }
@@ -479,11 +483,13 @@ pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::each("group-by", &a[1], |x| {
         interp.tick(1)?;
         let k = key_of(interp, &kf, x)?;
-        interp.alloc(16)?;
         match index.get(&k) {
-            Some(&i) => groups[i].1.push_back(x.clone()),
+            Some(&i) => {
+                interp.alloc(cost::vector_push(groups[i].1.len()))?;
+                groups[i].1.push_back(x.clone());
+            }
             None => {
-                interp.alloc(48 + 32)?;
+                interp.alloc(cost::map_insert(groups.len()) + cost::vector_bytes(1))?;
                 index.insert(k.clone(), groups.len());
                 groups.push((k, Vector::unit(x.clone())));
             }
@@ -555,7 +561,7 @@ pub(super) fn tree_seq(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     loop {
         if let Some(n) = node.take() {
             interp.tick(1)?;
-            interp.alloc(16)?;
+            interp.alloc(cost::vector_push(out.len()))?;
             out.push_back(n.clone());
             if test(interp, branch, &n)? {
                 let kids = interp.call(children, std::slice::from_ref(&n))?;

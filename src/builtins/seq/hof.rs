@@ -7,7 +7,7 @@ use crate::builtins::args;
 use crate::error::Result;
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
-use crate::value::{LazySeq, Value, Vector};
+use crate::value::{cost, LazySeq, Value, Vector};
 
 use std::sync::Arc;
 
@@ -41,7 +41,7 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
                 source: coll.clone(),
             }));
         }
-        interp.alloc(16 * args::count(fname, coll)? as u64 + 32)?;
+        interp.alloc(cost::vector_bytes(args::count(fname, coll)?))?;
         let mut out = Vector::new();
         args::each(fname, coll, |x| {
             interp.tick(1)?;
@@ -60,10 +60,10 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
     let mut out = Vector::new();
     while let Some(row) = next_row(interp, &mut its)? {
         interp.tick(1)?;
-        interp.alloc(16)?;
+        interp.alloc(cost::vector_push(out.len()))?;
         out.push_back(interp.call(f, &row)?);
     }
-    interp.alloc(32)?;
+    interp.alloc(cost::vector_bytes(0))?;
     Ok(Value::vector(out))
 }
 
@@ -84,7 +84,7 @@ pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         }));
     }
     let items = args::items("map-indexed", coll)?;
-    interp.alloc(16 * items.len() as u64 + 32)?;
+    interp.alloc(cost::vector_bytes(items.len()))?;
     let mut out = Vector::new();
     for (i, x) in items.into_iter().enumerate() {
         interp.tick(1)?;
@@ -110,13 +110,13 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     if let Value::Vector(results) = &mapped {
         if results.iter().any(|r| matches!(r, Value::Lazy(_))) {
-            return lazy_pieces(interp, results);
+            return lazy_pieces(results);
         }
         for r in results.iter() {
             let items = args::items("mapcat", r).map_err(|e| {
                 e.with_hint("the function given to mapcat must return a collection")
             })?;
-            interp.alloc(16 * items.len() as u64)?;
+            interp.alloc(cost::vector_growth(out.len(), out.len() + items.len()))?;
             out.append(items);
         }
     }
@@ -126,7 +126,7 @@ pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `mapcat`'s pieces when some are lazy: their chain, up to the first
 /// infinite one (the pieces after it are never reached; a `lazy-seq` piece
 /// may end, so the ones after it stay).
-fn lazy_pieces(interp: &mut Interp, results: &Vector) -> Result<Value> {
+fn lazy_pieces(results: &Vector) -> Result<Value> {
     let mut parts = Vec::new();
     for r in results.iter() {
         if !matches!(r, Value::Lazy(_)) {
@@ -139,7 +139,7 @@ fn lazy_pieces(interp: &mut Interp, results: &Vector) -> Result<Value> {
             break;
         }
     }
-    interp.alloc(16 * parts.len() as u64 + 32)?;
+    // Charged as a link with its array of parts (`Value::lazy`).
     Ok(Value::lazy(LazySeq::Chain(parts)))
 }
 
@@ -307,13 +307,11 @@ pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(acc)
 }
 
-/// The heap a `(reduced x)` wrapper is charged: its shared allocation
-/// (an `Arc` around one value). Charging it bounds how deep a chain of
-/// wrappers a turn can build, like any other nesting.
-const REDUCED_BYTES: u64 = 40;
-
+/// A `(reduced x)` wrapper is charged its shared allocation (an `Arc`
+/// around one value): charging it bounds how deep a chain of wrappers a
+/// turn can build, like any other nesting.
 pub(super) fn reduced(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    interp.alloc(REDUCED_BYTES)?;
+    interp.alloc(cost::REDUCED_BYTES)?;
     Ok(Value::Reduced(Arc::new(a[0].clone())))
 }
 
@@ -332,7 +330,7 @@ pub(super) fn ensure_reduced(interp: &mut Interp, a: &[Value]) -> Result<Value> 
     Ok(match &a[0] {
         Value::Reduced(_) => a[0].clone(),
         other => {
-            interp.alloc(REDUCED_BYTES)?;
+            interp.alloc(cost::REDUCED_BYTES)?;
             Value::Reduced(Arc::new(other.clone()))
         }
     })
@@ -386,7 +384,7 @@ pub(super) fn pcalls(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for f in a {
         args::callable("pcalls", f)?;
     }
-    interp.alloc(16 * a.len() as u64 + 32)?;
+    interp.alloc(cost::vector_bytes(a.len()))?;
     let mut out = Vector::new();
     for f in a {
         interp.tick(1)?;

@@ -41,9 +41,9 @@
 //! [`transduce_with`], for other areas (`into` with a transducer).
 //!
 //! Costs: one step per item processed (on top of what calls cost), and
-//! about 16 bytes per vector item / 48 per map entry built; results that
-//! share structure with their input (`rest`, `drop`, `take` of a vector)
-//! charge a constant.
+//! what the values built cost (HEAP-COST-1, `value/cost.rs`); results that
+//! share a large vector's tree with their input (`rest`, `drop`, `take`)
+//! charge their handle.
 
 mod access;
 mod build;
@@ -60,7 +60,7 @@ use crate::builtins::args;
 use crate::error::Result;
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
-use crate::value::{Value, Vector};
+use crate::value::{cost, Value, Vector};
 
 pub use gen::LAZY_SEQ;
 pub(crate) use group::comparator_order;
@@ -92,7 +92,7 @@ fn vtake(v: &Vector, n: usize) -> Vector {
 
 /// A freshly built vector result: charges its size.
 fn built(interp: &mut Interp, v: Vector) -> Result<Value> {
-    interp.alloc(16 * v.len() as u64 + 32)?;
+    interp.alloc(cost::vector_bytes(v.len()))?;
     Ok(Value::vector(v))
 }
 

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::eval::iter::SeqIter;
 use crate::eval::Interp;
 use crate::value::order::lisp_equal;
-use crate::value::{Func, Set, Value, Vector};
+use crate::value::{cost, Func, Set, Value, Vector};
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -209,9 +209,14 @@ pub(super) fn distinct() -> Value {
     transducer("distinct", move |rf| {
         let seen = Mutex::new(Set::new());
         stepper("distinct", rf, move |interp, rf, acc, x| {
-            let fresh = lock(&seen).insert(x.clone()).is_none();
-            if fresh {
-                interp.alloc(32)?;
+            let grown = {
+                let mut seen = lock(&seen);
+                let before = seen.len();
+                seen.insert(x.clone());
+                (seen.len() > before).then(|| cost::set_growth(before, seen.len()))
+            };
+            if let Some(bytes) = grown {
+                interp.alloc(bytes)?;
                 interp.call(rf, &[acc, x])
             } else {
                 Ok(acc)
@@ -282,7 +287,7 @@ fn buffering(
             let acc = if buf.is_empty() {
                 acc.clone()
             } else {
-                interp.alloc(16 * buf.len() as u64 + 32)?;
+                interp.alloc(cost::vector_bytes(buf.len()))?;
                 unreduced(interp.call(&rf, &[acc.clone(), Value::vector(buf)])?)
             };
             interp.call(&rf, &[acc])
@@ -308,7 +313,7 @@ pub(super) fn partition_all(n: i64) -> Value {
             };
             match full {
                 Some(chunk) => {
-                    interp.alloc(16 * chunk.len() as u64 + 32)?;
+                    interp.alloc(cost::vector_bytes(chunk.len()))?;
                     interp.call(rf, &[acc, Value::vector(chunk)])
                 }
                 None => Ok(acc),
@@ -338,7 +343,7 @@ pub(super) fn partition_by(f: Value) -> Value {
             match done {
                 None => Ok(acc),
                 Some(chunk) => {
-                    interp.alloc(16 * chunk.len() as u64 + 32)?;
+                    interp.alloc(cost::vector_bytes(chunk.len()))?;
                     let r = interp.call(rf, &[acc, Value::vector(chunk)])?;
                     if !matches!(r, Value::Reduced(_)) {
                         lock(&st).0.push_back(x);

@@ -57,7 +57,7 @@ use crate::error::{Error, Result};
 use crate::eval::Interp;
 use crate::format::{self, Style};
 use crate::value::regex::{compile_regex, Pattern};
-use crate::value::{Value, Vector};
+use crate::value::{cost, Value, Vector};
 
 pub const BUILTINS: &[Builtin] = &[
     // clojure.core
@@ -380,7 +380,7 @@ pub(super) fn out_of_room(interp: &mut Interp) -> Error {
 
 /// Charges a built string to the heap budget and returns it as a value.
 pub(super) fn built(interp: &mut Interp, s: String) -> Result<Value> {
-    interp.alloc(s.len() as u64)?;
+    interp.alloc(cost::string_bytes(s.len()))?;
     Ok(Value::string(s))
 }
 

@@ -41,11 +41,19 @@ pub(super) fn match_value(re: &Regex, caps: &regex::Captures<'_>) -> Value {
     )
 }
 
-/// The heap charge of [`match_value`]'s result: a vector slot per group
-/// plus each group's text (every group is a string of its own).
+/// The heap charge of [`match_value`]'s result: each group matched is a
+/// string of its own, in a vector of the groups when there are groups.
 fn match_bytes(caps: &regex::Captures<'_>) -> u64 {
-    let texts: usize = caps.iter().flatten().map(|m| m.len()).sum();
-    32 + 40 * caps.len() as u64 + texts as u64
+    let texts: u64 = caps
+        .iter()
+        .flatten()
+        .map(|m| cost::string_bytes(m.len()))
+        .sum();
+    if caps.len() == 1 {
+        texts
+    } else {
+        cost::vector_bytes(caps.len()) + texts
+    }
 }
 
 pub(super) fn re_find(interp: &mut Interp, args: &[Value]) -> Result<Value> {
@@ -84,7 +92,7 @@ pub(super) fn re_seq(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     for caps in re.captures_iter(s) {
         interp.tick(caps.len() as u64)?;
-        interp.alloc(match_bytes(&caps))?;
+        interp.alloc(match_bytes(&caps) + cost::vector_push(out.len()))?;
         out.push_back(match_value(&re, &caps));
     }
     Ok(if out.is_empty() {

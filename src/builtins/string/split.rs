@@ -67,8 +67,8 @@ fn java_split(s: &str, matches: impl Iterator<Item = (usize, usize)>, limit: i64
 
 fn pieces_value(interp: &mut Interp, pieces: Vec<&str>) -> Result<Value> {
     interp.tick(pieces.len() as u64)?;
-    let bytes: usize = pieces.iter().map(|p| p.len() + 16).sum();
-    interp.alloc(bytes as u64)?;
+    let texts: u64 = pieces.iter().map(|p| cost::string_bytes(p.len())).sum();
+    interp.alloc(cost::vector_bytes(pieces.len()) + texts)?;
     Ok(Value::vector_from(pieces.into_iter().map(Value::string)))
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
-use crate::value::{Func, Map, Value, Vector};
+use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::{compile, Code};
 use crate::eval::lookup::{destructure_nth, lookup};
@@ -18,7 +18,7 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
         for c in &codes {
             v.push_back(c(it, f)?);
         }
-        it.budget.alloc(16 * codes.len() as u64 + 32)?;
+        it.budget.alloc(cost::vector_bytes(codes.len()))?;
         Ok(Value::vector(v))
     })
 }
@@ -31,7 +31,7 @@ pub(super) fn record(r: &Record) -> Code<'_> {
         for (i, c) in &values {
             entries[*i].1 = c(it, f)?;
         }
-        it.budget.alloc(48 * entries.len() as u64 + 32)?;
+        it.budget.alloc(cost::map_bytes(entries.len()))?;
         Ok(Value::Map(Map::from_distinct(entries)))
     })
 }
@@ -43,7 +43,7 @@ pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code
         for c in &codes {
             caps.push(c(it, f)?);
         }
-        it.budget.alloc(64 + 24 * caps.len() as u64)?;
+        it.budget.alloc(cost::closure_bytes(caps.len()))?;
         Ok(Value::Fn(Func::Closure(Arc::new(Closure {
             proto: proto.clone(),
             captures: caps,

@@ -18,12 +18,19 @@ use std::sync::Arc;
 
 pub use ordered::Ordered;
 
-use super::Value;
+use super::{cost, Value};
 
 /// Largest number of entries kept as an array.
 pub const SMALL: usize = 16;
 
 type Sorted = imbl::OrdMap<Value, Value>;
+
+/// Bytes of one `(key, value)` pair: a small map's entry, a sorted map's
+/// B-tree key (`value/cost.rs`).
+pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<(Value, Value)>() as u64;
+/// Bytes of a `sorted-map`'s `OrdMap` handle inside its `Arc`.
+pub(crate) const SORTED_BYTES: u64 = std::mem::size_of::<Sorted>() as u64;
+pub(crate) use ordered::{INDEX_KEY_BYTES, ORDERED_BYTES, SLOT_BYTES};
 
 /// A persistent map (O(1) clone, structural sharing): iterates in the
 /// order its keys were first added, or in canonical key order for a
@@ -51,6 +58,26 @@ fn same_key(x: &Value, k: &Value) -> bool {
         (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
         _ => x == k,
     }
+}
+
+/// A small map's entries to change: copied first when another map holds
+/// them too, the copy charged to the heap (`value/cost.rs`).
+fn small_mut(entries: &mut Arc<Vec<(Value, Value)>>) -> &mut Vec<(Value, Value)> {
+    cost::charge_copy_if_shared(entries, || cost::map_bytes(entries.len()));
+    Arc::make_mut(entries)
+}
+
+/// A large map to change: its handle copied first when shared, the paths
+/// a write copies charged.
+fn large_mut(m: &mut Arc<Ordered>) -> &mut Ordered {
+    cost::charge_copy_if_shared(m, || cost::map_copy_bytes(false, m.len()));
+    Arc::make_mut(m)
+}
+
+/// A sorted map to change, as [`large_mut`].
+fn sorted_mut(m: &mut Arc<Sorted>) -> &mut Sorted {
+    cost::charge_copy_if_shared(m, || cost::map_copy_bytes(true, m.len()));
+    Arc::make_mut(m)
 }
 
 /// The position of `k` among small entries.
@@ -205,9 +232,9 @@ impl Map {
                 None
             }
             Repr::Small(vec) => match position(vec, &k) {
-                Some(i) => Some(std::mem::replace(&mut Arc::make_mut(vec)[i].1, v)),
+                Some(i) => Some(std::mem::replace(&mut small_mut(vec)[i].1, v)),
                 None if vec.len() < SMALL => {
-                    Arc::make_mut(vec).push((k, v));
+                    small_mut(vec).push((k, v));
                     None
                 }
                 None => {
@@ -219,8 +246,8 @@ impl Map {
                     None
                 }
             },
-            Repr::Large(m) => Arc::make_mut(m).insert(k, v),
-            Repr::Sorted(m) => Arc::make_mut(m).insert(k, v),
+            Repr::Large(m) => large_mut(m).insert(k, v),
+            Repr::Sorted(m) => sorted_mut(m).insert(k, v),
         }
     }
 
@@ -231,10 +258,10 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v) => {
                 let i = position(v, k)?;
-                Some(&mut Arc::make_mut(v)[i].1)
+                Some(&mut small_mut(v)[i].1)
             }
-            Repr::Large(m) => Arc::make_mut(m).get_mut(k),
-            Repr::Sorted(m) => Arc::make_mut(m).get_mut(k),
+            Repr::Large(m) => large_mut(m).get_mut(k),
+            Repr::Sorted(m) => sorted_mut(m).get_mut(k),
         }
     }
 
@@ -253,21 +280,21 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(vec) => {
                 let i = position(vec, k)?;
-                let (_, v) = Arc::make_mut(vec).remove(i);
+                let (_, v) = small_mut(vec).remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
                 }
                 Some(v)
             }
             Repr::Large(m) => {
-                let old = Arc::make_mut(m).remove(k);
+                let old = large_mut(m).remove(k);
                 if m.len() <= SMALL / 2 {
                     let entries = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                     self.0 = Repr::Small(Arc::new(entries));
                 }
                 old
             }
-            Repr::Sorted(m) => Arc::make_mut(m).remove(k),
+            Repr::Sorted(m) => sorted_mut(m).remove(k),
         }
     }
 

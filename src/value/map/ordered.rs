@@ -17,6 +17,13 @@ use super::same_key;
 
 type Slot = Option<(Value, Value)>;
 
+/// Bytes of one entry slot of a large map (`value/cost.rs`).
+pub(crate) const SLOT_BYTES: u64 = std::mem::size_of::<Slot>() as u64;
+/// Bytes of one key of the hash index: the hash and its positions.
+pub(crate) const INDEX_KEY_BYTES: u64 = std::mem::size_of::<(u64, Positions)>() as u64;
+/// Bytes of the [`Ordered`] struct inside its `Arc`.
+pub(crate) const ORDERED_BYTES: u64 = std::mem::size_of::<Ordered>() as u64;
+
 /// The positions of the keys that share one hash: almost always one.
 #[derive(Clone)]
 enum Positions {

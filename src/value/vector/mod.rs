@@ -93,6 +93,17 @@ impl Vector {
         }
     }
 
+    /// The vector `items` holds, to change: moved out when nothing else
+    /// holds it, else copied (copy on write), the copy charged to the
+    /// running turn's heap (`value/cost.rs`: a small vector's items, a
+    /// large one's handle and the chunk written).
+    pub fn unshared(items: std::sync::Arc<Vector>) -> Vector {
+        std::sync::Arc::try_unwrap(items).unwrap_or_else(|shared| {
+            crate::eval::budget::charge_heap(super::cost::vector_copy_bytes(shared.len()));
+            (*shared).clone()
+        })
+    }
+
     /// Drops spare capacity of a small vector, so it takes exactly its
     /// items' room once it is stored in a value.
     pub fn shrink_to_fit(&mut self) {

@@ -1,0 +1,214 @@
+use std::alloc::Layout;
+use std::mem::size_of;
+use std::sync::Arc;
+
+use super::*;
+use crate::value::{Map, Vector};
+
+/// The size of an `Arc<T>`'s allocation, `T` sized.
+fn arc_alloc<T>() -> u64 {
+    let counts = Layout::new::<[usize; 2]>();
+    let (layout, _) = counts.extend(Layout::new::<T>()).unwrap();
+    layout.pad_to_align().size() as u64
+}
+
+#[test]
+fn headers_are_the_real_ones() {
+    assert_eq!(VALUE, size_of::<Value>() as u64);
+    assert_eq!(ARC_HEADER, arc_alloc::<()>());
+    assert_eq!(REDUCED_BYTES, arc_alloc::<Value>());
+    assert_eq!(entry_bytes(), vector_bytes(2));
+    assert_eq!(
+        closure_bytes(3),
+        arc_alloc::<crate::eval::Closure>() + 3 * VALUE
+    );
+    assert_eq!(lazy_link_bytes(0), arc_alloc::<crate::value::Link>());
+}
+
+#[test]
+fn a_string_is_its_arc_str_allocation() {
+    for len in [0, 1, 7, 8, 9, 100, 4097] {
+        let counts = Layout::new::<[usize; 2]>();
+        let (layout, _) = counts.extend(Layout::array::<u8>(len).unwrap()).unwrap();
+        assert_eq!(
+            string_bytes(len),
+            layout.pad_to_align().size() as u64,
+            "{len}"
+        );
+        // What `Value::string` really holds.
+        let s: Arc<str> = "x".repeat(len).into();
+        assert_eq!(s.len(), len);
+    }
+}
+
+#[test]
+fn small_vectors_are_exactly_their_slots_and_large_ones_their_chunks() {
+    let handle = arc_alloc::<Vector>();
+    for n in 0..=vector::SMALL {
+        assert_eq!(vector_bytes(n), handle + n as u64 * VALUE, "{n}");
+    }
+    // Past the threshold: the boxed tree and its four edge chunks.
+    let chunk = ARC_HEADER + 2 * WORD + 64 * VALUE;
+    assert_eq!(
+        vector_bytes(vector::SMALL + 1),
+        handle + size_of::<imbl::Vector<Value>>() as u64 + 4 * chunk
+    );
+    // A long vector: a 64-slot chunk per 64 items, and branch nodes of
+    // four words per chunk (2%).
+    let n = 1_000_000;
+    let per_item = vector_bytes(n) as f64 / n as f64;
+    let chunk_per_item = chunk as f64 / 64.0;
+    assert!(
+        per_item >= chunk_per_item && per_item < chunk_per_item * 1.03,
+        "{per_item}"
+    );
+}
+
+#[test]
+fn small_maps_are_their_pairs_and_large_ones_add_an_index() {
+    assert_eq!(map_bytes(0), 0);
+    let pair = size_of::<(Value, Value)>() as u64;
+    let array = ARC_HEADER + size_of::<Vec<(Value, Value)>>() as u64;
+    for n in 1..=map::SMALL {
+        assert_eq!(map_bytes(n), array + n as u64 * pair, "{n}");
+    }
+    // Past the threshold: one chunk of entries and one index node.
+    let large = map_bytes(map::SMALL + 1);
+    let entries_chunk = ARC_HEADER + 2 * WORD + 64 * map::SLOT_BYTES;
+    let index_node = ARC_HEADER + (2 * WORD + 64 * map::INDEX_KEY_BYTES) + (2 * WORD + 65 * WORD);
+    assert_eq!(
+        large,
+        ARC_HEADER + map::ORDERED_BYTES + entries_chunk + index_node
+    );
+    // A large map: each entry's slot plus its index key in nodes two-thirds
+    // full, give or take the branches (2%).
+    let n = 1_000_000;
+    let per_entry = map_bytes(n) as f64 / n as f64;
+    let expected = entries_chunk as f64 / 64.0 + index_node as f64 / BTREE_KEYS_PER_NODE as f64;
+    assert!(
+        (per_entry / expected - 1.0).abs() < 0.02,
+        "{per_entry} vs {expected}"
+    );
+    // Sorted maps: B-tree nodes of pairs.
+    assert!(sorted_map_bytes(1) > 64 * pair);
+    assert!(sorted_map_bytes(100_000) > 100_000 * pair);
+}
+
+#[test]
+fn sets_grow_by_doubling_their_table() {
+    assert_eq!(set_bytes(0), 0);
+    let array = ARC_HEADER + size_of::<Vec<Value>>() as u64;
+    for n in 1..=map::SMALL {
+        assert_eq!(set_bytes(n), array + n as u64 * VALUE, "{n}");
+    }
+    let bucket = size_of::<(u64, Value)>() as u64 + 1;
+    let table = |buckets: u64| ARC_HEADER + set::HASHED_BYTES + buckets * bucket + set::GROUP_BYTES;
+    // A set promoted past SMALL has room for twice SMALL: 64 buckets, 56
+    // elements; the 57th doubles the table.
+    assert_eq!(set_bytes(map::SMALL + 1), table(64));
+    assert_eq!(set_bytes(56), table(64));
+    assert_eq!(set_bytes(57), table(128));
+    assert_eq!(set_growth(56, 57), table(128) - table(64));
+    assert_eq!(set_insert(57), 0);
+    assert_eq!(set_bytes(1 << 20), table(1 << 21));
+}
+
+#[test]
+fn growth_adds_up_to_the_size_built() {
+    for (bytes, push) in [
+        (
+            vector_bytes as fn(usize) -> u64,
+            vector_push as fn(usize) -> u64,
+        ),
+        (map_bytes, map_insert),
+        (set_bytes, set_insert),
+    ] {
+        let mut sum = bytes(0);
+        for n in 0..5000 {
+            assert!(bytes(n + 1) >= bytes(n), "not monotonic at {n}");
+            sum += push(n);
+            assert_eq!(sum, bytes(n + 1));
+        }
+    }
+    assert_eq!(vector_growth(10, 5), 0);
+    let sorted = Map::sorted();
+    assert_eq!(
+        map_growth_like(&sorted, 0, 10),
+        sorted_map_bytes(10) - sorted_map_bytes(0)
+    );
+    assert_eq!(map_growth_like(&Map::new(), 16, 17), map_growth(16, 17));
+}
+
+#[test]
+fn copies_are_whole_for_arrays_and_tables_and_paths_for_trees() {
+    assert_eq!(vector_copy_bytes(10), vector_bytes(10));
+    assert_eq!(vector_slice_bytes(10), vector_bytes(10));
+    assert!(vector_slice_bytes(100_000) < vector_copy_bytes(100_000));
+    assert!(vector_copy_bytes(100_000) < vector_bytes(vector::SMALL + 1));
+    let small: Map = (0..10).map(|i| (Value::Int(i), Value::Int(i))).collect();
+    assert_eq!(
+        map_copy_bytes(small.is_sorted(), small.len()),
+        map_bytes(10)
+    );
+    let large: Map = (0..100_000)
+        .map(|i| (Value::Int(i), Value::Int(i)))
+        .collect();
+    let path = map_copy_bytes(false, large.len());
+    assert!(
+        path > map_bytes(map::SMALL) && path < map_bytes(1000),
+        "{path}"
+    );
+    assert_eq!(btree_depth(64), 1);
+    assert_eq!(btree_depth(65), 2);
+    assert_eq!(btree_depth(100_000), 3);
+}
+
+/// What this thread's meter holds (heap bytes), emptied.
+fn metered() -> u64 {
+    crate::eval::budget::swap_meter((0, 0)).1
+}
+
+#[test]
+fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
+    metered();
+    // Maps: a small one's array, a large one's paths.
+    let mut small: Map = (0..5).map(|i| (Value::Int(i), Value::Int(i))).collect();
+    assert_eq!(metered(), 0, "building is charged by its builder, not here");
+    let held = small.clone();
+    small.insert(Value::Int(9), Value::Int(9));
+    assert_eq!(metered(), map_bytes(5));
+    small.insert(Value::Int(10), Value::Int(10));
+    assert_eq!(metered(), 0, "the copy is this map's own now");
+    drop(held);
+    let mut large: Map = (0..1000).map(|i| (Value::Int(i), Value::Int(i))).collect();
+    let held = large.clone();
+    large.remove(&Value::Int(3));
+    assert_eq!(metered(), map_copy_bytes(false, 1000));
+    drop(held);
+    // Sets: the whole array or table.
+    let mut set: crate::value::Set = (0..1000).map(Value::Int).collect();
+    metered();
+    let held = set.clone();
+    set.insert(Value::Int(-1));
+    assert_eq!(metered(), set_bytes(1000));
+    drop(held);
+    set.insert(Value::Int(-2));
+    assert_eq!(metered(), 0);
+    // Vectors: taken out of their `Arc` for a write.
+    let items = Arc::new(Vector::from_vec((0..10).map(Value::Int).collect()));
+    let held = items.clone();
+    let _copy = Vector::unshared(items);
+    assert_eq!(metered(), vector_bytes(10));
+    let _own = Vector::unshared(held);
+    assert_eq!(metered(), 0);
+}
+
+#[test]
+fn a_large_set_is_charged_its_order_when_first_iterated() {
+    let set: crate::value::Set = (0..1000).map(Value::Int).collect();
+    metered();
+    assert_eq!(set.iter().count(), 1000);
+    assert_eq!(metered(), set_order_bytes(1000));
+    assert_eq!(set.iter().count(), 1000);
+    assert_eq!(metered(), 0, "kept, not made again");
+}
