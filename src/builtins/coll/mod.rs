@@ -159,7 +159,10 @@ fn charged_set(interp: &mut Interp, items: impl IntoIterator<Item = Value>) -> R
     for x in items {
         let before = out.len();
         out.insert(x);
-        interp.alloc(cost::set_growth(before, out.len()))?;
+        // A duplicate adds nothing: no charge to compute.
+        if out.len() != before {
+            interp.alloc(cost::set_growth(before, out.len()))?;
+        }
     }
     Ok(out)
 }
@@ -340,6 +343,9 @@ impl Acc {
             Acc::Set(s) => {
                 let before = s.len();
                 s.insert(x);
+                if s.len() == before {
+                    return Ok(0);
+                }
                 Ok(cost::set_growth(before, s.len()))
             }
             Acc::Map(m) => match x {
