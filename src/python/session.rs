@@ -270,7 +270,7 @@ impl PySession {
             let mut s = self.lock()?;
             let before = s.turns().len();
             s.set_interrupt(Some(flag));
-            let turn = s.run_reply(&reply, llm).cloned();
+            let turn = s.run_reply_owned(reply, llm).cloned();
             s.set_interrupt(None);
             if interrupt.is_set() {
                 s.truncate_turns(before);
