@@ -76,6 +76,21 @@ pub(super) fn is_terminator(c: char) -> bool {
         )
 }
 
+/// For each ASCII byte: is it whitespace (a comma included)?
+const ASCII_WS: [bool; 128] = ascii_table(b" \t\n\x0b\x0c\r,");
+/// For each ASCII byte: does it end a token?
+const ASCII_TERMINATOR: [bool; 128] = ascii_table(b" \t\n\x0b\x0c\r,\";@^`~()[]{}\\");
+
+const fn ascii_table(members: &[u8]) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut i = 0;
+    while i < members.len() {
+        table[members[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// Splits `n` bytes (on a char boundary) off the front: `(rest, taken)`.
 pub(super) fn split(input: In<'_>, n: usize) -> (In<'_>, In<'_>) {
     input.take_split(n.min(input.fragment().len()))
@@ -84,6 +99,17 @@ pub(super) fn split(input: In<'_>, n: usize) -> (In<'_>, In<'_>) {
 /// `(rest, taken)`: the longest prefix whose characters all satisfy `keep`.
 #[inline]
 fn take_while(input: In<'_>, keep: impl Fn(char) -> bool) -> (In<'_>, In<'_>) {
+    take_while_ascii(input, |b| keep(b as char), &keep)
+}
+
+/// [`take_while`] with `keep_ascii`, the same test on ASCII bytes (a
+/// table lookup where the test on characters is longer).
+#[inline]
+fn take_while_ascii(
+    input: In<'_>,
+    keep_ascii: impl Fn(u8) -> bool,
+    keep: impl Fn(char) -> bool,
+) -> (In<'_>, In<'_>) {
     let text = input.fragment();
     // ASCII bytes are characters of their own; others are decoded.
     let mut at = 0;
@@ -91,7 +117,7 @@ fn take_while(input: In<'_>, keep: impl Fn(char) -> bool) -> (In<'_>, In<'_>) {
     while at < bytes.len() {
         let b = bytes[at];
         if b < 0x80 {
-            if !keep(b as char) {
+            if !keep_ascii(b) {
                 break;
             }
             at += 1;
@@ -137,7 +163,7 @@ fn take_while_m_n_in(
 /// Skips whitespace, commas, `;` comments and `#!` lines.
 pub(super) fn skip_ws(mut input: In<'_>) -> In<'_> {
     loop {
-        input = take_while(input, is_ws).0;
+        input = take_while_ascii(input, |b| ASCII_WS[b as usize], is_ws).0;
         let frag = input.fragment();
         if frag.starts_with(';') || frag.starts_with("#!") {
             input = take_till(input, |c| c == '\n').0;
@@ -149,7 +175,11 @@ pub(super) fn skip_ws(mut input: In<'_>) -> In<'_> {
 
 /// A bare token: everything up to the next terminator (possibly empty).
 pub(super) fn token(input: In<'_>) -> Result<(In<'_>, In<'_>)> {
-    Ok(take_while(input, |c| !is_terminator(c)))
+    Ok(take_while_ascii(
+        input,
+        |b| !ASCII_TERMINATOR[b as usize],
+        |c| !is_terminator(c),
+    ))
 }
 
 fn parse_err(msg: impl Into<String>, start: usize, end: usize) -> Error {
@@ -504,4 +534,18 @@ fn int_from(digits: &str, radix: u32, negative: bool) -> Option<FormKind> {
         i64::try_from(magnitude).ok()?
     };
     Some(FormKind::Int(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_tables_agree_with_the_character_tests() {
+        for b in 0u8..128 {
+            let c = b as char;
+            assert_eq!(ASCII_WS[b as usize], is_ws(c), "{b:#x}");
+            assert_eq!(ASCII_TERMINATOR[b as usize], is_terminator(c), "{b:#x}");
+        }
+    }
 }
