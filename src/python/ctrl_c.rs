@@ -65,6 +65,7 @@ mod imp {
     use std::sync::{Arc, Mutex, OnceLock};
 
     use pyo3::prelude::*;
+    use pyo3::sync::GILOnceCell;
     use pyo3::types::PyDict;
 
     /// The write end of the pipe the helper thread reads (`None`: no
@@ -158,13 +159,23 @@ mod imp {
     }
 
     /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)`: the fd it
-    /// replaced, or `None` when Python refuses (not the main thread).
+    /// replaced, or `None` when Python refuses (not the main thread). The
+    /// function and its keyword arguments are looked up once: a turn calls
+    /// this twice, and importing `signal` each time cost more than the
+    /// rest of the binding's work on a short turn.
     fn set_wakeup_fd(py: Python<'_>, fd: i32) -> Option<i32> {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("warn_on_full_buffer", false).ok()?;
-        let result = py
-            .import("signal")
-            .and_then(|s| s.call_method("set_wakeup_fd", (fd,), Some(&kwargs)))
+        static SET_WAKEUP_FD: GILOnceCell<(Py<PyAny>, Py<PyDict>)> = GILOnceCell::new();
+        let (set, kwargs) = SET_WAKEUP_FD
+            .get_or_try_init(py, || -> PyResult<_> {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("warn_on_full_buffer", false)?;
+                let set = py.import("signal")?.getattr("set_wakeup_fd")?;
+                Ok((set.unbind(), kwargs.unbind()))
+            })
+            .ok()?;
+        let result = set
+            .bind(py)
+            .call((fd,), Some(kwargs.bind(py)))
             .and_then(|old| old.extract::<i32>());
         result.ok()
     }
