@@ -158,11 +158,12 @@ mod imp {
         }
     }
 
-    /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)`: the fd it
-    /// replaced, or `None` when Python refuses (not the main thread). The
-    /// function and its keyword arguments are looked up once: a turn calls
-    /// this twice, and importing `signal` each time cost more than the
-    /// rest of the binding's work on a short turn.
+    /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)` (no wakeup
+    /// fd, -1, takes no flag): the fd it replaced, or `None` when Python
+    /// refuses (not the main thread). The function and its keyword
+    /// arguments are looked up once: a turn calls this twice, and importing
+    /// `signal` each time cost more than the rest of the binding's work on
+    /// a short turn.
     fn set_wakeup_fd(py: Python<'_>, fd: i32) -> Option<i32> {
         static SET_WAKEUP_FD: GILOnceCell<(Py<PyAny>, Py<PyDict>)> = GILOnceCell::new();
         let (set, kwargs) = SET_WAKEUP_FD
@@ -173,9 +174,10 @@ mod imp {
                 Ok((set.unbind(), kwargs.unbind()))
             })
             .ok()?;
+        let kwargs = (fd != -1).then(|| kwargs.bind(py));
         let result = set
             .bind(py)
-            .call((fd,), Some(kwargs.bind(py)))
+            .call((fd,), kwargs)
             .and_then(|old| old.extract::<i32>());
         result.ok()
     }
