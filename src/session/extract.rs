@@ -177,7 +177,7 @@ fn skipped_languages(response: &str) -> Vec<String> {
 /// The code blocks of a response, or `None` when it has none.
 fn code_blocks(response: &str) -> Option<Vec<String>> {
     // A fence line holds three backticks: without them, no line is one.
-    if !response.contains("```") {
+    if !has_three_backticks(response) {
         return None;
     }
     let mut blocks = Vec::new();
@@ -215,6 +215,20 @@ fn code_blocks(response: &str) -> Option<Vec<String>> {
     } else {
         Some(blocks)
     }
+}
+
+/// Whether "```" occurs in `text` (found by its first backtick: most
+/// responses hold none, and a substring search costs more to set up than
+/// this scan).
+fn has_three_backticks(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(i) = rest.find('`') {
+        if rest[i..].starts_with("```") {
+            return true;
+        }
+        rest = &rest[i + 1..];
+    }
+    false
 }
 
 fn is_invisible(c: char) -> bool {

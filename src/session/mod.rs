@@ -767,7 +767,7 @@ impl Session {
         }
         let memory = self.interp.globals.clone();
         let defined = match (&program, success) {
-            (Some(_), true) => defined_names(&self.interp),
+            (Some(_), true) => defined_names(&mut self.interp),
             _ => Vec::new(),
         };
         if let Ok(v) = &result {
@@ -1062,13 +1062,15 @@ fn reserve_gently<T>(items: &mut Vec<T>) {
 }
 
 /// Names the turn's program defined or redefined (every `def`/`defn` it
-/// ran, a redefinition with an equal value included), in user/ order.
-fn defined_names(interp: &Interp) -> Vec<String> {
-    let mut ids = interp.defined.clone();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter()
-        .map(|id| interp.globals.name(id).to_string())
+/// ran, a redefinition with an equal value included), in user/ order (the
+/// program's list of them is sorted in place: nothing reads it after).
+fn defined_names(interp: &mut Interp) -> Vec<String> {
+    interp.defined.sort_unstable();
+    interp.defined.dedup();
+    interp
+        .defined
+        .iter()
+        .map(|&id| interp.globals.name(id).to_string())
         .collect()
 }
 
