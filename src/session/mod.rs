@@ -973,6 +973,12 @@ impl Session {
     pub fn set_interrupt(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
         self.interp.budget.set_interrupt(flag);
     }
+    /// A function called once in every turn that reaches its first clock
+    /// check ([`crate::eval::Budget::set_long_turn`]); `None` removes it.
+    #[cfg(feature = "python")]
+    pub(crate) fn set_long_turn(&mut self, hook: Option<crate::eval::budget::LongTurn>) {
+        self.interp.budget.set_long_turn(hook);
+    }
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
