@@ -269,11 +269,38 @@ impl Budget {
     /// thread's meter ([`charge_work`]) emptied.
     pub fn reset(&mut self) {
         drain_meter();
-        let interrupt = self.interrupt.take();
-        let long_turn = self.long_turn.take();
-        *self = Budget::new(self.limits.clone());
-        self.interrupt = interrupt;
-        self.long_turn = long_turn;
+        // In place (what `new` would make of the current limits, the
+        // interrupt flag and hook kept): no copy of the limits per turn.
+        let Budget {
+            limits,
+            steps,
+            step_limit,
+            next_check,
+            started,
+            depth,
+            max_depth,
+            heap,
+            print_bytes,
+            tool_calls,
+            interrupt: _,
+            long_turn: _,
+            long,
+            serial,
+        } = self;
+        *max_depth = limits
+            .max_depth
+            .unwrap_or(HARD_MAX_DEPTH)
+            .min(HARD_MAX_DEPTH);
+        *step_limit = limits.max_steps.unwrap_or(u64::MAX);
+        *steps = 0;
+        *next_check = CLOCK_EVERY.min(step_limit.saturating_add(1));
+        *started = Instant::now();
+        *depth = 0;
+        *heap = 0;
+        *print_bytes = 0;
+        *tool_calls = 0;
+        *long = false;
+        *serial = NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// A flag that, once set, stops the evaluation with an "interrupted"
