@@ -45,7 +45,7 @@ impl Interp {
         let outer_meter = budget::swap_meter((0, 0));
         let outer_stop = budget::swap_stop(budget::Stop::default());
         let outer_regexes = regex::swap_regex_cache(Default::default());
-        let ran = run_on_big_stack(|| self.run_program_here(&src));
+        let ran = run_on_big_stack(|| self.run_program_here(&src, &snapshot));
         budget::swap_meter(outer_meter);
         budget::swap_stop(outer_stop);
         drop(regex::swap_regex_cache(outer_regexes));
@@ -63,14 +63,14 @@ impl Interp {
     }
 
     /// [`Interp::run_program`] on the current thread (whose stack must be
-    /// large enough for the configured call depth).
-    pub(crate) fn run_program_here(&mut self, src: &Arc<str>) -> Outcome {
+    /// large enough for the configured call depth); `snapshot` is user/ as
+    /// the program found it.
+    pub(crate) fn run_program_here(&mut self, src: &Arc<str>, snapshot: &Globals) -> Outcome {
         self.prints.clear();
         self.tool_calls.clear();
         self.defined.clear();
         self.budget.reset();
         budget::swap_stop(self.budget.stop());
-        let snapshot = self.globals.clone();
         let returns_snapshot = self.fn_returns.clone();
         let mut notes = Vec::new();
         let result = self
@@ -98,7 +98,7 @@ impl Interp {
             // Work and memory charged through the per-thread meter by the
             // last builtin are settled before the turn ends.
             .and_then(|v| self.budget.tick_settled(0).map(|()| v))
-            .and_then(|v| self.check_escaping(what, v, &snapshot))
+            .and_then(|v| self.check_escaping(what, v, snapshot))
             .map_err(|e| self.check_error_leaving(e));
         self.flush_print();
         if result.is_ok() {
@@ -120,7 +120,7 @@ impl Interp {
                 notes,
             },
             Err(e) => {
-                self.globals = snapshot;
+                self.globals = snapshot.clone();
                 self.fn_returns = returns_snapshot;
                 Outcome {
                     result: Err(e.or_source(src)),

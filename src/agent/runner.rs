@@ -92,7 +92,7 @@ pub fn run_with_stop(
             })?;
         let info = response.info();
         session
-            .run_reply(&response.reply(), Some(info))
+            .run_reply_owned(response.reply(), Some(info))
             .map_err(AgentError::Session)?;
         let Some(turn) = session.turns().last() else {
             break;

@@ -226,6 +226,16 @@ impl<'a> Analyzer<'a> {
     /// innermost `loop` or `fn` (where `recur` may appear). Charges one step
     /// and bounds the nesting ([`MAX_EXPANDED_NESTING`]).
     pub fn analyze(&mut self, form: &Form, tail: bool) -> Result<Expr> {
+        self.enter(form)?;
+        self.nesting += 1;
+        let expr = self.analyze_form(form, tail);
+        self.nesting -= 1;
+        expr
+    }
+
+    /// What analyzing `form` first does: one step charged, the nesting
+    /// bounded.
+    fn enter(&mut self, form: &Form) -> Result<()> {
         self.cx.budget.tick_settled(1)?;
         if self.nesting >= MAX_EXPANDED_NESTING {
             return Err(Error::limit(format!(
@@ -234,10 +244,7 @@ impl<'a> Analyzer<'a> {
             .with_hint("a cond, ->, cond-> or some-> of thousands of clauses nests one level per clause; split it into functions, or reduce over a vector of steps")
             .with_span(form.span));
         }
-        self.nesting += 1;
-        let expr = self.analyze_form(form, tail);
-        self.nesting -= 1;
-        expr
+        Ok(())
     }
 
     fn analyze_form(&mut self, form: &Form, tail: bool) -> Result<Expr> {
@@ -336,13 +343,25 @@ impl<'a> Analyzer<'a> {
     fn call(&mut self, form: &Form, items: &[Form]) -> Result<Expr> {
         let head = &items[0];
         let args_forms = &items[1..];
-        if let FormKind::Symbol(name) = &head.kind {
-            if let Some(tool) = self.tool_call_name(name) {
-                let args = self.analyze_all(args_forms)?;
-                return Ok(Expr::CallTool(tool.into(), args, form.span));
-            }
-        }
-        let f = self.analyze(head, false)?;
+        let f = match &head.kind {
+            FormKind::Symbol(name) => match self.call_head(name) {
+                Head::Tool(tool) => {
+                    let args = self.analyze_all(args_forms)?;
+                    return Ok(Expr::CallTool(tool.into(), args, form.span));
+                }
+                Head::Builtin(b) => {
+                    // What analyzing the symbol gives, charged the same
+                    // (its step and its scan of the scopes), without
+                    // looking it up again.
+                    self.enter(head)?;
+                    let local = self.resolve_local(self.scopes.len() - 1, name);
+                    debug_assert!(local.is_none());
+                    Expr::Builtin(b)
+                }
+                Head::Other => self.analyze(head, false)?,
+            },
+            _ => self.analyze(head, false)?,
+        };
         if let Expr::Builtin(b) = f {
             if b.ns == Ns::Core {
                 if let (Some(op), [x, y]) = (expr::ArithOp::of(b.name), args_forms) {
@@ -403,19 +422,30 @@ impl<'a> Analyzer<'a> {
         Ok(args)
     }
 
-    /// If `name` in call position calls a tool (`tool/x`, or a bare name that
-    /// falls back to a tool), the tool's name.
-    fn tool_call_name<'n>(&mut self, name: &'n str) -> Option<&'n str> {
+    /// What `name` in call position calls: a tool (`tool/x`, or a bare name
+    /// that falls back to a tool), a builtin it can only name (no local,
+    /// definition or `:refer` comes first), or something [`Self::symbol`]
+    /// resolves.
+    fn call_head<'n>(&mut self, name: &'n str) -> Head<'n> {
         if let Some(tool) = name.strip_prefix("tool/") {
-            return Some(tool);
+            return Head::Tool(tool);
         }
         if name.contains('/') || self.resolve_local(self.scopes.len() - 1, name).is_some() {
-            return None;
+            return Head::Other;
         }
-        if self.cx.globals.id(name).is_some() || builtins::lookup(name).is_some() {
-            return None;
+        if self.cx.globals.id(name).is_some() {
+            return Head::Other;
         }
-        (self.cx.host.has_tool(name) && self.cx.host.data(name).is_none()).then_some(name)
+        if let Some(b) = builtins::lookup(name) {
+            let plain = self.cx.globals.refer(name).is_none()
+                && !matches!(name, "*1" | "*2" | "*3" | "return" | "fail");
+            return if plain { Head::Builtin(b) } else { Head::Other };
+        }
+        if self.cx.host.has_tool(name) && self.cx.host.data(name).is_none() {
+            Head::Tool(name)
+        } else {
+            Head::Other
+        }
     }
 
     /// Finds a local (or self name, sibling, capture) visible in scope
@@ -536,6 +566,16 @@ impl<'a> Analyzer<'a> {
     fn intern_global(&mut self, name: &str) -> GlobalId {
         self.cx.globals.intern(name)
     }
+}
+
+/// What a symbol in call position calls ([`Analyzer::call_head`]).
+enum Head<'n> {
+    /// The tool of this name.
+    Tool(&'n str),
+    /// This builtin (what [`Analyzer::symbol`] would find).
+    Builtin(&'static builtins::Builtin),
+    /// Whatever [`Analyzer::symbol`] finds.
+    Other,
 }
 
 /// A function value that calls `tool/NAME` (a tool used as a value, e.g.

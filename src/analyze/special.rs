@@ -315,7 +315,8 @@ impl Analyzer<'_> {
         };
         Ok(Expr::Def(Box::new(Def {
             id,
-            name: name.as_str().into(),
+            // user/'s own copy of the name (the var a turn ends with shares it)
+            name: self.cx.globals.name(id).clone(),
             doc: doc.map(Arc::from),
             value,
         })))
@@ -359,7 +360,7 @@ impl Analyzer<'_> {
         let f = self.function(Some(name), doc, rest, span, FnKind::Defn(id))?;
         Ok(Expr::Def(Box::new(Def {
             id,
-            name: name.as_str().into(),
+            name: self.cx.globals.name(id).clone(),
             doc: None,
             value: f,
         })))

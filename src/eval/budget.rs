@@ -239,9 +239,17 @@ pub struct Budget {
     /// Set from outside (the REPL's Ctrl-C) to stop the evaluation: checked
     /// with the clock. Kept across turns.
     interrupt: Option<Arc<AtomicBool>>,
+    /// Called at the turn's first clock check ([`Budget::set_long_turn`]).
+    /// Kept across turns.
+    long_turn: Option<LongTurn>,
+    /// Whether this turn reached its first clock check.
+    long: bool,
     /// Unique per budget, so per turn ([`Budget::serial`]).
     serial: u64,
 }
+
+/// What [`Budget::set_long_turn`] calls.
+pub type LongTurn = Arc<dyn Fn() + Send + Sync>;
 
 /// The serial number of the next [`Budget`].
 static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -265,6 +273,8 @@ impl Budget {
             print_bytes: 0,
             tool_calls: 0,
             interrupt: None,
+            long_turn: None,
+            long: false,
             serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -279,9 +289,38 @@ impl Budget {
     /// thread's meter ([`charge_work`]) emptied.
     pub fn reset(&mut self) {
         drain_meter();
-        let interrupt = self.interrupt.take();
-        *self = Budget::new(self.limits.clone());
-        self.interrupt = interrupt;
+        // In place (what `new` would make of the current limits, the
+        // interrupt flag and hook kept): no copy of the limits per turn.
+        let Budget {
+            limits,
+            steps,
+            step_limit,
+            next_check,
+            started,
+            depth,
+            max_depth,
+            heap,
+            print_bytes,
+            tool_calls,
+            interrupt: _,
+            long_turn: _,
+            long,
+            serial,
+        } = self;
+        *max_depth = limits
+            .max_depth
+            .unwrap_or(HARD_MAX_DEPTH)
+            .min(HARD_MAX_DEPTH);
+        *step_limit = limits.max_steps.unwrap_or(u64::MAX);
+        *steps = 0;
+        *next_check = CLOCK_EVERY.min(step_limit.saturating_add(1));
+        *started = Instant::now();
+        *depth = 0;
+        *heap = 0;
+        *print_bytes = 0;
+        *tool_calls = 0;
+        *long = false;
+        *serial = NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// A flag that, once set, stops the evaluation with an "interrupted"
@@ -289,6 +328,18 @@ impl Budget {
     /// steps). Whoever sets it clears it before the next evaluation.
     pub fn set_interrupt(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.interrupt = flag;
+    }
+
+    /// A function called once in every turn that reaches its first clock
+    /// check (its [`CLOCK_EVERY`]th step), back on the caller's stack
+    /// ([`super::stack::on_caller_stack`]), before the interrupt flag is
+    /// read there: what a host that watches for an interrupt only in
+    /// turns that run that long starts its watch with (the Python
+    /// binding's Ctrl-C, `python/ctrl_c.rs`; a shorter turn is over in
+    /// about the time the watch would take to set up). Kept across turns.
+    #[cfg_attr(not(feature = "python"), allow(dead_code))]
+    pub fn set_long_turn(&mut self, hook: Option<LongTurn>) {
+        self.long_turn = hook;
     }
 
     /// Steps charged so far this turn (the REPL's `:time`).
@@ -349,6 +400,12 @@ impl Budget {
             .steps
             .saturating_add(CLOCK_EVERY)
             .min(self.step_limit.saturating_add(1));
+        if !self.long {
+            self.long = true;
+            if let Some(hook) = &self.long_turn {
+                super::stack::on_caller_stack(|| hook());
+            }
+        }
         self.check_clock()
     }
 
@@ -519,4 +576,46 @@ pub fn tool_answer_cap() -> Option<u64> {
     TOOL_ROOM
         .with(|r| r.get())
         .map(|room| room / ANSWER_TEXT_PER_ROOM)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn the_long_turn_hook_runs_once_in_each_turn_that_reaches_its_first_clock_check() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let mut interp = crate::eval::Interp::standalone();
+        interp.budget.set_long_turn(Some(Arc::new(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        })));
+        let long = "(loop [i 0] (if (< i 20000) (recur (inc i)) i))";
+        assert!(interp.run_program("(+ 1 2)").is_ok());
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "a short turn");
+        assert!(interp.run_program(long).is_ok());
+        assert_eq!(calls.load(Ordering::SeqCst), 1, "once, at the first check");
+        assert!(interp.run_program(long).is_ok());
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "kept for the next turn");
+        interp.budget.set_long_turn(None);
+        assert!(interp.run_program(long).is_ok());
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn an_interrupt_set_by_the_long_turn_hook_stops_the_turn() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let set = flag.clone();
+        let mut interp =
+            crate::eval::Interp::new(Box::new(crate::eval::StaticHost::default()), Limits::none());
+        interp.budget.set_interrupt(Some(flag.clone()));
+        interp.budget.set_long_turn(Some(Arc::new(move || {
+            set.store(true, Ordering::SeqCst);
+        })));
+        let out = interp.run_program("(loop [i 0] (recur (inc i)))");
+        let e = out.result.expect_err("interrupted");
+        assert_eq!(e.kind(), ErrorKind::Timeout);
+        assert!(e.message().contains("interrupted"), "{e:?}");
+    }
 }

@@ -4,10 +4,12 @@
 //! in a `def` during analysis), so compiled code reads definitions by index,
 //! and ids follow the order of first definition (the prelude's order, R-24).
 //! Everything is persistent: a [`Globals::clone`] shares every definition
-//! with the original (it copies one pointer per 8 names), and a change
-//! after it copies only the 8-name chunk it falls in, which makes per-turn
-//! snapshots and rollback of failed turns cheap: a session's memory after
-//! a turn costs the chunks that turn changed, not the whole namespace. A
+//! with the original (it copies two pointers), and a change after it
+//! copies the list of 8-name chunks (one pointer each) and the one chunk
+//! it falls in, which makes per-turn snapshots and rollback of failed
+//! turns cheap: a session's memory after a turn costs the chunks that turn
+//! changed, not the whole namespace, and a turn that changes nothing
+//! shares the snapshot before it. A
 //! clone has no name index until it is looked up in (up to 16 names are
 //! scanned), so the snapshots a session keeps per turn carry none.
 
@@ -58,11 +60,13 @@ impl Clone for Globals {
     }
 }
 
-/// A sequence in shared chunks of up to [`CHUNK`] items: a clone copies
-/// one pointer per chunk, and a change copies the one chunk it is in
-/// when another clone shares it.
+/// A sequence in shared chunks of up to [`CHUNK`] items: the list of
+/// chunks is shared too, so a clone copies one pointer, a change copies
+/// the list (one pointer per chunk) when another clone shares it, and the
+/// one chunk it is in when another clone shares that.
 struct Chunked<T> {
-    chunks: Box<[Arc<[T]>]>,
+    /// `None` when empty (an empty list is not allocated).
+    chunks: Option<Arc<[Arc<[T]>]>>,
 }
 
 /// Items per chunk of [`Chunked`].
@@ -70,9 +74,7 @@ const CHUNK: usize = 8;
 
 impl<T> Default for Chunked<T> {
     fn default() -> Self {
-        Chunked {
-            chunks: Box::new([]),
-        }
+        Chunked { chunks: None }
     }
 }
 
@@ -85,38 +87,61 @@ impl<T> Clone for Chunked<T> {
 }
 
 impl<T: Clone> Chunked<T> {
+    fn chunks(&self) -> &[Arc<[T]>] {
+        self.chunks.as_deref().unwrap_or(&[])
+    }
+
+    /// The chunks, to change: the list is copied first when shared.
+    fn chunks_mut(&mut self) -> &mut [Arc<[T]>] {
+        let Some(list) = &mut self.chunks else {
+            return &mut [];
+        };
+        if Arc::get_mut(list).is_none() {
+            *list = list.iter().cloned().collect();
+        }
+        Arc::get_mut(list).unwrap_or(&mut [])
+    }
+
     fn len(&self) -> usize {
-        match self.chunks.last() {
-            Some(last) => (self.chunks.len() - 1) * CHUNK + last.len(),
+        let chunks = self.chunks();
+        match chunks.last() {
+            Some(last) => (chunks.len() - 1) * CHUNK + last.len(),
             None => 0,
         }
     }
 
     fn get(&self, i: usize) -> Option<&T> {
-        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+        self.chunks().get(i / CHUNK)?.get(i % CHUNK)
     }
 
     fn push(&mut self, item: T) {
-        match self.chunks.last_mut() {
+        match self.chunks().last() {
             // Chunks grow by copying (at most CHUNK - 1 items).
             Some(last) if last.len() < CHUNK => {
-                *last = last.iter().cloned().chain([item]).collect();
+                let grown: Arc<[T]> = last.iter().cloned().chain([item]).collect();
+                if let Some(last) = self.chunks_mut().last_mut() {
+                    *last = grown;
+                }
             }
             _ => {
-                let mut chunks = std::mem::take(&mut self.chunks).into_vec();
-                chunks.push(Arc::from([item]));
-                self.chunks = chunks.into_boxed_slice();
+                let list = self
+                    .chunks()
+                    .iter()
+                    .cloned()
+                    .chain([Arc::from([item])])
+                    .collect();
+                self.chunks = Some(list);
             }
         }
     }
 
     fn set(&mut self, i: usize, item: T) {
-        let Some(chunk) = self.chunks.get_mut(i / CHUNK) else {
-            return;
-        };
-        if i % CHUNK >= chunk.len() {
+        if i >= self.len() {
             return;
         }
+        let Some(chunk) = self.chunks_mut().get_mut(i / CHUNK) else {
+            return;
+        };
         match Arc::get_mut(chunk) {
             Some(items) => items[i % CHUNK] = item,
             None => {
@@ -128,7 +153,7 @@ impl<T: Clone> Chunked<T> {
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chunks.iter().flat_map(|c| c.iter())
+        self.chunks().iter().flat_map(|c| c.iter())
     }
 }
 
@@ -177,7 +202,7 @@ impl Globals {
 
     pub(crate) fn name(&self, id: GlobalId) -> &Arc<str> {
         let i = id as usize;
-        &self.names.chunks[i / CHUNK][i % CHUNK]
+        &self.names.chunks()[i / CHUNK][i % CHUNK]
     }
 
     #[inline]
@@ -273,6 +298,31 @@ mod tests {
         assert_eq!(value(&back, "other"), Some(Value::Int(7)));
         assert_eq!(value(&g, "other"), None);
         assert_eq!(value(&snapshots[21], "n21"), Some(Value::Int(21)));
+    }
+
+    #[test]
+    fn a_snapshot_shares_everything_until_one_side_changes() {
+        let shared = |a: &Globals, b: &Globals| match (&a.defs.chunks, &b.defs.chunks) {
+            (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+            _ => false,
+        };
+        let mut g = Globals::new();
+        assert!(g.defs.chunks.is_none(), "nothing allocated while empty");
+        for i in 0..10i64 {
+            g.define(&format!("n{i}"), Value::Int(i), None);
+        }
+        let snapshot = g.clone();
+        assert!(shared(&g, &snapshot));
+        g.define("n9", Value::Int(-9), None);
+        assert!(!shared(&g, &snapshot));
+        // the first chunk (n0..n7) is still shared, the second was copied
+        let (Some(a), Some(b)) = (&g.defs.chunks, &snapshot.defs.chunks) else {
+            panic!("both defined")
+        };
+        assert!(Arc::ptr_eq(&a[0], &b[0]));
+        assert!(!Arc::ptr_eq(&a[1], &b[1]));
+        assert_eq!(value(&snapshot, "n9"), Some(Value::Int(9)));
+        assert_eq!(value(&g, "n9"), Some(Value::Int(-9)));
     }
 
     #[test]

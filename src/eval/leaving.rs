@@ -83,10 +83,11 @@ impl Interp {
     }
 }
 
-/// Scalars need no check.
+/// Scalars need no check (a `def`'s var is the result of most turns).
 fn is_flat(v: &Value) -> bool {
     matches!(
         v,
         Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Keyword(_)
     ) || matches!(v, Value::Str(s) if s.len() < 1 << 20)
+        || matches!(v, Value::Var(n) | Value::Symbol(n) if n.len() < 1 << 20)
 }

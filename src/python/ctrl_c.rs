@@ -13,36 +13,39 @@
 //! (memory, status and prompts as before it). A SIGINT handler that does
 //! not raise leaves a failed turn (`timeout`, "evaluation interrupted").
 //!
+//! The watch starts when the program reaches its first clock check, at
+//! its 4,096th step (`Budget::set_long_turn`: the evaluation takes the GIL
+//! back for it, as a tool call does): setting and restoring the wakeup fd
+//! costs about a microsecond, as much as a short turn's whole evaluation,
+//! and a program that ends before that step is not one Ctrl-C could have
+//! stopped sooner. A SIGINT that arrived before the watch started is taken
+//! then (`PyOS_InterruptOccurred`) and handed back to Python for after the
+//! program (`PyErr_SetInterrupt`), so it stops the program all the same.
+//!
 //! The previous wakeup fd (asyncio's, say) is restored afterwards, and the
 //! signal numbers that arrive meanwhile are passed on to it. Off the main
 //! thread, or where the fd cannot be set (not unix), nothing is watched:
 //! the signal waits for the program's end, as before.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use pyo3::prelude::*;
+use crate::eval::budget::LongTurn;
 
-/// Watches for SIGINT from its start until it is dropped (with the GIL).
+/// Watches for SIGINT from the program's first clock check until it is
+/// dropped (with the GIL).
 pub struct Watch {
     flag: Arc<AtomicBool>,
-    /// The wakeup fd to restore, when this watch set one.
-    #[cfg(unix)]
-    restore: Option<i32>,
+    /// Once started: the wakeup fd to restore, when this watch set one.
+    started: Arc<OnceLock<Option<i32>>>,
 }
 
 impl Watch {
-    /// Starts watching (on the main thread; elsewhere the flag is never set).
-    pub fn start(py: Python<'_>) -> Watch {
-        let flag = Arc::new(AtomicBool::new(false));
-        #[cfg(unix)]
-        let restore = imp::start(py, &flag);
-        #[cfg(not(unix))]
-        let _ = py;
+    /// A watch that starts when the program asks ([`Watch::starter`]).
+    pub fn new() -> Watch {
         Watch {
-            flag,
-            #[cfg(unix)]
-            restore,
+            flag: Arc::new(AtomicBool::new(false)),
+            started: Arc::new(OnceLock::new()),
         }
     }
 
@@ -50,12 +53,33 @@ impl Watch {
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.flag.clone()
     }
+
+    /// What the evaluation calls at the program's first clock check
+    /// (`Budget::set_long_turn`): starts watching, on the main thread
+    /// (elsewhere the flag is never set).
+    pub fn starter(&self) -> LongTurn {
+        let flag = self.flag.clone();
+        let started = self.started.clone();
+        Arc::new(move || {
+            started.get_or_init(|| {
+                #[cfg(unix)]
+                return imp::start_now(&flag);
+                #[cfg(not(unix))]
+                {
+                    let _ = &flag;
+                    None
+                }
+            });
+        })
+    }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
         #[cfg(unix)]
-        imp::stop(&self.flag, self.restore);
+        if let Some(&restore) = self.started.get() {
+            imp::stop(&self.flag, restore);
+        }
     }
 }
 
@@ -65,6 +89,7 @@ mod imp {
     use std::sync::{Arc, Mutex, OnceLock};
 
     use pyo3::prelude::*;
+    use pyo3::sync::GILOnceCell;
     use pyo3::types::PyDict;
 
     /// The write end of the pipe the helper thread reads (`None`: no
@@ -129,9 +154,33 @@ mod imp {
         }
     }
 
+    /// [`start`] from the evaluation (the GIL released): takes the GIL,
+    /// and a SIGINT Python received before (not yet handled) sets `flag`
+    /// too.
+    pub(super) fn start_now(flag: &Arc<AtomicBool>) -> Option<i32> {
+        Python::with_gil(|py| {
+            let restore = start(py, flag);
+            // SAFETY: with the GIL, on this thread (0 off the main thread).
+            if unsafe { pyo3::ffi::PyOS_InterruptOccurred() } != 0 {
+                // Taken from Python (it clears the signal's mark): set it
+                // again for Python's handler to run after the program,
+                // with no wakeup fd (the signal's byte went to the one in
+                // place when it arrived: nobody gets it twice).
+                flag.store(true, Ordering::SeqCst);
+                let installed = set_wakeup_fd(py, -1);
+                // SAFETY: with the GIL.
+                unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+                if let Some(fd) = installed {
+                    let _ = set_wakeup_fd(py, fd);
+                }
+            }
+            restore
+        })
+    }
+
     /// Registers `flag` and points the wakeup fd at the pipe; the fd to
     /// restore, or `None` when it could not be set (not the main thread).
-    pub(super) fn start(py: Python<'_>, flag: &Arc<AtomicBool>) -> Option<i32> {
+    fn start(py: Python<'_>, flag: &Arc<AtomicBool>) -> Option<i32> {
         let write = pipe()?;
         let previous = set_wakeup_fd(py, write)?;
         if previous != write {
@@ -157,14 +206,26 @@ mod imp {
         }
     }
 
-    /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)`: the fd it
-    /// replaced, or `None` when Python refuses (not the main thread).
+    /// `signal.set_wakeup_fd(fd, warn_on_full_buffer=False)` (no wakeup
+    /// fd, -1, takes no flag): the fd it replaced, or `None` when Python
+    /// refuses (not the main thread). The function and its keyword
+    /// arguments are looked up once: a turn calls this twice, and importing
+    /// `signal` each time cost more than the rest of the binding's work on
+    /// a short turn.
     fn set_wakeup_fd(py: Python<'_>, fd: i32) -> Option<i32> {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("warn_on_full_buffer", false).ok()?;
-        let result = py
-            .import("signal")
-            .and_then(|s| s.call_method("set_wakeup_fd", (fd,), Some(&kwargs)))
+        static SET_WAKEUP_FD: GILOnceCell<(Py<PyAny>, Py<PyDict>)> = GILOnceCell::new();
+        let (set, kwargs) = SET_WAKEUP_FD
+            .get_or_try_init(py, || -> PyResult<_> {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("warn_on_full_buffer", false)?;
+                let set = py.import("signal")?.getattr("set_wakeup_fd")?;
+                Ok((set.unbind(), kwargs.unbind()))
+            })
+            .ok()?;
+        let kwargs = (fd != -1).then(|| kwargs.bind(py));
+        let result = set
+            .bind(py)
+            .call((fd,), kwargs)
             .and_then(|old| old.extract::<i32>());
         result.ok()
     }

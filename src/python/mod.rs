@@ -70,8 +70,9 @@ fn run(
         .collect();
     let host = SessionHost::new(data_from(data)?, tools);
     let mut interp = Interp::new(Box::new(host), limits);
-    let watch = ctrl_c::Watch::start(py);
+    let watch = ctrl_c::Watch::new();
     interp.budget.set_interrupt(Some(watch.flag()));
+    interp.budget.set_long_turn(Some(watch.starter()));
     let outcome = py.allow_threads(|| interp.run_program(&program));
     drop(watch);
     if let Some(e) = interrupt.take() {

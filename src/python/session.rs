@@ -264,14 +264,16 @@ impl PySession {
             ..LlmInfo::default()
         });
         let interrupt = &self.interrupt;
-        let watch = ctrl_c::Watch::start(py);
-        let flag = watch.flag();
+        let watch = ctrl_c::Watch::new();
+        let (flag, starter) = (watch.flag(), watch.starter());
         let ran = py.allow_threads(|| -> PyResult<_> {
             let mut s = self.lock()?;
             let before = s.turns().len();
             s.set_interrupt(Some(flag));
-            let turn = s.run_reply(&reply, llm).cloned();
+            s.set_long_turn(Some(starter));
+            let turn = s.run_reply_owned(reply, llm).cloned();
             s.set_interrupt(None);
+            s.set_long_turn(None);
             if interrupt.is_set() {
                 s.truncate_turns(before);
             }

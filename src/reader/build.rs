@@ -165,6 +165,21 @@ fn check_duplicate_keys(items: &[Form]) -> Result<()> {
     if items.len() < 4 {
         return Ok(());
     }
+    if items.len() <= 2 * SIMPLE_KEYS && items.iter().step_by(2).all(|k| simple_key(k).is_some()) {
+        // Nearly every map literal: a few keywords, strings, symbols or
+        // integers, compared in place (no value is built).
+        let keys: Vec<(u8, &str, i64)> = items.iter().step_by(2).filter_map(simple_key).collect();
+        for (i, k) in keys.iter().enumerate() {
+            if keys[..i].contains(k) {
+                let key = &items[2 * i];
+                let shown = super::data::to_value(key, false)
+                    .map(|v| crate::format::to_clojure(&v, Some(5), Some(60)).0)
+                    .unwrap_or_default();
+                return Err(duplicate_key(&shown, key));
+            }
+        }
+        return Ok(());
+    }
     let mut seen = std::collections::HashSet::with_capacity(items.len() / 2);
     for key in items.iter().step_by(2) {
         let Ok(k) = super::data::to_value(key, false) else {
@@ -172,18 +187,36 @@ fn check_duplicate_keys(items: &[Form]) -> Result<()> {
         };
         if seen.contains(&k) {
             let shown = crate::format::to_clojure(&k, Some(5), Some(60)).0;
-            return Err(perr(
-                format!("duplicate key {shown} in map literal"),
-                key.span.start as usize,
-                key.span.end as usize,
-            )
-            .with_hint(
-                "each key may appear once in a map literal; remove or rename the repeated one",
-            ));
+            return Err(duplicate_key(&shown, key));
         }
         seen.insert(k);
     }
     Ok(())
+}
+
+/// Map literals with at most this many keys, all [`simple_key`]s, are
+/// checked by comparing every key with the ones before it.
+const SIMPLE_KEYS: usize = 16;
+
+/// A keyword, string, symbol or integer key as (kind, text, integer): two
+/// such keys are equal as data exactly when these are equal.
+fn simple_key(key: &Form) -> Option<(u8, &str, i64)> {
+    match &key.kind {
+        FormKind::Keyword(k) => Some((0, k, 0)),
+        FormKind::Str(s) => Some((1, s, 0)),
+        FormKind::Symbol(s) => Some((2, s, 0)),
+        FormKind::Int(i) => Some((3, "", *i)),
+        _ => None,
+    }
+}
+
+fn duplicate_key(shown: &str, key: &Form) -> Error {
+    perr(
+        format!("duplicate key {shown} in map literal"),
+        key.span.start as usize,
+        key.span.end as usize,
+    )
+    .with_hint("each key may appear once in a map literal; remove or rename the repeated one")
 }
 
 fn perr(msg: impl Into<String>, start: usize, end: usize) -> Error {

@@ -1,24 +1,66 @@
-//! Token lexers (nom + nom_locate): whitespace and comments, string and
-//! character literals, regex sources, `##` symbolic values, and the
-//! classification of bare tokens into numbers, `nil`/`true`/`false`,
-//! keywords and symbols.
+//! Token lexers: whitespace and comments, string and character literals,
+//! regex sources, `##` symbolic values, and the classification of bare
+//! tokens into numbers, `nil`/`true`/`false`, keywords and symbols (numbers
+//! with nom).
 //!
 //! Every lexer takes the input positioned at its first character and returns
 //! the rest of the input with what it read. Nothing here nests: assembling
 //! forms is [`super::build`]'s job.
 
-use nom::bytes::complete::{tag_no_case, take_till, take_while, take_while_m_n};
+use nom::bytes::complete::{tag_no_case, take_while_m_n};
 use nom::character::complete::{char, digit0, digit1, hex_digit1, one_of};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::{pair, preceded, separated_pair, tuple};
-use nom::InputTake;
-use nom_locate::LocatedSpan;
 
 use super::FormKind;
 use crate::error::{Error, Result, Span};
 
-/// The reader's input: the source with its byte offset.
-pub(super) type In<'a> = LocatedSpan<&'a str>;
+/// The reader's input: the source not read yet, with its byte offset in
+/// the whole source (spans are byte ranges; lines and columns are only
+/// computed when an error is shown).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct In<'a> {
+    rest: &'a str,
+    offset: usize,
+}
+
+impl<'a> In<'a> {
+    /// All of `src`, from its start.
+    pub(super) fn new(src: &'a str) -> In<'a> {
+        In {
+            rest: src,
+            offset: 0,
+        }
+    }
+
+    /// The text not read yet.
+    #[inline]
+    pub(super) fn fragment(&self) -> &'a str {
+        self.rest
+    }
+
+    /// The byte offset of [`In::fragment`] in the whole source.
+    #[inline]
+    pub(super) fn location_offset(&self) -> usize {
+        self.offset
+    }
+
+    /// `(rest, taken)`: the first `n` bytes (on a char boundary) split off.
+    #[inline]
+    fn take_split(self, n: usize) -> (In<'a>, In<'a>) {
+        let (taken, rest) = self.rest.split_at(n);
+        (
+            In {
+                rest,
+                offset: self.offset + n,
+            },
+            In {
+                rest: taken,
+                offset: self.offset,
+            },
+        )
+    }
+}
 
 /// Whitespace, commas included.
 pub(super) fn is_ws(c: char) -> bool {
@@ -34,29 +76,98 @@ pub(super) fn is_terminator(c: char) -> bool {
         )
 }
 
+/// For each ASCII byte: is it whitespace (a comma included)?
+const ASCII_WS: [bool; 128] = ascii_table(b" \t\n\x0b\x0c\r,");
+/// For each ASCII byte: does it end a token?
+const ASCII_TERMINATOR: [bool; 128] = ascii_table(b" \t\n\x0b\x0c\r,\";@^`~()[]{}\\");
+
+const fn ascii_table(members: &[u8]) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut i = 0;
+    while i < members.len() {
+        table[members[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// Splits `n` bytes (on a char boundary) off the front: `(rest, taken)`.
 pub(super) fn split(input: In<'_>, n: usize) -> (In<'_>, In<'_>) {
     input.take_split(n.min(input.fragment().len()))
 }
 
-/// Runs a nom parser that cannot fail on complete input (`take_while` and
-/// friends); a failure would be a bug, reported as an internal error.
-fn run<'a, O>(r: nom::IResult<In<'a>, O, ()>) -> Result<(In<'a>, O)> {
-    r.map_err(|_| Error::internal("reader: a lexer failed on complete input"))
+/// `(rest, taken)`: the longest prefix whose characters all satisfy `keep`.
+#[inline]
+fn take_while(input: In<'_>, keep: impl Fn(char) -> bool) -> (In<'_>, In<'_>) {
+    take_while_ascii(input, |b| keep(b as char), &keep)
+}
+
+/// [`take_while`] with `keep_ascii`, the same test on ASCII bytes (a
+/// table lookup where the test on characters is longer).
+#[inline]
+fn take_while_ascii(
+    input: In<'_>,
+    keep_ascii: impl Fn(u8) -> bool,
+    keep: impl Fn(char) -> bool,
+) -> (In<'_>, In<'_>) {
+    let text = input.fragment();
+    // ASCII bytes are characters of their own; others are decoded.
+    let mut at = 0;
+    let bytes = text.as_bytes();
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b < 0x80 {
+            if !keep_ascii(b) {
+                break;
+            }
+            at += 1;
+        } else {
+            let Some(c) = text[at..].chars().next() else {
+                break;
+            };
+            if !keep(c) {
+                break;
+            }
+            at += c.len_utf8();
+        }
+    }
+    input.take_split(at)
+}
+
+/// `(rest, taken)`: the longest prefix without a character satisfying `stop`.
+#[inline]
+fn take_till(input: In<'_>, stop: impl Fn(char) -> bool) -> (In<'_>, In<'_>) {
+    take_while(input, |c| !stop(c))
+}
+
+/// `(rest, taken)`: `min` to `max` characters satisfying `keep`, or `None`
+/// when fewer than `min` do.
+fn take_while_m_n_in(
+    input: In<'_>,
+    min: usize,
+    max: usize,
+    keep: impl Fn(char) -> bool,
+) -> Option<(In<'_>, In<'_>)> {
+    let mut n = 0;
+    let mut end = 0;
+    for (i, c) in input.fragment().char_indices() {
+        if n == max || !keep(c) {
+            break;
+        }
+        n += 1;
+        end = i + c.len_utf8();
+    }
+    (n >= min).then(|| input.take_split(end))
 }
 
 /// Skips whitespace, commas, `;` comments and `#!` lines.
 pub(super) fn skip_ws(mut input: In<'_>) -> In<'_> {
     loop {
-        if let Ok((rest, _)) = take_while::<_, _, ()>(is_ws)(input) {
-            input = rest;
-        }
+        input = take_while_ascii(input, |b| ASCII_WS[b as usize], is_ws).0;
         let frag = input.fragment();
         if frag.starts_with(';') || frag.starts_with("#!") {
-            if let Ok((rest, _)) = take_till::<_, _, ()>(|c| c == '\n')(input) {
-                input = rest;
-                continue;
-            }
+            input = take_till(input, |c| c == '\n').0;
+            continue;
         }
         return input;
     }
@@ -64,7 +175,11 @@ pub(super) fn skip_ws(mut input: In<'_>) -> In<'_> {
 
 /// A bare token: everything up to the next terminator (possibly empty).
 pub(super) fn token(input: In<'_>) -> Result<(In<'_>, In<'_>)> {
-    run(take_while(|c| !is_terminator(c))(input))
+    Ok(take_while_ascii(
+        input,
+        |b| !ASCII_TERMINATOR[b as usize],
+        |c| !is_terminator(c),
+    ))
 }
 
 fn parse_err(msg: impl Into<String>, start: usize, end: usize) -> Error {
@@ -78,7 +193,7 @@ pub(super) fn string(input: In<'_>) -> Result<(In<'_>, String)> {
     let (mut rest, _) = split(input, 1);
     let mut out: Option<String> = None;
     loop {
-        let (r, chunk) = run(take_till(|c| c == '"' || c == '\\')(rest))?;
+        let (r, chunk) = take_till(rest, |c| c == '"' || c == '\\');
         rest = r;
         let next = rest.fragment().chars().next();
         if next == Some('"') && out.is_none() {
@@ -131,7 +246,7 @@ fn escape<'a>(input: In<'a>, out: &mut String) -> Result<In<'a>> {
         out.push(ch);
         return Ok(rest);
     }
-    if let Ok((after, digits)) = take_while_m_n::<_, _, ()>(1, 3, |c: char| c.is_digit(8))(rest) {
+    if let Some((after, digits)) = take_while_m_n_in(rest, 1, 3, |c: char| c.is_digit(8)) {
         let code = u32::from_str_radix(digits.fragment(), 8).unwrap_or(u32::MAX);
         if let Some(ch) = char::from_u32(code).filter(|_| code <= 0o377) {
             out.push(ch);
@@ -152,7 +267,7 @@ fn escape<'a>(input: In<'a>, out: &mut String) -> Result<In<'a>> {
 /// joined into one character).
 fn unicode_escape(input: In<'_>, at: usize) -> Result<(In<'_>, char)> {
     fn four(i: In<'_>) -> Option<(In<'_>, u32)> {
-        let (r, d) = take_while_m_n::<_, _, ()>(4, 4, |c: char| c.is_ascii_hexdigit())(i).ok()?;
+        let (r, d) = take_while_m_n_in(i, 4, 4, |c: char| c.is_ascii_hexdigit())?;
         Some((r, u32::from_str_radix(d.fragment(), 16).ok()?))
     }
     let bad = |end: usize| {
@@ -235,7 +350,7 @@ pub(super) fn regex(input: In<'_>) -> Result<(In<'_>, String)> {
     let body = split(input, 2).0;
     let mut rest = body;
     loop {
-        let (r, _) = run(take_till(|c| c == '"' || c == '\\')(rest))?;
+        let (r, _) = take_till(rest, |c| c == '"' || c == '\\');
         rest = r;
         let mut chars = rest.fragment().chars();
         match (chars.next(), chars.next()) {
@@ -261,7 +376,7 @@ pub(super) fn regex(input: In<'_>) -> Result<(In<'_>, String)> {
 pub(super) fn symbolic(input: In<'_>) -> Result<(In<'_>, f64)> {
     let at = input.location_offset();
     let (rest, name) = token(split(input, 2).0)?;
-    match *name.fragment() {
+    match name.fragment() {
         "Inf" => Ok((rest, f64::INFINITY)),
         "-Inf" => Ok((rest, f64::NEG_INFINITY)),
         "NaN" => Ok((rest, f64::NAN)),
@@ -419,4 +534,18 @@ fn int_from(digits: &str, radix: u32, negative: bool) -> Option<FormKind> {
         i64::try_from(magnitude).ok()?
     };
     Some(FormKind::Int(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_tables_agree_with_the_character_tests() {
+        for b in 0u8..128 {
+            let c = b as char;
+            assert_eq!(ASCII_WS[b as usize], is_ws(c), "{b:#x}");
+            assert_eq!(ASCII_TERMINATOR[b as usize], is_terminator(c), "{b:#x}");
+        }
+    }
 }

@@ -3,10 +3,10 @@
 //! This module owns the public contract ([`Form`], [`FormKind`], [`read_all`],
 //! [`form_to_value`], [`read_value`], [`MAX_NESTING`]). The work is split in:
 //!
-//! * [`lex`] — the token lexers, written with nom + nom_locate: whitespace and
-//!   comments, strings, characters, regex sources, `##Inf`-style values, and
-//!   the classification of bare tokens (numbers, `nil`/`true`/`false`,
-//!   keywords, symbols).
+//! * [`lex`] — the token lexers over the input and its byte offset:
+//!   whitespace and comments, strings, characters, regex sources,
+//!   `##Inf`-style values, and the classification of bare tokens (numbers,
+//!   with nom; `nil`/`true`/`false`, keywords, symbols).
 //! * [`build`] — the main loop that assembles forms. Collections and the
 //!   prefix forms (`'x`, `#'x`, `#_`, `^meta`, `#(...)`) are frames on an
 //!   explicit heap stack, never native recursion, so no input can overflow

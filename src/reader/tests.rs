@@ -355,6 +355,35 @@ fn forms_as_data() {
     assert_eq!(e.kind(), crate::error::ErrorKind::Parse);
     assert_eq!(e.message(), "duplicate key :a in map literal");
     assert_eq!(e.span(), Some(crate::error::Span::new(6, 8)));
+    // Keys are compared as data, whatever their number and kind.
+    let dup = |src: &str| read_all(src).err().map(|e| e.message().to_string());
+    assert_eq!(
+        dup("{\"k\" 1 :b 2 \"k\" 3}").as_deref(),
+        Some("duplicate key \"k\" in map literal")
+    );
+    assert_eq!(
+        dup("{x 1 y 2 x 3}").as_deref(),
+        Some("duplicate key x in map literal")
+    );
+    assert_eq!(
+        dup("{1 :a 2 :b 1 :c}").as_deref(),
+        Some("duplicate key 1 in map literal")
+    );
+    assert_eq!(
+        dup("{::a 1 :user/a 2}").as_deref(),
+        Some("duplicate key :user/a in map literal")
+    );
+    assert_eq!(dup("{:a 1 \"a\" 2 a 3 1 4 1.0 5 [1] 6}"), None);
+    assert_eq!(
+        dup("{[1 2] 1 :a 2 [1 2] 3}").as_deref(),
+        Some("duplicate key [1 2] in map literal")
+    );
+    let many: String = (0..20).map(|i| format!(":k{i} {i} ")).collect();
+    assert_eq!(dup(&format!("{{{many}}}")), None);
+    assert_eq!(
+        dup(&format!("{{{many} :k3 0}}")).as_deref(),
+        Some("duplicate key :k3 in map literal")
+    );
     assert_eq!(data("'x"), val("[quote x]"));
     // A quoted (var x) is a list; only read_value reads #'x as a var.
     assert_eq!(data("#'x"), val("[var x]"));

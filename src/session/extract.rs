@@ -37,13 +37,24 @@ pub const CODE_TAGS: &[&str] = &["clojure", "clj", "lisp", "ptc", "ptc-lisp"];
 
 /// The program in `response`, cleaned, or `None` when it holds no code.
 pub fn extract_program(response: &str) -> Option<String> {
-    let response = remove_invisible(response);
-    let program = match code_blocks(&response) {
+    // Most responses hold no invisible characters: they are read in place.
+    let cleaned;
+    let response = if has_invisible(response) {
+        cleaned = remove_invisible(response);
+        cleaned.as_str()
+    } else {
+        response
+    };
+    let program = match code_blocks(response) {
         Some(blocks) => blocks.join("\n"),
-        None if is_bare_code(&response) || reads_as_code(&response) => response.trim().to_string(),
+        None if is_bare_code(response) || reads_as_code(response) => response.trim().to_string(),
         None => return None,
     };
-    Some(plain_quotes(&program))
+    Some(if has_typographic_quotes(&program) {
+        plain_quotes(&program)
+    } else {
+        program
+    })
 }
 
 /// Whether a response without code blocks is code (R-70.2): its first line
@@ -121,6 +132,9 @@ pub fn empty_program_error() -> Error {
 /// comments (a program that does not read is not empty: its parse error
 /// is the turn's error).
 pub fn is_empty_program(program: &str) -> bool {
+    if program.trim_start().starts_with('(') {
+        return false;
+    }
     program
         .lines()
         .map(str::trim)
@@ -162,6 +176,10 @@ fn skipped_languages(response: &str) -> Vec<String> {
 
 /// The code blocks of a response, or `None` when it has none.
 fn code_blocks(response: &str) -> Option<Vec<String>> {
+    // A fence line holds three backticks: without them, no line is one.
+    if !has_three_backticks(response) {
+        return None;
+    }
     let mut blocks = Vec::new();
     // (fence length, is code, lines so far)
     let mut open: Option<(usize, bool, Vec<&str>)> = None;
@@ -199,11 +217,37 @@ fn code_blocks(response: &str) -> Option<Vec<String>> {
     }
 }
 
+/// Whether "```" occurs in `text` (found by its first backtick: most
+/// responses hold none, and a substring search costs more to set up than
+/// this scan).
+fn has_three_backticks(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(i) = rest.find('`') {
+        if rest[i..].starts_with("```") {
+            return true;
+        }
+        rest = &rest[i + 1..];
+    }
+    false
+}
+
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
     )
+}
+
+/// Whether `text` holds a character [`remove_invisible`] removes (all of
+/// them are outside ASCII).
+fn has_invisible(text: &str) -> bool {
+    !text.is_ascii() && text.contains(is_invisible)
+}
+
+/// Whether [`plain_quotes`] would change `program`: it holds a
+/// typographic quote (none is ASCII).
+fn has_typographic_quotes(program: &str) -> bool {
+    !program.is_ascii() && program.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'])
 }
 
 /// Removes zero-width characters and byte-order marks.
@@ -463,6 +507,20 @@ mod tests {
         assert_eq!(
             ex("\u{200B}```clojure\n(inc 1)\n```").as_deref(),
             Some("(inc 1)")
+        );
+        // other text outside ASCII is kept as written, fenced or bare
+        assert_eq!(
+            ex("(str \"h\u{e9}llo \u{2014} \u{1F600}\")").as_deref(),
+            Some("(str \"h\u{e9}llo \u{2014} \u{1F600}\")")
+        );
+        assert_eq!(
+            ex("Voil\u{e0}:\n```clojure\n(count \"\u{e9}t\u{e9}\")\n```").as_deref(),
+            Some("(count \"\u{e9}t\u{e9}\")")
+        );
+        // a response that mentions backticks but has no fence line
+        assert_eq!(
+            ex("(str \"``\" \"`\")").as_deref(),
+            Some("(str \"``\" \"`\")")
         );
     }
 }

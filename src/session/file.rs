@@ -467,7 +467,7 @@ impl SessionFile {
         };
         let ran = match recorded {
             Some(calls) => session.run_recorded_reply(&reply, llm, calls).map(|_| ()),
-            None => session.run_reply(&reply, llm).map(|_| ()),
+            None => session.run_reply_owned(reply, llm).map(|_| ()),
         };
         match ran {
             Ok(()) => Ok(true),

@@ -620,7 +620,8 @@ impl Session {
         raw_response: &str,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
-        self.run_reply(&Reply::text(raw_response), llm)
+        let found = reply::program_in(raw_response, None, llm.as_ref());
+        self.run_extracted(raw_response.to_string(), None, found, llm)
     }
 
     /// [`Session::run_llm_turn`] for a recorded turn: its tool calls are
@@ -673,7 +674,17 @@ impl Session {
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
         let found = reply::program_of(reply, llm.as_ref());
-        self.run_extracted(reply, found, llm)
+        self.run_extracted(reply.text.clone(), reply.calls.clone(), found, llm)
+    }
+
+    /// [`Session::run_reply`] taking the reply (nothing of it is copied).
+    pub(crate) fn run_reply_owned(
+        &mut self,
+        reply: Reply,
+        llm: Option<LlmInfo>,
+    ) -> Result<&Turn, SessionError> {
+        let found = reply::program_of(&reply, llm.as_ref());
+        self.run_extracted(reply.text, reply.calls, found, llm)
     }
 
     /// Runs `source` as the next turn, as written: a front end's program
@@ -687,23 +698,27 @@ impl Session {
         } else {
             format!("```clojure\n{source}\n```")
         };
-        self.run_extracted(&Reply::text(&raw), Ok(source.to_string()), None)
+        self.run_extracted(raw, None, Ok(source.to_string()), None)
     }
 
     /// Runs `found` — the reply's program, or why it has none — as the
-    /// next turn of `reply`.
+    /// next turn of the reply of `text` and `calls`.
     fn run_extracted(
         &mut self,
-        reply: &Reply,
+        text: String,
+        calls: Option<Vec<ReplyCall>>,
         found: Result<String, (Error, reply::ReplyIssue)>,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
-        let raw_response = reply.text.as_str();
+        let raw_response = text.as_str();
         let number = self.turns.len() + 1;
-        let before = self.interp.globals.clone();
+        // A failed program leaves user/ as it was (`run.rs`); a returned
+        // value of the wrong shape fails the turn after its program ran, and
+        // then user/ goes back to this.
+        let before = self.returns.is_some().then(|| self.interp.globals.clone());
         let (program, issue) = match found {
             Ok(p) => (Some(p), None),
             Err((e, issue)) => (None, Some((e, issue))),
@@ -747,14 +762,12 @@ impl Session {
             }
         }
         let success = result.is_ok();
-        if !success {
-            // run_program already rolled back; make sure of it for the
-            // no-code case too.
-            self.interp.globals = before.clone();
+        if let (false, Some(before)) = (success, before) {
+            self.interp.globals = before;
         }
         let memory = self.interp.globals.clone();
         let defined = match (&program, success) {
-            (Some(_), true) => defined_names(&self.interp),
+            (Some(_), true) => defined_names(&mut self.interp),
             _ => Vec::new(),
         };
         if let Ok(v) = &result {
@@ -764,7 +777,7 @@ impl Session {
         reserve_gently(&mut self.turns);
         self.turns.push(Turn {
             number,
-            raw_response: raw_response.to_string(),
+            raw_response: text,
             program,
             result,
             returned,
@@ -775,7 +788,7 @@ impl Session {
             success,
             notes,
             llm: llm.map(Box::new),
-            calls: reply.calls.clone(),
+            calls,
             issue: issue.map(|(_, i)| i),
         });
         self.refresh_mcp_tools();
@@ -960,6 +973,12 @@ impl Session {
     pub fn set_interrupt(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
         self.interp.budget.set_interrupt(flag);
     }
+    /// A function called once in every turn that reaches its first clock
+    /// check ([`crate::eval::Budget::set_long_turn`]); `None` removes it.
+    #[cfg(feature = "python")]
+    pub(crate) fn set_long_turn(&mut self, hook: Option<crate::eval::budget::LongTurn>) {
+        self.interp.budget.set_long_turn(hook);
+    }
     /// The interpreter (memory, turn history).
     pub fn interp(&self) -> &Interp {
         &self.interp
@@ -1049,13 +1068,15 @@ fn reserve_gently<T>(items: &mut Vec<T>) {
 }
 
 /// Names the turn's program defined or redefined (every `def`/`defn` it
-/// ran, a redefinition with an equal value included), in user/ order.
-fn defined_names(interp: &Interp) -> Vec<String> {
-    let mut ids = interp.defined.clone();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter()
-        .map(|id| interp.globals.name(id).to_string())
+/// ran, a redefinition with an equal value included), in user/ order (the
+/// program's list of them is sorted in place: nothing reads it after).
+fn defined_names(interp: &mut Interp) -> Vec<String> {
+    interp.defined.sort_unstable();
+    interp.defined.dedup();
+    interp
+        .defined
+        .iter()
+        .map(|&id| interp.globals.name(id).to_string())
         .collect()
 }
 

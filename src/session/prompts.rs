@@ -195,15 +195,17 @@ impl Session {
             }
         };
         let interp = &self.interp;
-        let returns: Vec<(GlobalId, Value)> = interp
+        let current = interp
             .fn_returns
             .iter()
             .enumerate()
-            .filter_map(|(id, v)| Some((id as GlobalId, v.clone()?)))
-            .collect();
+            .filter_map(|(id, v)| Some((id as GlobalId, v.as_ref()?)));
+        // Compared before anything is copied: most turns leave them alone.
         let returns = match self.prompts.slots.last() {
-            Some(before) if same_numbers(&before.returns, &returns) => before.returns.clone(),
-            _ => returns.into(),
+            Some(before) if same_numbers(&before.returns, current.clone()) => {
+                before.returns.clone()
+            }
+            _ => current.map(|(id, v)| (id, v.clone())).collect(),
         };
         let hidden = interp
             .hidden
@@ -260,10 +262,14 @@ impl Session {
 /// Whether `a` and `b` are the same functions' returns, all of them nil,
 /// booleans or numbers of the same bits (a cheap test: other values are
 /// not compared, and then not shared).
-fn same_numbers(a: &[(GlobalId, Value)], b: &[(GlobalId, Value)]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|((i, x), (j, y))| {
-            i == j
+fn same_numbers<'v>(
+    a: &[(GlobalId, Value)],
+    b: impl Iterator<Item = (GlobalId, &'v Value)>,
+) -> bool {
+    let mut b = b;
+    a.iter().all(|(i, x)| {
+        b.next().is_some_and(|(j, y)| {
+            *i == j
                 && match (x, y) {
                     (Value::Nil, Value::Nil) => true,
                     (Value::Bool(p), Value::Bool(q)) => p == q,
@@ -272,4 +278,5 @@ fn same_numbers(a: &[(GlobalId, Value)], b: &[(GlobalId, Value)]) -> bool {
                     _ => false,
                 }
         })
+    }) && b.next().is_none()
 }

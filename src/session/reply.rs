@@ -22,7 +22,7 @@
 use serde::Serialize;
 
 use super::extract::{extract_program, no_code_error};
-use super::llm::{LlmInfo, Reply, PROGRAM_TOOL};
+use super::llm::{LlmInfo, Reply, ReplyCall, PROGRAM_TOOL};
 use crate::error::Error;
 
 /// Why a reply gave no program to run.
@@ -55,6 +55,15 @@ impl ReplyIssue {
 /// The program of `reply` (rules in the module docs), or the turn's error
 /// and why.
 pub fn program_of(reply: &Reply, llm: Option<&LlmInfo>) -> Result<String, (Error, ReplyIssue)> {
+    program_in(&reply.text, reply.calls.as_deref(), llm)
+}
+
+/// [`program_of`] the reply of `text` and `calls`.
+pub(crate) fn program_in(
+    text: &str,
+    calls: Option<&[ReplyCall]>,
+    llm: Option<&LlmInfo>,
+) -> Result<String, (Error, ReplyIssue)> {
     if let Some(info) = llm.filter(|i| i.cut_off()) {
         let at = match info.usage.output_tokens {
             Some(n) => format!("{n} tokens"),
@@ -70,11 +79,10 @@ pub fn program_of(reply: &Reply, llm: Option<&LlmInfo>) -> Result<String, (Error
             ReplyIssue::CutOff,
         ));
     }
-    match &reply.calls {
-        Some(calls) => tool_program(&reply.text, calls),
-        None if reply.text.trim().is_empty() => Err((empty_error(false), ReplyIssue::Empty)),
-        None => extract_program(&reply.text)
-            .ok_or_else(|| (no_code_error(&reply.text), ReplyIssue::NoCode)),
+    match calls {
+        Some(calls) => tool_program(text, calls),
+        None if text.trim().is_empty() => Err((empty_error(false), ReplyIssue::Empty)),
+        None => extract_program(text).ok_or_else(|| (no_code_error(text), ReplyIssue::NoCode)),
     }
 }
 
@@ -96,10 +104,7 @@ fn protocol_error(message: String) -> (Error, ReplyIssue) {
     )
 }
 
-fn tool_program(
-    text: &str,
-    calls: &[super::llm::ReplyCall],
-) -> Result<String, (Error, ReplyIssue)> {
+fn tool_program(text: &str, calls: &[ReplyCall]) -> Result<String, (Error, ReplyIssue)> {
     let call = match calls {
         [] if text.trim().is_empty() => return Err((empty_error(true), ReplyIssue::Empty)),
         [] => {
@@ -181,7 +186,6 @@ fn short(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::llm::ReplyCall;
     use super::*;
 
     fn call(name: &str, arguments: &str) -> ReplyCall {

@@ -36,6 +36,10 @@ pub const MAX_DEPTH: usize = 1000;
 /// up (depth first, iteratively) and remembers, by address, the height of
 /// every part that is shared, so each shared part is measured once.
 pub fn exceeds(v: &Value, max: usize) -> bool {
+    // Most values kept after a turn: a scalar or an empty collection.
+    if !is_nested(v) {
+        return 1 > max;
+    }
     let mut heights: Heights = HashMap::default();
     // What lazy links hold, measured on their own (module docs); each link
     // once (a realised chain may even lead back to itself).

@@ -45,7 +45,10 @@ impl Name {
 
 #[derive(Default)]
 struct Table {
-    names: HashMap<&'static str, &'static Name>,
+    /// Hashed as values are ([`super::hash`]: foldhash, seeded at random
+    /// once per process); every keyword of a program's source is looked
+    /// up here.
+    names: HashMap<&'static str, &'static Name, foldhash::fast::RandomState>,
     bytes: usize,
 }
 

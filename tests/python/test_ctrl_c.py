@@ -111,3 +111,71 @@ assert signal.set_wakeup_fd(-1) == a.fileno()
 assert b.recv(16) == bytes([signal.SIGINT])
 """
     )
+
+
+# A session file whose tool/wait takes a second (a command tool: the
+# program waits in Rust, the GIL released, so the SIGINT is only noted).
+WAITING_SESSION = """
+import json, os, tempfile
+def waiting_session():
+    path = os.path.join(tempfile.mkdtemp(), "s.json")
+    with open(path, "w") as f:
+        json.dump({
+            "mission": "m",
+            "tools": {"wait": {"signature": "-> :any",
+                               "command": ["sh", "-c", "sleep 1; echo null"]}},
+            "limits": {"timeout_ms": None, "max_steps": None},
+        }, f)
+    return ptc_lisp.Session.from_file(path)
+"""
+
+
+def test_a_sigint_before_the_watch_starts_still_stops_the_program(isolated):
+    # The watch starts at the program's 4,096th step; a SIGINT that came
+    # earlier (here while a tool ran) stops it there, and Python's handler
+    # runs once, after it.
+    isolated(
+        CTRL_C_SOON
+        + "import ptc_lisp\n"
+        + WAITING_SESSION
+        + f"""
+import signal
+calls = []
+signal.signal(signal.SIGINT, lambda *a: calls.append(a[0]))
+s = waiting_session()
+ctrl_c_soon()
+t = s.run_turn("(tool/wait) {ENDLESS}")
+assert calls == [signal.SIGINT], calls
+assert not t.success and "interrupted" in t.error.message, t
+signal.signal(signal.SIGINT, signal.default_int_handler)
+ctrl_c_soon()
+try:
+    s.run_turn("(tool/wait) {ENDLESS}")
+    raise SystemExit("the turn ended without an interrupt")
+except KeyboardInterrupt:
+    pass
+assert len(s.turns) == 1, s.turns
+"""
+    )
+
+
+def test_a_sigint_before_the_watch_starts_reaches_the_previous_wakeup_fd_once(isolated):
+    isolated(
+        CTRL_C_SOON
+        + "import ptc_lisp\n"
+        + WAITING_SESSION
+        + f"""
+import signal, socket
+a, b = socket.socketpair()
+a.setblocking(False)
+b.setblocking(False)
+signal.set_wakeup_fd(a.fileno())
+signal.signal(signal.SIGINT, lambda *x: None)
+s = waiting_session()
+ctrl_c_soon()
+t = s.run_turn("(tool/wait) {ENDLESS}")
+assert not t.success and "interrupted" in t.error.message, t
+assert signal.set_wakeup_fd(-1) == a.fileno()
+assert b.recv(16) == bytes([signal.SIGINT])
+"""
+    )
