@@ -295,18 +295,12 @@ fn type_of(_: &mut Interp, a: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builtins::testing::s;
+    use crate::builtins::testing::{call_in, s};
     use crate::error::ErrorKind;
     use crate::value::Func;
 
     fn call(name: &str, args: &[Value]) -> Result<Value> {
-        let b = BUILTINS
-            .iter()
-            .find(|b| b.name == name)
-            .unwrap_or_else(|| panic!("no builtin {name}"));
-        assert!(b.arity.accepts(args.len()), "{name} arity");
-        let mut interp = Interp::standalone();
-        (b.f)(&mut interp, args)
+        call_in(BUILTINS, name, args)
     }
 
     #[track_caller]

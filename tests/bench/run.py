@@ -97,6 +97,15 @@ def real_monty():
     return beside if os.path.exists(beside) else "monty"
 
 
+def print_table(header, rows):
+    """A Markdown table of rows under header, columns padded to width."""
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+
+
 def callgrind_table(ptc, programs, python_port):
     """Instruction counts of ptc and CPython per program, and their ratio."""
     if not shutil.which("valgrind"):
@@ -125,11 +134,7 @@ def callgrind_table(ptc, programs, python_port):
             continue
         rows.append(row)
         print("  ".join(row), file=sys.stderr)
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    print_table(header, rows)
     return 1 if failed else 0
 
 
@@ -217,11 +222,7 @@ def main():
         rows.append(row)
         print("  ".join(row), file=sys.stderr)
 
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    print_table(header, rows)
     print(f"{len(rows) - failed} passed, {failed} failed")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0

@@ -1,17 +1,11 @@
 //! Unit tests of the number builtins.
 
 use super::*;
-use crate::builtins::testing::{i, s};
+use crate::builtins::testing::{call_in, i, s};
 use crate::error::ErrorKind;
 
 fn call(name: &str, args: &[Value]) -> Result<Value> {
-    let b = BUILTINS
-        .iter()
-        .find(|b| b.name == name)
-        .unwrap_or_else(|| panic!("no builtin {name}"));
-    assert!(b.arity.accepts(args.len()), "{name} arity");
-    let mut interp = Interp::standalone();
-    (b.f)(&mut interp, args)
+    call_in(BUILTINS, name, args)
 }
 
 fn ok(name: &str, args: &[Value]) -> Value {
