@@ -5,7 +5,7 @@ formatted report, a print) as ten turns of a `ptc_lisp.Session`, ten
 of the Python equivalent in one namespace (CPython, the real interpreter).
 Each run starts a new session / REPL / namespace, as an agent does per task.
 
-    target/bench-venv/bin/pip install maturin pydantic-monty
+    target/bench-venv/bin/pip install maturin pydantic-monty==0.0.18   # 1.4.0 has no MontyRepl
     (cd . && target/bench-venv/bin/maturin develop --release)   # or bash tests/python/run.sh
     target/bench-venv/bin/python tests/bench/turns.py
 
