@@ -270,6 +270,7 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
 }
 
 /// A small map or vector holding only scalars (the records of a program).
+#[inline(always)]
 fn is_small_record(v: &Value) -> bool {
     match v {
         Value::Map(m) => m
@@ -320,14 +321,25 @@ fn size(v: &Value) -> usize {
     }
 }
 
+#[inline(always)]
 fn is_nested(v: &Value) -> bool {
     match v {
+        // Scalars first: one test of the tag for the common case.
+        Value::Nil
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Keyword(_)
+        | Value::Symbol(_)
+        | Value::Regex(_)
+        | Value::Var(_) => false,
         Value::Vector(items) => !items.is_empty(),
         Value::Set(items) => !items.is_empty(),
         Value::Map(m) => !m.is_empty(),
         Value::Fn(Func::Closure(c)) => !c.captures.is_empty() || c.group.is_some(),
+        Value::Fn(_) => false,
         Value::Reduced(_) | Value::Lazy(_) => true,
-        _ => false,
     }
 }
 
