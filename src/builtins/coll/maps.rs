@@ -139,17 +139,22 @@ pub(super) fn dissoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value
     }
 }
 
-/// `(f old & extra)`.
+/// `(f old & extra)`, handing `old` to `f`: a record taken out of an
+/// unshared map reaches `f` unshared, so `(assoc v …)` there writes in
+/// place instead of copying it.
 pub(super) fn call_with_extra(
     interp: &mut Interp,
     f: &Value,
     old: Value,
     extra: &[Value],
 ) -> Result<Value> {
+    if extra.is_empty() {
+        return interp.call_mut(f, &mut [old]);
+    }
     let mut call_args = Vec::with_capacity(1 + extra.len());
     call_args.push(old);
     call_args.extend_from_slice(extra);
-    interp.call(f, &call_args)
+    interp.call_mut(f, &mut call_args)
 }
 
 pub(super) fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
