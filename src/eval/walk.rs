@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::lookup::{destructure_nth, destructure_rest};
 use super::*;
+use crate::value::cost;
 
 impl Interp {
     /// Evaluates one expression.
@@ -220,8 +221,7 @@ impl Interp {
                 for item in items {
                     v.push_back(self.eval(item, frame)?);
                 }
-                self.budget
-                    .alloc(crate::value::cost::vector_bytes(items.len()))?;
+                self.budget.alloc(cost::vector_bytes(items.len()))?;
                 Ok(Value::vector(v))
             }
             Expr::Record(r) => {
@@ -229,8 +229,7 @@ impl Interp {
                 for (i, e) in &r.values {
                     entries[*i].1 = self.eval(e, frame)?;
                 }
-                self.budget
-                    .alloc(crate::value::cost::map_bytes(entries.len()))?;
+                self.budget.alloc(cost::map_bytes(entries.len()))?;
                 Ok(Value::Map(Map::from_distinct(entries)))
             }
             Expr::Map(entries) => {
@@ -243,8 +242,7 @@ impl Interp {
                     }
                     m.insert(k, v);
                 }
-                self.budget
-                    .alloc(crate::value::cost::map_bytes(entries.len()))?;
+                self.budget.alloc(cost::map_bytes(entries.len()))?;
                 Ok(Value::Map(m))
             }
             Expr::Set(items) => {
@@ -256,8 +254,7 @@ impl Interp {
                     }
                     s.insert(x);
                 }
-                self.budget
-                    .alloc(crate::value::cost::set_bytes(items.len()))?;
+                self.budget.alloc(cost::set_bytes(items.len()))?;
                 Ok(Value::Set(s))
             }
             Expr::MakeFn(proto, captures) => {
@@ -265,8 +262,7 @@ impl Interp {
                 for c in captures {
                     caps.push(self.eval(c, frame)?);
                 }
-                self.budget
-                    .alloc(crate::value::cost::closure_bytes(caps.len()))?;
+                self.budget.alloc(cost::closure_bytes(caps.len()))?;
                 Ok(Value::Fn(Func::Closure(Arc::new(Closure {
                     proto: proto.clone(),
                     captures: caps,
@@ -281,8 +277,7 @@ impl Interp {
                         caps.push(self.eval(c, frame)?);
                     }
                     // The group's captures, and the closure's copy of them.
-                    self.budget
-                        .alloc(2 * crate::value::cost::closure_bytes(caps.len()))?;
+                    self.budget.alloc(2 * cost::closure_bytes(caps.len()))?;
                     members.push((proto.clone(), caps));
                 }
                 let group = Arc::new(LetfnGroup { members });

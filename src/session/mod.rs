@@ -673,8 +673,7 @@ impl Session {
         reply: &Reply,
         llm: Option<LlmInfo>,
     ) -> Result<&Turn, SessionError> {
-        let found = reply::program_of(reply, llm.as_ref());
-        self.run_extracted(reply.text.clone(), reply.calls.clone(), found, llm)
+        self.run_reply_owned(reply.clone(), llm)
     }
 
     /// [`Session::run_reply`] taking the reply (nothing of it is copied).

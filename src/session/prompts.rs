@@ -264,9 +264,8 @@ impl Session {
 /// not compared, and then not shared).
 fn same_numbers<'v>(
     a: &[(GlobalId, Value)],
-    b: impl Iterator<Item = (GlobalId, &'v Value)>,
+    mut b: impl Iterator<Item = (GlobalId, &'v Value)>,
 ) -> bool {
-    let mut b = b;
     a.iter().all(|(i, x)| {
         b.next().is_some_and(|(j, y)| {
             *i == j
