@@ -469,21 +469,27 @@ impl Budget {
     }
 
     /// Enters a function call.
-    #[inline]
+    #[inline(always)]
     pub fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > self.max_depth {
-            self.depth -= 1;
-            return Err(Error::new(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "call depth exceeded the limit of {} nested calls",
-                    self.max_depth
-                ),
-            )
-            .with_hint("unbounded recursion? use loop/recur, or raise max_depth"));
+            return Err(self.too_deep());
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> Error {
+        self.depth -= 1;
+        Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "call depth exceeded the limit of {} nested calls",
+                self.max_depth
+            ),
+        )
+        .with_hint("unbounded recursion? use loop/recur, or raise max_depth")
     }
 
     /// Enters one link of a lazy sequence while realising an item

@@ -95,8 +95,10 @@ impl Interp {
         b: &'static Builtin,
         args: &mut [Value],
     ) -> Result<Value> {
+        if realise::lazy_path(b, args) {
+            return self.call_builtin_may_end(b, args);
+        }
         match b.owned {
-            Some(_) if realise::lazy_path(b, args) => self.call_builtin(b, args),
             Some(owned) => {
                 if !b.arity.accepts(args.len()) {
                     return Err(builtin_arity_error(b, args.len()));
@@ -109,12 +111,13 @@ impl Interp {
                 }
                 owned(self, args)
             }
-            None => self.call_builtin(b, args),
+            None => self.call_builtin_plain(b, args),
         }
     }
 
     /// Calls a builtin after checking its arity (a `lazy-seq` among the
     /// arguments: `realise.rs`).
+    #[inline]
     pub(crate) fn call_builtin(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
         if realise::lazy_path(b, args) {
             return self.call_builtin_may_end(b, args);
@@ -150,17 +153,7 @@ impl Interp {
             _ => c.proto.arity_for(args.len()),
         };
         let Some(arity) = arity else {
-            return Err(Error::arity(format!(
-                "{} expects {} {}, got {}",
-                c.name(),
-                c.proto.describe_arities(),
-                if c.proto.describe_arities() == "1" {
-                    "argument"
-                } else {
-                    "arguments"
-                },
-                args.len()
-            )));
+            return Err(closure_arity_error(c, args.len()));
         };
         self.budget.tick(1)?;
         self.budget.enter()?;
@@ -191,20 +184,41 @@ impl Interp {
             }
         }
         let result = self.run_fn_body(c, arity, bp);
-        self.stack.truncate(bp);
+        self.drop_frame(bp);
         self.budget.leave();
-        if let (Some(id), Ok(v)) = (c.proto.global, &result) {
-            self.record_return(id, v);
+        match result {
+            Ok(v) => {
+                if let Some(id) = c.proto.global {
+                    self.record_return(id, &v);
+                }
+                Ok(v)
+            }
+            Err(e) => Err(e.or_source(&c.proto.source)),
         }
-        result.map_err(|e| e.or_source(&c.proto.source))
     }
 
-    pub(crate) fn record_return(&mut self, id: GlobalId, v: &Value) {
-        let i = id as usize;
-        if i >= self.fn_returns.len() {
-            self.fn_returns.resize(i + 1, None);
+    /// Drops the stack above `bp`, scalars without a call each.
+    #[inline(always)]
+    pub(crate) fn drop_frame(&mut self, bp: usize) {
+        while self.stack.len() > bp {
+            if let Some(v) = self.stack.pop() {
+                Value::release(v);
+            }
         }
-        self.fn_returns[i] = Some(v.clone());
+    }
+
+    #[inline]
+    pub(crate) fn record_return(&mut self, id: GlobalId, v: &Value) {
+        match self.fn_returns.get_mut(id as usize) {
+            Some(slot) => *slot = Some(v.clone()),
+            None => self.record_first_return(id, v),
+        }
+    }
+
+    #[cold]
+    fn record_first_return(&mut self, id: GlobalId, v: &Value) {
+        self.fn_returns.resize(id as usize + 1, None);
+        self.fn_returns[id as usize] = Some(v.clone());
     }
 
     /// The value a `defn` function returned from its last successful call.
@@ -219,9 +233,8 @@ impl Interp {
         bp: usize,
     ) -> Result<Value> {
         let locals = bp + arity.frame_size;
-        self.stack.reserve(locals.saturating_sub(self.stack.len()));
-        while self.stack.len() < locals {
-            self.stack.push(Value::Nil);
+        if self.stack.len() < locals {
+            self.stack.resize_with(locals, || Value::Nil);
         }
         let frame = Frame {
             bp,
@@ -238,6 +251,18 @@ impl Interp {
     }
 }
 
+#[cold]
+fn closure_arity_error(c: &Closure, got: usize) -> Error {
+    let arities = c.proto.describe_arities();
+    let noun = if arities == "1" {
+        "argument"
+    } else {
+        "arguments"
+    };
+    Error::arity(format!("{} expects {arities} {noun}, got {got}", c.name()))
+}
+
+#[cold]
 pub(crate) fn builtin_arity_error(b: &Builtin, got: usize) -> Error {
     Error::arity(format!(
         "{} expects {}, got {}",

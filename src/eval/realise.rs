@@ -64,11 +64,19 @@ const WHOLE: &[&str] = &[
 /// argument), or `b` prints or compares ([`WHOLE`]), a `lazy-seq` was ever
 /// built, and one is found nested in a vector or map argument within
 /// [`NESTED_LOOK`] parts (beyond that it prints as `#seq[infinite]`).
+#[inline(always)]
 pub(crate) fn lazy_path(b: &Builtin, args: &[Value]) -> bool {
     if args.iter().any(Value::may_end) {
         return true;
     }
-    if !crate::value::any_may_end() || !WHOLE.contains(&b.name) {
+    crate::value::any_may_end() && nested_lazy(b, args)
+}
+
+/// [`lazy_path`] once a `lazy-seq` was ever built: whether `b` prints or
+/// compares and a `lazy-seq` is nested in an argument.
+#[inline(never)]
+fn nested_lazy(b: &Builtin, args: &[Value]) -> bool {
+    if !WHOLE.contains(&b.name) {
         return false;
     }
     let mut visits = NESTED_LOOK;

@@ -196,6 +196,27 @@ impl Value {
         !matches!(self, Value::Nil | Value::Bool(false))
     }
 
+    /// Whether this value owns no heap memory (`nil`, booleans, numbers):
+    /// copying it is a bit copy and dropping it does nothing.
+    #[inline(always)]
+    pub(crate) fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        )
+    }
+
+    /// Drops `v`, skipping the out-of-line drop for a scalar (the hot
+    /// paths' frames and argument arrays hold mostly numbers).
+    #[inline(always)]
+    pub(crate) fn release(v: Value) {
+        if v.is_scalar() {
+            std::mem::forget(v);
+        } else {
+            drop(v);
+        }
+    }
+
     /// Whether this is `nil`.
     pub fn is_nil(&self) -> bool {
         matches!(self, Value::Nil)

@@ -104,6 +104,152 @@ fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     Some(it.budget.tick(1).map(|()| v))
 }
 
+/// The operation a const generic parameter names (`ArithOp as u8`): a
+/// constant per instance, so `ints`/`test_ints` fold to one instruction.
+#[inline(always)]
+const fn op_of<const OP: u8>() -> ArithOp {
+    const ALL: [ArithOp; 11] = [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Lt,
+        ArithOp::Gt,
+        ArithOp::Le,
+        ArithOp::Ge,
+        ArithOp::Eq,
+        ArithOp::Mod,
+        ArithOp::Rem,
+        ArithOp::Quot,
+    ];
+    ALL[OP as usize]
+}
+
+/// Calls `$f::<OP>($args)` with `OP` the constant of `$op`.
+macro_rules! by_op {
+    ($op:expr, $f:ident ( $($arg:expr),* )) => {
+        match $op {
+            ArithOp::Add => $f::<{ ArithOp::Add as u8 }>($($arg),*),
+            ArithOp::Sub => $f::<{ ArithOp::Sub as u8 }>($($arg),*),
+            ArithOp::Mul => $f::<{ ArithOp::Mul as u8 }>($($arg),*),
+            ArithOp::Lt => $f::<{ ArithOp::Lt as u8 }>($($arg),*),
+            ArithOp::Gt => $f::<{ ArithOp::Gt as u8 }>($($arg),*),
+            ArithOp::Le => $f::<{ ArithOp::Le as u8 }>($($arg),*),
+            ArithOp::Ge => $f::<{ ArithOp::Ge as u8 }>($($arg),*),
+            ArithOp::Eq => $f::<{ ArithOp::Eq as u8 }>($($arg),*),
+            ArithOp::Mod => $f::<{ ArithOp::Mod as u8 }>($($arg),*),
+            ArithOp::Rem => $f::<{ ArithOp::Rem as u8 }>($($arg),*),
+            ArithOp::Quot => $f::<{ ArithOp::Quot as u8 }>($($arg),*),
+        }
+    };
+}
+
+/// The two leaf shapes specialised per operation: a local and an integer
+/// constant (`(- n 1)`, `(< i 10)`, `(mod i 3)`), and two locals.
+enum Leaves {
+    LocalInt(usize, i64),
+    Locals(usize, usize),
+}
+
+impl Leaves {
+    fn of(x: &Operand, y: &Operand) -> Option<Leaves> {
+        match (x, y) {
+            (Operand::Local(s), Operand::Const(Value::Int(c))) => Some(Leaves::LocalInt(*s, *c)),
+            (Operand::Local(s), Operand::Local(t)) => Some(Leaves::Locals(*s, *t)),
+            _ => None,
+        }
+    }
+}
+
+/// `Arith2` of a [`Leaves`] shape, the operation a constant.
+fn leaves_arith<'a, const OP: u8>(
+    leaves: Leaves,
+    x: Operand<'a>,
+    y: Operand<'a>,
+    b: &'static Builtin,
+    span: Span,
+) -> Code<'a> {
+    let op = op_of::<OP>();
+    // Two integers: computed and charged here; anything else (overflow,
+    // a hidden operand, other types) goes the general way.
+    let slow = move |it: &mut Interp, f: Frame| -> Result<Value> {
+        if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
+            if let Some(r) = ints(it, op, a, c) {
+                return r;
+            }
+        }
+        let xv = x.value(it, f)?;
+        let yv = y.value(it, f)?;
+        finish(it, op, xv, yv, b, span)
+    };
+    match leaves {
+        Leaves::LocalInt(s, c) => Box::new(move |it, f| {
+            if let Value::Int(a) = it.stack[f.bp + s] {
+                if !it.hidden.active() {
+                    if let Some(v) = op.ints(a, c) {
+                        it.budget.tick(1)?;
+                        return Ok(v);
+                    }
+                }
+            }
+            slow(it, f)
+        }),
+        Leaves::Locals(s, t) => Box::new(move |it, f| {
+            if let (Value::Int(a), Value::Int(c)) = (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
+                if !it.hidden.active() {
+                    if let Some(v) = op.ints(*a, *c) {
+                        it.budget.tick(1)?;
+                        return Ok(v);
+                    }
+                }
+            }
+            slow(it, f)
+        }),
+    }
+}
+
+/// A comparison of a [`Leaves`] shape as a condition, the operation a
+/// constant.
+fn leaves_test<'a, const OP: u8>(
+    leaves: Leaves,
+    x: Operand<'a>,
+    y: Operand<'a>,
+    b: &'static Builtin,
+    span: Span,
+) -> Test<'a> {
+    let op = op_of::<OP>();
+    let slow = move |it: &mut Interp, f: Frame| -> Result<bool> {
+        let xv = x.value(it, f)?;
+        let yv = y.value(it, f)?;
+        if let (Value::Int(a), Value::Int(c)) = (&xv, &yv) {
+            if let Some(t) = op.test_ints(*a, *c) {
+                it.budget.tick(1)?;
+                return Ok(t);
+            }
+        }
+        Ok(finish(it, op, xv, yv, b, span)?.truthy())
+    };
+    match leaves {
+        Leaves::LocalInt(s, c) => Box::new(move |it, f| {
+            if let Value::Int(a) = it.stack[f.bp + s] {
+                if let Some(t) = op.test_ints(a, c) {
+                    it.budget.tick(1)?;
+                    return Ok(t);
+                }
+            }
+            slow(it, f)
+        }),
+        Leaves::Locals(s, t) => Box::new(move |it, f| {
+            if let (Value::Int(a), Value::Int(c)) = (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
+                if let Some(t) = op.test_ints(*a, *c) {
+                    it.budget.tick(1)?;
+                    return Ok(t);
+                }
+            }
+            slow(it, f)
+        }),
+    }
+}
+
 pub(super) fn arith2<'a>(
     op: ArithOp,
     x: &'a Expr,
@@ -113,6 +259,9 @@ pub(super) fn arith2<'a>(
 ) -> Code<'a> {
     let x = Operand::of(x);
     let y = Operand::of(y);
+    if let Some(leaves) = Leaves::of(&x, &y) {
+        return by_op!(op, leaves_arith(leaves, x, y, b, span));
+    }
     if x.is_leaf() && y.is_leaf() {
         return Box::new(move |it, f| {
             if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
@@ -157,6 +306,9 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
     op.test_ints(0, 0)?;
     let x = Operand::of(&args.0);
     let y = Operand::of(&args.1);
+    if let Some(leaves) = Leaves::of(&x, &y) {
+        return Some(by_op!(op, leaves_test(leaves, x, y, b, span)));
+    }
     Some(Box::new(move |it, f| {
         if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
             if let Some(t) = op.test_ints(a, c) {

@@ -108,9 +108,19 @@ pub(super) fn call(c: &Call) -> Code<'_> {
         Expr::Global(id) => {
             let id = *id;
             Box::new(move |it, f| {
-                let fv = global(it, id)?;
-                args.with(it, f, |it, vals| apply(it, &fv, vals))
-                    .map_err(|e| e.or_span(span))
+                // A closure (the usual definition) is held by its `Arc`
+                // alone for the call.
+                let r = match it.globals.get(id).map(|d| &d.value) {
+                    Some(Value::Fn(Func::Closure(c))) => {
+                        let c = c.clone();
+                        args.with(it, f, |it, vals| it.enter_closure(&c, Args::Owned(vals)))
+                    }
+                    _ => {
+                        let fv = global(it, id)?;
+                        args.with(it, f, |it, vals| apply(it, &fv, vals))
+                    }
+                };
+                r.map_err(|e| e.or_span(span))
             })
         }
         head => {
