@@ -52,6 +52,38 @@ pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code
     })
 }
 
+/// `(:k m)`, `(get m k)`: a map in a local and a constant key (`(:price
+/// r)`) are read in place, neither cloned.
+pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
+    match (m, k) {
+        (Expr::Local(s), Expr::Const(key)) => {
+            let s = *s as usize;
+            Box::new(move |it, f| {
+                it.budget.tick(1)?;
+                Ok(lookup(&it.stack[f.bp + s], key).unwrap_or(Value::Nil))
+            })
+        }
+        (m, Expr::Const(key)) => {
+            let m = compile(m);
+            Box::new(move |it, f| {
+                let m = m(it, f)?;
+                it.budget.tick(1)?;
+                Ok(lookup(&m, key).unwrap_or(Value::Nil))
+            })
+        }
+        (m, k) => {
+            let m = compile(m);
+            let k = compile(k);
+            Box::new(move |it, f| {
+                let m = m(it, f)?;
+                let k = k(it, f)?;
+                it.budget.tick(1)?;
+                Ok(lookup(&m, &k).unwrap_or(Value::Nil))
+            })
+        }
+    }
+}
+
 /// `(nth v i nil)` of a destructured slot.
 pub(super) fn nth(slot: u32, i: usize, span: crate::error::Span) -> Code<'static> {
     let slot = slot as usize;

@@ -175,16 +175,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         Expr::CallBuiltin(b, args, span) => call::builtin(b, args, *span),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),
-        Expr::Get(mk) => {
-            let m = compile(&mk.0);
-            let k = compile(&mk.1);
-            Box::new(move |it, f| {
-                let m = m(it, f)?;
-                let k = k(it, f)?;
-                it.budget.tick(1)?;
-                Ok(super::lookup(&m, &k).unwrap_or(Value::Nil))
-            })
-        }
+        Expr::Get(mk) => build::get(&mk.0, &mk.1),
         Expr::Vector(items) => build::vector(items),
         Expr::Record(r) => build::record(r),
         Expr::MakeFn(proto, captures) => build::make_fn(proto, captures),
