@@ -250,6 +250,47 @@ fn leaves_test<'a, const OP: u8>(
     }
 }
 
+/// `Arith2` of computed code and an integer constant (`(mod (* i 7)
+/// 100)`, `(- (:price r) 5)`), the operation a constant.
+fn code_int_arith<'a, const OP: u8>(
+    xc: Code<'a>,
+    c: i64,
+    b: &'static Builtin,
+    span: Span,
+) -> Code<'a> {
+    let op = op_of::<OP>();
+    Box::new(move |it, f| {
+        let xv = xc(it, f)?;
+        if let Value::Int(a) = xv {
+            if let Some(r) = ints(it, op, a, c) {
+                return r;
+            }
+        }
+        finish(it, op, xv, Value::Int(c), b, span)
+    })
+}
+
+/// A comparison of computed code and an integer constant as a condition
+/// (`(> (:price r) 50)`), the operation a constant.
+fn code_int_test<'a, const OP: u8>(
+    xc: Code<'a>,
+    c: i64,
+    b: &'static Builtin,
+    span: Span,
+) -> Test<'a> {
+    let op = op_of::<OP>();
+    Box::new(move |it, f| {
+        let xv = xc(it, f)?;
+        if let Value::Int(a) = xv {
+            if let Some(t) = op.test_ints(a, c) {
+                it.budget.tick(1)?;
+                return Ok(t);
+            }
+        }
+        Ok(finish(it, op, xv, Value::Int(c), b, span)?.truthy())
+    })
+}
+
 pub(super) fn arith2<'a>(
     op: ArithOp,
     x: &'a Expr,
@@ -261,6 +302,11 @@ pub(super) fn arith2<'a>(
     let y = Operand::of(y);
     if let Some(leaves) = Leaves::of(&x, &y) {
         return by_op!(op, leaves_arith(leaves, x, y, b, span));
+    }
+    if let (Operand::Code(_), Operand::Const(Value::Int(c))) = (&x, &y) {
+        let c = *c;
+        let Operand::Code(xc) = x else { unreachable!() };
+        return by_op!(op, code_int_arith(xc, c, b, span));
     }
     if x.is_leaf() && y.is_leaf() {
         return Box::new(move |it, f| {
@@ -308,6 +354,11 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
     let y = Operand::of(&args.1);
     if let Some(leaves) = Leaves::of(&x, &y) {
         return Some(by_op!(op, leaves_test(leaves, x, y, b, span)));
+    }
+    if let (Operand::Code(_), Operand::Const(Value::Int(c))) = (&x, &y) {
+        let c = *c;
+        let Operand::Code(xc) = x else { unreachable!() };
+        return Some(by_op!(op, code_int_test(xc, c, b, span)));
     }
     Some(Box::new(move |it, f| {
         if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
