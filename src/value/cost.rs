@@ -14,17 +14,18 @@
 //! * for large collections, the persistent structures around the payload,
 //!   **approximated**: imbl's 64-slot chunks (a vector or a large map's
 //!   entries: four edge chunks once past one chunk, then one per 64 items,
-//!   and a branch node per 64 chunks), the B-tree nodes of a large map's
-//!   hash index and of a `sorted-map` (taken two-thirds full: between the
-//!   half-full nodes of ascending keys and the three-quarters of random
-//!   ones), a large set's hash table (hashbrown: a power of two of buckets
-//!   at most 7/8 full, one control byte each, starting at twice
-//!   `map::SMALL` elements), and the sorted copy of its elements it keeps
-//!   once iterated (V-SET-1), charged when made;
+//!   and a branch node per 64 chunks), the B-tree nodes of a
+//!   `sorted-map` (taken two-thirds full: between the half-full nodes of
+//!   ascending keys and the three-quarters of random ones), a large set's
+//!   hash table and a large map's hash index (hashbrown: a power of two of
+//!   buckets at most 7/8 full, one control byte each, starting at twice
+//!   `map::SMALL` elements), and the sorted copy of a set's elements it
+//!   keeps once iterated (V-SET-1), charged when made;
 //! * the copies writes make of storage another value holds too (copy on
 //!   write): a small collection's array, a large set's table, a large
-//!   map's or vector's handle and the chunk and index nodes written
-//!   ([`map_copy_bytes`], [`set_copy_bytes`], [`vector_copy_bytes`]),
+//!   map's whole index (when a key is added or removed), a large map's or
+//!   vector's handle and the chunk written ([`map_copy_bytes`],
+//!   [`map_index_bytes`], [`set_copy_bytes`], [`vector_copy_bytes`]),
 //!   charged by the representations as they copy.
 //!
 //! What is not counted: the allocator's own overhead (size classes,
@@ -153,8 +154,8 @@ pub fn vector_bytes_for(n: u64) -> u64 {
 
 /// An insertion-ordered map of `n` entries: nothing when empty; up to
 /// `map::SMALL` an `Arc`'d array of `(key, value)` pairs; past it the
-/// `Arc`'d [`map::Ordered`]: its entries in an imbl vector and an imbl
-/// B-tree index from key hashes to positions.
+/// `Arc`'d [`map::Ordered`]: its entries in an imbl vector and a hash
+/// index of their positions ([`map_index_bytes`]).
 pub fn map_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
@@ -163,8 +164,19 @@ pub fn map_bytes(n: usize) -> u64 {
         }
         n => (ARC_HEADER + map::ORDERED_BYTES)
             .saturating_add(rrb(n64(n), map::SLOT_BYTES))
-            .saturating_add(btree(n64(n), map::INDEX_KEY_BYTES)),
+            .saturating_add(map_index_bytes(n)),
     }
+}
+
+/// The hash index of a large map of `n` entries: the `Arc`'d hashbrown
+/// table of `(hash, position)` buckets, sized as a large set's table
+/// ([`set_buckets`]), a control byte per bucket and one group of them.
+/// What adding or removing a key copies when another map holds the index
+/// too.
+pub fn map_index_bytes(n: usize) -> u64 {
+    let buckets = set_buckets(n64(n));
+    (ARC_HEADER + map::INDEX_BYTES + set::GROUP_BYTES)
+        .saturating_add(buckets.saturating_mul(map::BUCKET_BYTES + 1))
 }
 
 /// A `sorted-map` of `n` entries: the `Arc`'d imbl `OrdMap`, a B-tree of
@@ -331,19 +343,18 @@ pub fn vector_copy_bytes(len: usize) -> u64 {
 
 /// What the first write to a map of `n` entries (`sorted` or not) another
 /// value holds too copies (copy on write): a small map's whole array; for
-/// a large one its handle, the chunk of entries written and the index
-/// nodes from the root to the key; for a sorted one the nodes from the
-/// root to the key.
+/// a large one its handle and the chunk of entries written (its index is
+/// copied, and charged, only when a key is added or removed); for a
+/// sorted one the nodes from the root to the key.
 pub fn map_copy_bytes(sorted: bool, n: usize) -> u64 {
     if sorted {
         ARC_HEADER + map::SORTED_BYTES + btree_depth(n64(n)) * btree_node(map::ENTRY_BYTES)
     } else if n <= map::SMALL {
         map_bytes(n)
     } else {
-        ARC_HEADER
-            + map::ORDERED_BYTES
-            + imbl_chunk(map::SLOT_BYTES)
-            + btree_depth(n64(n)) * btree_node(map::INDEX_KEY_BYTES)
+        // The index is shared on: a write that adds or removes a key
+        // charges its copy then ([`map_index_bytes`]).
+        ARC_HEADER + map::ORDERED_BYTES + imbl_chunk(map::SLOT_BYTES)
     }
 }
 

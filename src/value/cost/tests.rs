@@ -72,22 +72,26 @@ fn small_maps_are_their_pairs_and_large_ones_add_an_index() {
     for n in 1..=map::SMALL {
         assert_eq!(map_bytes(n), array + n as u64 * pair, "{n}");
     }
-    // Past the threshold: one chunk of entries and one index node.
+    // Past the threshold: one chunk of entries and a hash index of 64
+    // buckets (room for twice SMALL).
     let large = map_bytes(map::SMALL + 1);
     let entries_chunk = ARC_HEADER + 2 * WORD + 64 * map::SLOT_BYTES;
-    let index_node = ARC_HEADER + (2 * WORD + 64 * map::INDEX_KEY_BYTES) + (2 * WORD + 65 * WORD);
+    let bucket = map::BUCKET_BYTES + 1;
+    let index = |buckets: u64| ARC_HEADER + map::INDEX_BYTES + buckets * bucket + set::GROUP_BYTES;
+    assert_eq!(map_index_bytes(map::SMALL + 1), index(64));
     assert_eq!(
         large,
-        ARC_HEADER + map::ORDERED_BYTES + entries_chunk + index_node
+        ARC_HEADER + map::ORDERED_BYTES + entries_chunk + index(64)
     );
-    // A large map: each entry's slot plus its index key in nodes two-thirds
-    // full, give or take the branches (2%).
+    // A large map: each entry's slot plus its share of a table between
+    // 7/16 and 7/8 full.
     let n = 1_000_000;
+    assert_eq!(map_index_bytes(n), index(1 << 21));
     let per_entry = map_bytes(n) as f64 / n as f64;
-    let expected = entries_chunk as f64 / 64.0 + index_node as f64 / BTREE_KEYS_PER_NODE as f64;
+    let slots = entries_chunk as f64 / 64.0;
     assert!(
-        (per_entry / expected - 1.0).abs() < 0.02,
-        "{per_entry} vs {expected}"
+        per_entry > slots + bucket as f64 && per_entry < slots + 2.3 * bucket as f64,
+        "{per_entry}"
     );
     // Sorted maps: B-tree nodes of pairs.
     assert!(sorted_map_bytes(1) > 64 * pair);
@@ -182,8 +186,20 @@ fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
     drop(held);
     let mut large: Map = (0..1000).map(|i| (Value::Int(i), Value::Int(i))).collect();
     let held = large.clone();
+    large.insert(Value::Int(3), Value::Int(-3));
+    assert_eq!(
+        metered(),
+        map_copy_bytes(false, 1000),
+        "a value replaced: the handle and a chunk, the index shared on"
+    );
     large.remove(&Value::Int(3));
-    assert_eq!(metered(), map_copy_bytes(false, 1000));
+    assert_eq!(
+        metered(),
+        map_index_bytes(1000),
+        "a key removed: the shared index copied"
+    );
+    large.remove(&Value::Int(4));
+    assert_eq!(metered(), 0, "the index is this map's own now");
     drop(held);
     // Sets: the whole array or table.
     let mut set: crate::value::Set = (0..1000).map(Value::Int).collect();

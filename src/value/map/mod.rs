@@ -30,7 +30,7 @@ type Sorted = imbl::OrdMap<Value, Value>;
 pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<(Value, Value)>() as u64;
 /// Bytes of a `sorted-map`'s `OrdMap` handle inside its `Arc`.
 pub(crate) const SORTED_BYTES: u64 = std::mem::size_of::<Sorted>() as u64;
-pub(crate) use ordered::{INDEX_KEY_BYTES, ORDERED_BYTES, SLOT_BYTES};
+pub(crate) use ordered::{BUCKET_BYTES, INDEX_BYTES, ORDERED_BYTES, SLOT_BYTES};
 
 /// A persistent map (O(1) clone, structural sharing): iterates in the
 /// order its keys were first added, or in canonical key order for a

@@ -1,15 +1,23 @@
 //! [`Ordered`]: the persistent map behind large maps — entries in the order
-//! their keys were first added, found through an index of key hashes.
+//! their keys were first added, found through a hash index.
 //!
-//! Two structurally shared imbl collections: the entries in insertion order
-//! (`Vector`, holes where keys were removed) and an index from the hash of
-//! each key (`value/hash.rs`: the whole key) to its position (`OrdMap` over
-//! `u64`: dense B-tree leaves, integer comparisons, no key comparisons but
-//! the final one). Every operation is O(log n) on a shared map and updates
-//! an unshared one in place; the index is never iterated, so the order of
-//! a map never depends on hashing. Holes are squeezed out when they
-//! outnumber the entries.
+//! The entries sit in insertion order in an imbl `Vector` (structurally
+//! shared, holes where keys were removed); the index is a flat hashbrown
+//! table of `(hash of the key, position)` pairs (`value/hash.rs`: the whole
+//! key) behind an `Arc`. Reading a key is one probe of the table and one
+//! read of the vector; replacing the value of a key writes the entries
+//! only, so maps that share an index keep sharing it. Adding or removing
+//! a key changes the index in place when this map is its only holder, and
+//! copies it whole first when another map holds it too (copy on write,
+//! charged to the heap: `value/cost.rs`). The index is never iterated, so
+//! the order of a map never depends on hashing. Holes are squeezed out
+//! when they outnumber the entries.
 
+use std::sync::Arc;
+
+use hashbrown::HashTable;
+
+use crate::value::cost;
 use crate::value::hash::value_hash;
 use crate::value::Value;
 
@@ -17,34 +25,23 @@ use super::same_key;
 
 type Slot = Option<(Value, Value)>;
 
+/// One bucket of the index: the hash of a key and the key's position.
+type Bucket = (u64, usize);
+
 /// Bytes of one entry slot of a large map (`value/cost.rs`).
 pub(crate) const SLOT_BYTES: u64 = std::mem::size_of::<Slot>() as u64;
-/// Bytes of one key of the hash index: the hash and its positions.
-pub(crate) const INDEX_KEY_BYTES: u64 = std::mem::size_of::<(u64, Positions)>() as u64;
+/// Bytes of one bucket of the hash index.
+pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<Bucket>() as u64;
+/// Bytes of the index table's own struct inside its `Arc`.
+pub(crate) const INDEX_BYTES: u64 = std::mem::size_of::<HashTable<Bucket>>() as u64;
 /// Bytes of the [`Ordered`] struct inside its `Arc`.
 pub(crate) const ORDERED_BYTES: u64 = std::mem::size_of::<Ordered>() as u64;
-
-/// The positions of the keys that share one hash: almost always one.
-#[derive(Clone)]
-enum Positions {
-    One(usize),
-    Many(Vec<usize>),
-}
-
-impl Positions {
-    fn as_slice(&self) -> &[usize] {
-        match self {
-            Positions::One(i) => std::slice::from_ref(i),
-            Positions::Many(v) => v,
-        }
-    }
-}
 
 /// An insertion-ordered persistent map (see the module docs).
 #[derive(Clone, Default)]
 pub struct Ordered {
     entries: imbl::Vector<Slot>,
-    index: imbl::OrdMap<u64, Positions>,
+    index: Arc<HashTable<Bucket>>,
     len: usize,
     holes: usize,
 }
@@ -56,7 +53,11 @@ impl Ordered {
     /// A map of `entries`, in their order (a later duplicate key replaces
     /// the value and keeps the first one's place).
     pub fn from_distinct(entries: impl IntoIterator<Item = (Value, Value)>) -> Ordered {
-        let mut m = Ordered::default();
+        let entries = entries.into_iter();
+        let mut m = Ordered {
+            index: Arc::new(HashTable::with_capacity(entries.size_hint().0)),
+            ..Ordered::default()
+        };
         for (k, v) in entries {
             m.insert(k, v);
         }
@@ -69,29 +70,43 @@ impl Ordered {
 
     /// Whether both maps share all their storage.
     pub fn ptr_eq(&self, other: &Ordered) -> bool {
-        self.entries.ptr_eq(&other.entries) && self.index.ptr_eq(&other.index)
+        self.entries.ptr_eq(&other.entries) && Arc::ptr_eq(&self.index, &other.index)
+    }
+
+    /// The index, to add or remove a key: copied first when another map
+    /// holds it too, the copy charged.
+    fn index_mut(&mut self) -> &mut HashTable<Bucket> {
+        let len = self.len;
+        cost::charge_copy_if_shared(&self.index, || cost::map_index_bytes(len));
+        Arc::make_mut(&mut self.index)
     }
 
     /// The position of `k` (whose hash is `h`) among the entries.
+    #[inline]
     fn position(&self, k: &Value, h: u64) -> Option<usize> {
-        let candidates = self.index.get(&h)?;
-        candidates
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|&i| matches!(self.entries.get(i), Some(Some((x, _))) if same_key(x, k)))
+        self.index
+            .find(h, |&(eh, i)| {
+                eh == h && matches!(self.entries.get(i), Some(Some((x, _))) if same_key(x, k))
+            })
+            .map(|&(_, i)| i)
     }
 
     /// The value of the key whose hash is `h` and that `is_key` accepts.
     pub fn get_by(&self, h: u64, is_key: impl Fn(&Value) -> bool) -> Option<&Value> {
-        let candidates = self.index.get(&h)?;
-        candidates
-            .as_slice()
-            .iter()
-            .find_map(|&i| match self.entries.get(i) {
-                Some(Some((x, v))) if is_key(x) => Some(v),
-                _ => None,
-            })
+        let mut found = None;
+        self.index.find(h, |&(eh, i)| {
+            if eh != h {
+                return false;
+            }
+            match self.entries.get(i) {
+                Some(Some((x, v))) if is_key(x) => {
+                    found = Some(v);
+                    true
+                }
+                _ => false,
+            }
+        });
+        found
     }
 
     fn slot(&self, k: &Value) -> Option<&(Value, Value)> {
@@ -121,16 +136,7 @@ impl Ordered {
             return slot.map(|(_, old)| std::mem::replace(old, v));
         }
         let i = self.entries.len();
-        match self.index.get_mut(&h) {
-            None => {
-                self.index.insert(h, Positions::One(i));
-            }
-            Some(Positions::One(j)) => {
-                let j = *j;
-                self.index.insert(h, Positions::Many(vec![j, i]));
-            }
-            Some(Positions::Many(v)) => v.push(i),
-        }
+        self.index_mut().insert_unique(h, (h, i), |&(eh, _)| eh);
         self.entries.push_back(Some((k, v)));
         self.len += 1;
         None
@@ -140,11 +146,8 @@ impl Ordered {
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
         let h = value_hash(k);
         let i = self.position(k, h)?;
-        match self.index.get_mut(&h) {
-            Some(Positions::Many(v)) if v.len() > 1 => v.retain(|&j| j != i),
-            _ => {
-                self.index.remove(&h);
-            }
+        if let Ok(bucket) = self.index_mut().find_entry(h, |&(_, j)| j == i) {
+            bucket.remove();
         }
         let (_, v) = self.entries.set(i, None)?;
         self.len -= 1;
@@ -219,17 +222,34 @@ mod tests {
 
     #[test]
     fn keys_sharing_a_hash_are_told_apart_by_equality() {
+        let mut index = HashTable::new();
+        for i in [0, 2] {
+            index.insert_unique(7, (7u64, i), |&(h, _)| h);
+        }
         let m = Ordered {
             entries: [Some((int(1), int(10))), None, Some((int(2), int(20)))]
                 .into_iter()
                 .collect(),
-            index: [(7u64, Positions::Many(vec![0, 2]))].into_iter().collect(),
+            index: Arc::new(index),
             len: 2,
             holes: 1,
         };
         assert_eq!(m.position(&int(1), 7), Some(0));
         assert_eq!(m.position(&int(2), 7), Some(2));
         assert_eq!(m.position(&int(3), 7), None);
+        assert_eq!(m.get_by(7, |k| k == &int(2)), Some(&int(20)));
+    }
+
+    #[test]
+    fn a_value_replaced_keeps_the_index_shared_and_a_new_key_copies_it() {
+        let a = Ordered::from_distinct((0..40).map(|i| (int(i), int(i))));
+        let mut b = a.clone();
+        b.insert(int(1), int(100));
+        assert!(Arc::ptr_eq(&a.index, &b.index));
+        b.insert(int(1000), int(1));
+        assert!(!Arc::ptr_eq(&a.index, &b.index));
+        assert_eq!(a.get(&int(1000)), None);
+        assert_eq!(b.get(&int(1000)), Some(&int(1)));
     }
 
     #[test]
