@@ -116,7 +116,7 @@ fn replace_impl(
                             return Err(out_of_room(interp));
                         }
                     }
-                    s.replace(&**m, r)
+                    replace_all(s, m, r)
                 };
                 return built(interp, out);
             }
@@ -173,4 +173,14 @@ pub(super) fn replace(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 
 pub(super) fn replace_first(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     replace_impl(interp, args, "replace-first", true)
+}
+
+/// `s` with every `m` replaced by `r`: a one-character `m` (`"-"`) is
+/// searched as a character (memchr), anything longer as a string.
+fn replace_all(s: &str, m: &str, r: &str) -> String {
+    let mut chars = m.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => s.replace(c, r),
+        _ => s.replace(m, r),
+    }
 }
