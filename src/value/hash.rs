@@ -37,7 +37,22 @@ fn state() -> &'static foldhash::fast::RandomState {
 
 /// The hash of `v` (see the module docs). Hashing a collection charges the
 /// running turn one step per item visited ([`crate::eval::budget::charge_work`]).
+#[inline]
 pub fn value_hash(v: &Value) -> u64 {
+    // The keys of maps, sets and `frequencies`: hashed inline (the same
+    // hashes `hash_in` gives).
+    match v {
+        Value::Int(i) => scalar_hash(2, *i as u64),
+        Value::Keyword(k) => k.hash_code(),
+        Value::Str(s) => text_hash(4, s),
+        _ => hash_whole(v),
+    }
+}
+
+/// [`value_hash`] of anything: collections visited with the guards of the
+/// module docs, the visit charged.
+#[inline(never)]
+fn hash_whole(v: &Value) -> u64 {
     let mut memo = Memo::default();
     let mut visited = 0u64;
     let h = hash_in(v, &mut memo, &mut visited, 0);
@@ -67,6 +82,7 @@ pub fn keyword_hash(name: &str) -> u64 {
     text_hash(5, name)
 }
 
+#[inline]
 fn scalar_hash(kind: u8, bits: u64) -> u64 {
     let mut h = state().build_hasher();
     h.write_u8(kind);
