@@ -4,6 +4,8 @@
 //! three in a stack array); the call's span goes on any error the arguments
 //! or the call raise without one.
 
+use std::sync::Arc;
+
 use crate::analyze::expr::{Call, Expr, GlobalId};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result, Span};
@@ -109,13 +111,22 @@ pub(super) fn call(c: &Call) -> Code<'_> {
             let id = *id;
             Box::new(move |it, f| {
                 // A closure (the usual definition) is held by its `Arc`
-                // alone for the call.
-                let r = match it.globals.get(id).map(|d| &d.value) {
-                    Some(Value::Fn(Func::Closure(c))) => {
+                // alone for the call; a function calling itself (`(fib (- n
+                // 1))`) is held by its caller already: no count changes.
+                let current = it.globals.get(id).map(|d| &d.value);
+                let me = match (f.closure, current) {
+                    (Some(me), Some(Value::Fn(Func::Closure(c)))) if Arc::ptr_eq(me, c) => Some(me),
+                    _ => None,
+                };
+                let r = match (me, current) {
+                    (Some(me), _) => {
+                        args.with(it, f, |it, vals| it.enter_closure(me, Args::Owned(vals)))
+                    }
+                    (None, Some(Value::Fn(Func::Closure(c)))) => {
                         let c = c.clone();
                         args.with(it, f, |it, vals| it.enter_closure(&c, Args::Owned(vals)))
                     }
-                    _ => {
+                    (None, _) => {
                         let fv = global(it, id)?;
                         args.with(it, f, |it, vals| apply(it, &fv, vals))
                     }
