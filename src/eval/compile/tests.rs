@@ -48,6 +48,27 @@ const EXPRS: &[&str] = &[
     "(try (/ 1 0) (catch Exception e (:message e)))",
     "(let [[a b & r] (lazy-seq (cons 1 (lazy-seq [2 3])))] [a b r])",
     "(let [f (fn [[a b]] [b a])] (f (lazy-seq (cons 1 (lazy-seq nil)))))",
+    // The shapes compiled per operation: a local and an integer constant,
+    // two locals, computed code and an integer constant; overflow, other
+    // numbers and other types leave them for the builtin.
+    "(let [a -9223372036854775808] (- a 1))",
+    "(let [a 5 b 9223372036854775807] [(- a b) (+ a b)])",
+    "(let [a 1.5 b 2] [(< a 2) (< a b) (+ a 1) (* a b) (= a b) (mod a 1)])",
+    "(let [a nil] (- a 1))",
+    "(let [a \"s\" b 1] (< a b))",
+    "(let [a 7] [(mod a 0) (quot a 0)])",
+    "(let [a 7] (rem a 0))",
+    "(let [a -7 b 2] [(mod a b) (rem a b) (quot a b) (mod a -2) (<= a b) (>= a b) (= a a)])",
+    "(let [r {:p 60 :f 1.5}] [(> (:p r) 50) (mod (:p r) 7) (- (:p r) 5) (< (:f r) 2) (* (:f r) 2)])",
+    "(let [r {:p 60}] (> (:q r) 50))",
+    "(let [r {:p 7}] (quot (:p r) 0))",
+    "(let [r {:p 9223372036854775807}] (+ (:p r) 1))",
+    // Lookups with a constant key, of a local and of computed code.
+    "(let [s \"abc\" v [1 2 3] n nil] [(get s 1) (get v 1) (get v 9) (:a n) (get (first [{:a 1}]) :a)])",
+    "(let [r {\"k\" 1 :a 2}] [(get r \"k\") (r :a) (get (assoc r :b 3) :b)])",
+    // A function calling itself by name, and one that redefines its name.
+    "(defn up [n] (if (< n 3) (up (inc n)) n)) (up 0)",
+    "(defn g [n] (if (= n 0) :old (do (def g (fn [x] :new)) (g (dec n))))) [(g 2) (g 5)]",
 ];
 
 #[test]
