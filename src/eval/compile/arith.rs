@@ -291,6 +291,28 @@ fn code_int_test<'a, const OP: u8>(
     })
 }
 
+/// `(= x "text")` (or a keyword): computed code against a constant text,
+/// compared in place (the constant never cloned); anything else the
+/// general way.
+fn code_text_eq<'a>(xc: Code<'a>, c: &'a Value, b: &'static Builtin, span: Span) -> Code<'a> {
+    Box::new(move |it, f| {
+        let xv = xc(it, f)?;
+        if super::super::walk::text_pair(&xv, c) {
+            it.budget.tick(1)?;
+            return Ok(Value::Bool(xv == *c));
+        }
+        finish(it, ArithOp::Eq, xv, c.clone(), b, span)
+    })
+}
+
+/// Whether `y` is a constant text (a string or keyword).
+fn const_text<'a>(y: &Operand<'a>) -> Option<&'a Value> {
+    match y {
+        Operand::Const(c @ (Value::Str(_) | Value::Keyword(_))) => Some(c),
+        _ => None,
+    }
+}
+
 pub(super) fn arith2<'a>(
     op: ArithOp,
     x: &'a Expr,
@@ -319,6 +341,10 @@ pub(super) fn arith2<'a>(
             let yv = y.value(it, f)?;
             finish(it, op, xv, yv, b, span)
         });
+    }
+    if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
+        let Operand::Code(xc) = x else { unreachable!() };
+        return code_text_eq(xc, c, b, span);
     }
     if y.is_leaf() {
         let Operand::Code(xc) = x else { unreachable!() };
@@ -354,6 +380,11 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
     let y = Operand::of(&args.1);
     if let Some(leaves) = Leaves::of(&x, &y) {
         return Some(by_op!(op, leaves_test(leaves, x, y, b, span)));
+    }
+    if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
+        let Operand::Code(xc) = x else { unreachable!() };
+        let eq = code_text_eq(xc, c, b, span);
+        return Some(Box::new(move |it, f| Ok(eq(it, f)?.truthy())));
     }
     if let (Operand::Code(_), Operand::Const(Value::Int(c))) = (&x, &y) {
         let c = *c;

@@ -63,6 +63,8 @@ const EXPRS: &[&str] = &[
     "(let [r {:p 60}] (> (:q r) 50))",
     "(let [r {:p 7}] (quot (:p r) 0))",
     "(let [r {:p 9223372036854775807}] (+ (:p r) 1))",
+    "(let [r {:c \"b\" :k :x :n 1}] [(= (:c r) \"b\") (= (:c r) \"a\") (= (:k r) :x) (= (:n r) \"1\") (= (:k r) \"x\")])",
+    "(let [r {:c \"b\"}] [(if (= (:c r) \"b\") 1 2) (if (= (:c r) :b) 1 2) (if (= (:d r) \"b\") 1 2)])",
     // Lookups with a constant key, of a local and of computed code.
     "(let [s \"abc\" v [1 2 3] n nil] [(get s 1) (get v 1) (get v 9) (:a n) (get (first [{:a 1}]) :a)])",
     "(let [r {\"k\" 1 :a 2}] [(get r \"k\") (r :a) (get (assoc r :b 3) :b)])",
