@@ -84,9 +84,16 @@ pub(super) fn split(interp: &mut Interp, args: &[Value]) -> Result<Value> {
             let bounds = s.char_indices().map(|(i, _)| i).chain([s.len()]);
             java_split(s, bounds.map(|i| (i, i)), limit)
         }
+        // memchr's searchers: many matches in one text, each found
+        // without the std searcher's per-match overhead.
+        Value::Str(sep) if sep.len() == 1 => java_split(
+            s,
+            memchr::memchr_iter(sep.as_bytes()[0], s.as_bytes()).map(|i| (i, i + 1)),
+            limit,
+        ),
         Value::Str(sep) => java_split(
             s,
-            s.match_indices(&**sep).map(|(i, m)| (i, i + m.len())),
+            memchr::memmem::find_iter(s.as_bytes(), sep.as_bytes()).map(|i| (i, i + sep.len())),
             limit,
         ),
         Value::Regex(re) => java_split(s, re.find_iter(s).map(|m| (m.start(), m.end())), limit),
@@ -105,7 +112,7 @@ pub(super) fn split_lines(interp: &mut Interp, args: &[Value]) -> Result<Value> 
     let s = text("split-lines", &args[0])?;
     interp.tick(scan_ticks(s.len()))?;
     let bytes = s.as_bytes();
-    let breaks = s.match_indices('\n').map(|(i, _)| {
+    let breaks = memchr::memchr_iter(b'\n', bytes).map(|i| {
         if i > 0 && bytes[i - 1] == b'\r' {
             (i - 1, i + 1)
         } else {
