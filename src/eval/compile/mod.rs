@@ -9,10 +9,15 @@
 //!   in place by its parent (no call, no clone of a number);
 //! - arithmetic and comparisons on two integers (`+ - * < > <= >= = mod rem
 //!   quot`, `inc`/`dec`) are computed on `i64`s: a test such as `(< i n)`
-//!   never builds its boolean;
+//!   never builds its boolean; the common shapes (a local and an integer
+//!   constant, two locals, computed code and an integer constant) get one
+//!   closure per operation, the operation a constant in it (`arith.rs`);
+//!   `(= x "text")` compares with the constant in place;
+//! - `(:k m)`/`(get m k)` with a constant key read a local map in place;
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
-//!   reads the definition and, when it is a closure, enters it directly;
+//!   reads the definition and, when it is a closure, enters it directly
+//!   (a function calling itself through the reference its caller holds);
 //! - `recur` stores its arguments in their slots and the enclosing `loop` or
 //!   function body jumps back (the `pending_recur` flag the walker uses too,
 //!   so compiled code and walker code can nest either way).
