@@ -50,8 +50,10 @@
 //! is and the thresholds of its representation, never from a per-item
 //! unit: a vector of `n` items is its `Arc` and `n` 24-byte slots up to 64
 //! items, imbl's 64-slot chunks past that; a map its `Arc`'d array of
-//! 48-byte pairs up to 16 entries, then its entries' chunks beside a B-tree
-//! index of their hashes (a `sorted-map`, a B-tree of pairs); a set its
+//! 48-byte pairs up to 16 entries, then its entries' chunks beside a hash
+//! table of (hash, position) buckets, a power of two at most 7/8 full, which
+//! a map adding or removing a key copies whole when another map shares it
+//! (a `sorted-map`, a B-tree of pairs); a set its
 //! sorted array up to 16 elements, then a hash table of (hash, value)
 //! buckets, a power of two at most 7/8 full, and the sorted order it keeps
 //! once iterated; a string its `Arc` and its text; a closure, a `reduced`,
@@ -60,7 +62,8 @@
 //! the new table); a write to storage another value holds too is charged
 //! the copy it makes (copy on write). Payload and allocation headers are
 //! counted; persistent-tree nodes are approximated (within 1% of the bytes
-//! allocated for vectors and sets, 4% for large maps); the allocator's own
+//! allocated for vectors and sets; a large map's index is counted as its
+//! table is sized, its entries' chunks as a vector's); the allocator's own
 //! overhead and spare capacity are not. Charges depend on lengths and on
 //! sharing only, never on addresses or the allocator, so a program is
 //! charged the same on every run.

@@ -54,8 +54,11 @@ impl Ordered {
     /// the value and keeps the first one's place).
     pub fn from_distinct(entries: impl IntoIterator<Item = (Value, Value)>) -> Ordered {
         let entries = entries.into_iter();
+        // Room for twice a small map at least, as `cost::map_index_bytes`
+        // counts (a map promoted past SMALL grows into it).
+        let room = entries.size_hint().0.max(2 * super::SMALL);
         let mut m = Ordered {
-            index: Arc::new(HashTable::with_capacity(entries.size_hint().0)),
+            index: Arc::new(HashTable::with_capacity(room)),
             ..Ordered::default()
         };
         for (k, v) in entries {
