@@ -174,9 +174,15 @@ pub fn map_bytes(n: usize) -> u64 {
 /// What adding or removing a key copies when another map holds the index
 /// too.
 pub fn map_index_bytes(n: usize) -> u64 {
+    hash_table_bytes(map::INDEX_BYTES, map::BUCKET_BYTES, n)
+}
+
+/// An `Arc`'d hashbrown table for `n` items (a large set's, a large map's
+/// index): the struct of `head` bytes, [`set_buckets`] buckets of `bucket`
+/// bytes and a control byte each, and one group of control bytes.
+fn hash_table_bytes(head: u64, bucket: u64, n: usize) -> u64 {
     let buckets = set_buckets(n64(n));
-    (ARC_HEADER + map::INDEX_BYTES + set::GROUP_BYTES)
-        .saturating_add(buckets.saturating_mul(map::BUCKET_BYTES + 1))
+    (ARC_HEADER + head + set::GROUP_BYTES).saturating_add(buckets.saturating_mul(bucket + 1))
 }
 
 /// A `sorted-map` of `n` entries: the `Arc`'d imbl `OrdMap`, a B-tree of
@@ -212,11 +218,7 @@ pub fn set_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
         n if n <= map::SMALL => ARC_HEADER + size_of::<Vec<Value>>() as u64 + n64(n) * VALUE,
-        n => {
-            let buckets = set_buckets(n64(n));
-            (ARC_HEADER + set::HASHED_BYTES + set::GROUP_BYTES)
-                .saturating_add(buckets.saturating_mul(set::BUCKET_BYTES + 1))
-        }
+        n => hash_table_bytes(set::HASHED_BYTES, set::BUCKET_BYTES, n),
     }
 }
 

@@ -206,8 +206,8 @@ impl Value {
         )
     }
 
-    /// Drops `v`, skipping the out-of-line drop for a scalar (the hot
-    /// paths' frames and argument arrays hold mostly numbers).
+    /// Drops `v`, skipping the out-of-line drop for a scalar (the frames
+    /// of hot functions hold mostly numbers).
     #[inline(always)]
     pub(crate) fn release(v: Value) {
         if v.is_scalar() {

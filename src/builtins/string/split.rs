@@ -84,13 +84,8 @@ pub(super) fn split(interp: &mut Interp, args: &[Value]) -> Result<Value> {
             let bounds = s.char_indices().map(|(i, _)| i).chain([s.len()]);
             java_split(s, bounds.map(|i| (i, i)), limit)
         }
-        // memchr's searchers: many matches in one text, each found
-        // without the std searcher's per-match overhead.
-        Value::Str(sep) if sep.len() == 1 => java_split(
-            s,
-            memchr::memchr_iter(sep.as_bytes()[0], s.as_bytes()).map(|i| (i, i + 1)),
-            limit,
-        ),
+        // memchr's searcher (memchr itself for a one-byte separator): many
+        // matches in one text without the std searcher's per-match set-up.
         Value::Str(sep) => java_split(
             s,
             memchr::memmem::find_iter(s.as_bytes(), sep.as_bytes()).map(|i| (i, i + sep.len())),

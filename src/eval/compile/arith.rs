@@ -104,8 +104,9 @@ fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     Some(it.budget.tick(1).map(|()| v))
 }
 
-/// The operation a const generic parameter names (`ArithOp as u8`): a
-/// constant per instance, so `ints`/`test_ints` fold to one instruction.
+/// The operation a const generic parameter names (`ArithOp as u8`, what
+/// [`by_op`] passes): a constant per instance, so `ints`/`test_ints` fold
+/// to one instruction.
 #[inline(always)]
 const fn op_of<const OP: u8>() -> ArithOp {
     const ALL: [ArithOp; 11] = [
@@ -121,7 +122,14 @@ const fn op_of<const OP: u8>() -> ArithOp {
         ArithOp::Rem,
         ArithOp::Quot,
     ];
-    ALL[OP as usize]
+    let mut i = 0;
+    while i < ALL.len() {
+        if ALL[i] as u8 == OP {
+            return ALL[i];
+        }
+        i += 1;
+    }
+    panic!("not an ArithOp")
 }
 
 /// Calls `$f::<OP>($args)` with `OP` the constant of `$op`.
@@ -168,7 +176,7 @@ fn leaves_arith<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Code<'a> {
-    let op = op_of::<OP>();
+    let op = const { op_of::<OP>() };
     // Two integers: computed and charged here; anything else (overflow,
     // a hidden operand, other types) goes the general way.
     let slow = move |it: &mut Interp, f: Frame| -> Result<Value> {
@@ -216,7 +224,7 @@ fn leaves_test<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Test<'a> {
-    let op = op_of::<OP>();
+    let op = const { op_of::<OP>() };
     let slow = move |it: &mut Interp, f: Frame| -> Result<bool> {
         let xv = x.value(it, f)?;
         let yv = y.value(it, f)?;
@@ -258,7 +266,7 @@ fn code_int_arith<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Code<'a> {
-    let op = op_of::<OP>();
+    let op = const { op_of::<OP>() };
     Box::new(move |it, f| {
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {
@@ -278,7 +286,7 @@ fn code_int_test<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Test<'a> {
-    let op = op_of::<OP>();
+    let op = const { op_of::<OP>() };
     Box::new(move |it, f| {
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {

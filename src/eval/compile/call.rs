@@ -113,20 +113,17 @@ pub(super) fn call(c: &Call) -> Code<'_> {
                 // A closure (the usual definition) is held by its `Arc`
                 // alone for the call; a function calling itself (`(fib (- n
                 // 1))`) is held by its caller already: no count changes.
-                let current = it.globals.get(id).map(|d| &d.value);
-                let me = match (f.closure, current) {
-                    (Some(me), Some(Value::Fn(Func::Closure(c)))) if Arc::ptr_eq(me, c) => Some(me),
-                    _ => None,
-                };
-                let r = match (me, current) {
-                    (Some(me), _) => {
-                        args.with(it, f, |it, vals| it.enter_closure(me, Args::Owned(vals)))
-                    }
-                    (None, Some(Value::Fn(Func::Closure(c)))) => {
-                        let c = c.clone();
-                        args.with(it, f, |it, vals| it.enter_closure(&c, Args::Owned(vals)))
-                    }
-                    (None, _) => {
+                let r = match it.globals.get(id).map(|d| &d.value) {
+                    Some(Value::Fn(Func::Closure(c))) => match f.closure {
+                        Some(me) if Arc::ptr_eq(me, c) => {
+                            args.with(it, f, |it, vals| it.enter_closure(me, Args::Owned(vals)))
+                        }
+                        _ => {
+                            let c = c.clone();
+                            args.with(it, f, |it, vals| it.enter_closure(&c, Args::Owned(vals)))
+                        }
+                    },
+                    _ => {
                         let fv = global(it, id)?;
                         args.with(it, f, |it, vals| apply(it, &fv, vals))
                     }
