@@ -22,8 +22,9 @@ pub enum SeqIter {
         items: Vector,
         /// The index of the next item not in `run`.
         pos: usize,
-        /// Items of a large vector's current leaf still to give, last
-        /// first ([`Vector::run_from`]): one tree lookup per leaf.
+        /// Items of a tree's current leaf still to give, last first
+        /// ([`Vector::run_from`]): one tree lookup per leaf (small and flat
+        /// vectors are indexed).
         run: Vec<Value>,
     },
     Range {
@@ -243,7 +244,7 @@ impl SeqIter {
                 if let Some(item) = run.pop() {
                     return Ok(Some(item));
                 }
-                if items.len() <= crate::value::vector::SMALL {
+                if items.is_contiguous() {
                     let item = items.get(*pos).cloned();
                     *pos += 1;
                     return Ok(item);

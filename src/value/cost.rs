@@ -136,14 +136,24 @@ pub fn string_bytes(len: usize) -> u64 {
 
 /// A vector of `n` items: the `Arc` around the [`vector::Vector`], and
 /// its items: up to `vector::SMALL` one array of exactly `n` slots, past
-/// it an imbl RRB tree (boxed) of 64-slot chunks.
+/// it a flat one (boxed, with room for the tree a copy builds) of `n`
+/// slots. A flat vector grown item by item may hold up to as much spare
+/// room again (a `Vec` doubles); builders that know their length
+/// (`range`, `mapv`, …) allocate it exactly.
 pub fn vector_bytes(n: usize) -> u64 {
     let handle = ARC_HEADER + size_of::<vector::Vector>() as u64;
     if n <= vector::SMALL {
         handle + n64(n) * VALUE
     } else {
-        (handle + size_of::<imbl::Vector<Value>>() as u64).saturating_add(rrb(n64(n), VALUE))
+        (handle + size_of::<vector::Flat>() as u64).saturating_add(n64(n).saturating_mul(VALUE))
     }
+}
+
+/// The imbl tree a large vector becomes (`vector.rs`: the first copy on
+/// write of a flat vector builds it), beyond the vector's own handle: the
+/// tree's handle and its RRB chunks.
+pub fn vector_tree_bytes(n: usize) -> u64 {
+    (size_of::<imbl::Vector<Value>>() as u64).saturating_add(rrb(n64(n), VALUE))
 }
 
 /// [`vector_bytes`] of a count a program asked for (`(range n)`,

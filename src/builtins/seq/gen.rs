@@ -33,6 +33,10 @@ fn as_f64(v: &Value) -> f64 {
     }
 }
 
+/// The most items a builder reserves room for before it knows it will
+/// fill them (16 M: 400 MB of values).
+const EXACT_ROOM: usize = 1 << 24;
+
 /// `(range)`, `(range end)`, `(range start end)`, `(range start end step)`.
 ///
 /// Finite ranges are charged for their size before they are built, so
@@ -75,7 +79,9 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
         let n = u64::try_from(n).unwrap_or(u64::MAX);
         interp.alloc(cost::vector_bytes_for(n))?;
         interp.tick(n)?;
-        let mut out = Vector::new();
+        // Exactly its room (a flat vector past `vector::SMALL`), up to a
+        // size any real program stays under; beyond it, it grows.
+        let mut out = Vector::with_capacity(usize::try_from(n).map_or(0, |n| n.min(EXACT_ROOM)));
         for i in 0..n as i128 {
             out.push_back(Value::Int((a + i * c) as i64));
         }

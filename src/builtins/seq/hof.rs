@@ -41,8 +41,9 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
                 source: coll.clone(),
             }));
         }
-        interp.alloc(cost::vector_bytes(args::count(fname, coll)?))?;
-        let mut out = Vector::new();
+        let n = args::count(fname, coll)?;
+        interp.alloc(cost::vector_bytes(n))?;
+        let mut out = Vector::with_capacity(n);
         args::each(fname, coll, |x| {
             interp.tick(1)?;
             out.push_back(interp.call(f, std::slice::from_ref(x))?);

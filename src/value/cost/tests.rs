@@ -42,21 +42,25 @@ fn a_string_is_its_arc_str_allocation() {
 }
 
 #[test]
-fn small_vectors_are_exactly_their_slots_and_large_ones_their_chunks() {
+fn small_vectors_are_exactly_their_slots_and_large_ones_flat_or_chunks() {
     let handle = arc_alloc::<Vector>();
     for n in 0..=vector::SMALL {
         assert_eq!(vector_bytes(n), handle + n as u64 * VALUE, "{n}");
     }
-    // Past the threshold: the boxed tree and its four edge chunks.
+    // Past the threshold: the boxed flat header and exactly n slots.
+    let flat = size_of::<vector::Flat>() as u64;
+    for n in [vector::SMALL + 1, 1000, 1_000_000] {
+        assert_eq!(vector_bytes(n), handle + flat + n as u64 * VALUE, "{n}");
+    }
+    // Its tree (built by the first copy on write): a 64-slot chunk per 64
+    // items, and branch nodes of four words per chunk (2%).
     let chunk = ARC_HEADER + 2 * WORD + 64 * VALUE;
     assert_eq!(
-        vector_bytes(vector::SMALL + 1),
-        handle + size_of::<imbl::Vector<Value>>() as u64 + 4 * chunk
+        vector_tree_bytes(vector::SMALL + 1),
+        size_of::<imbl::Vector<Value>>() as u64 + 4 * chunk
     );
-    // A long vector: a 64-slot chunk per 64 items, and branch nodes of
-    // four words per chunk (2%).
     let n = 1_000_000;
-    let per_item = vector_bytes(n) as f64 / n as f64;
+    let per_item = vector_tree_bytes(n) as f64 / n as f64;
     let chunk_per_item = chunk as f64 / 64.0;
     assert!(
         per_item >= chunk_per_item && per_item < chunk_per_item * 1.03,
@@ -217,6 +221,26 @@ fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
     assert_eq!(metered(), vector_bytes(10));
     let _own = Vector::unshared(held);
     assert_eq!(metered(), 0);
+    // A flat vector: its tree, once, then each copy's handle and chunk.
+    let items = Arc::new(Vector::from_vec((0..1000).map(Value::Int).collect()));
+    let held = items.clone();
+    let held2 = items.clone();
+    let mut copy = Vector::unshared(items);
+    assert_eq!(
+        metered(),
+        vector_copy_bytes(1000),
+        "a copy shares the items"
+    );
+    copy.push_back(Value::Int(-1));
+    assert_eq!(
+        metered(),
+        vector_tree_bytes(1000),
+        "the first write builds the tree"
+    );
+    let mut copy2 = Vector::unshared(held);
+    copy2.set(0, Value::Int(-1));
+    assert_eq!(metered(), vector_copy_bytes(1000), "the tree is kept");
+    drop(held2);
 }
 
 #[test]

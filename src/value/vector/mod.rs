@@ -2,12 +2,27 @@
 //! lists, seqs).
 //!
 //! Up to [`SMALL`] items are one contiguous `Vec` of exactly their length
-//! (`Value::vector` drops any spare capacity); past that the items move to
-//! an imbl `Vector` (an RRB tree), which keeps `conj`, `assoc`, `subvec`
-//! and `concat` O(log n) on shared large vectors. imbl alone gives every
-//! vector of more than a few items a 64-slot chunk (1.5 KB), which made a
-//! program holding many short vectors (paths, rows, pairs) ten times
-//! bigger than it needs to be.
+//! (`Value::vector` drops any spare capacity). A longer vector is one of
+//! two kinds:
+//! - **flat**: still one contiguous `Vec`, grown in place while one value
+//!   owns it — what `mapv`, `filter`, `range`, `into`, `conj` in a `reduce`
+//!   … build, at a `Vec` push per item (an imbl push is ~100
+//!   instructions);
+//! - **a tree**: an imbl `Vector` (an RRB tree), which keeps `conj`,
+//!   `assoc`, `subvec`, `rest` and `concat` O(log n) on shared large
+//!   vectors.
+//!
+//! A flat vector's items sit in an `Arc` of their own, so copying the
+//! vector (an iterator's or a builtin's copy) shares them. It becomes a
+//! tree when persistence is needed: the first write to items another copy
+//! holds too (copy on write) builds the tree once, keeps it beside the
+//! items (so writing to the same shared vector again, `(map #(conj big %)
+//! xs)`, costs what it costs on a tree) and gives the writer its own copy
+//! of the tree; cutting a large one (`skip`, `take`, `split_off`, …) or
+//! inserting or removing anywhere but the end also works on the tree. imbl alone gives every vector of more
+//! than a few items a 64-slot chunk (1.5 KB), which made a program holding
+//! many short vectors (paths, rows, pairs) ten times bigger than it needs
+//! to be.
 //!
 //! A `Value::Vector` already sits in an `Arc`, so small vectors are copy on
 //! write through `Arc::make_mut`: changing a shared one copies at most
@@ -22,6 +37,7 @@
 //! `hash.rs`); this type's own `PartialEq` compares items in order.
 
 use std::ops::{Index, IndexMut, Range};
+use std::sync::{Arc, OnceLock};
 
 use super::Value;
 
@@ -47,10 +63,79 @@ const DEMOTE: usize = SMALL / 2;
 #[derive(Clone)]
 pub struct Vector(Repr);
 
-#[derive(Clone)]
 enum Repr {
     Small(Vec<Value>),
+    Flat(Arc<Flat>),
     Large(Box<Large>),
+}
+
+/// A large vector's items in one `Vec` (module docs), with the tree a
+/// copy on write of it builds, kept for the next one.
+pub(crate) struct Flat {
+    items: Vec<Value>,
+    tree: OnceLock<Large>,
+}
+
+impl Clone for Flat {
+    /// Only when a vector's items were shared after all at a write
+    /// (`Arc::make_mut`; writes turn shared flat vectors into trees first).
+    fn clone(&self) -> Flat {
+        Flat {
+            items: self.items.clone(),
+            tree: OnceLock::new(),
+        }
+    }
+}
+
+impl Flat {
+    fn new(items: Vec<Value>) -> Arc<Flat> {
+        Arc::new(Flat {
+            items,
+            tree: OnceLock::new(),
+        })
+    }
+
+    /// The items as a tree: built (and charged, `value/cost.rs`) the first
+    /// time, then shared by every copy.
+    fn tree(&self) -> &Large {
+        self.tree.get_or_init(|| {
+            crate::eval::budget::charge_heap(super::cost::vector_tree_bytes(self.items.len()));
+            self.items.iter().cloned().collect()
+        })
+    }
+
+    /// The items, to change in place: a tree kept from an earlier copy no
+    /// longer matches them and is dropped.
+    #[inline]
+    fn items_mut(&mut self) -> &mut Vec<Value> {
+        if self.tree.get().is_some() {
+            self.tree = OnceLock::new();
+        }
+        &mut self.items
+    }
+
+    /// The items as a tree, taking them when nothing else holds them (the
+    /// kept tree when there is one).
+    fn into_tree(this: Arc<Flat>) -> Large {
+        match Arc::try_unwrap(this) {
+            Ok(flat) => match flat.tree.into_inner() {
+                Some(tree) => tree,
+                None => Large::from(flat.items),
+            },
+            Err(shared) => shared.tree().clone(),
+        }
+    }
+}
+
+impl Clone for Repr {
+    fn clone(&self) -> Repr {
+        match self {
+            Repr::Small(v) => Repr::Small(v.clone()),
+            Repr::Large(v) => Repr::Large(v.clone()),
+            Repr::Flat(f) if f.items.len() <= SMALL => Repr::Small(f.items.clone()),
+            Repr::Flat(f) => Repr::Flat(f.clone()),
+        }
+    }
 }
 
 impl Default for Vector {
@@ -65,10 +150,14 @@ impl Vector {
         Vector(Repr::Small(Vec::new()))
     }
 
-    /// An empty vector with room for `n` items without growing (up to
-    /// [`SMALL`]).
+    /// An empty vector with room for `n` items without growing (a flat
+    /// one past [`SMALL`]).
     pub fn with_capacity(n: usize) -> Vector {
-        Vector(Repr::Small(Vec::with_capacity(n.min(SMALL))))
+        if n <= SMALL {
+            Vector(Repr::Small(Vec::with_capacity(n)))
+        } else {
+            Vector(Repr::Flat(Flat::new(Vec::with_capacity(n))))
+        }
     }
 
     /// A one-item vector.
@@ -76,12 +165,12 @@ impl Vector {
         Vector(Repr::Small(vec![x]))
     }
 
-    /// A vector of `items`, small or large by their number.
+    /// A vector of `items`, small or flat by their number.
     pub fn from_vec(items: Vec<Value>) -> Vector {
         if items.len() <= SMALL {
             Vector(Repr::Small(items))
         } else {
-            Vector(Repr::Large(Box::new(Large::from(items))))
+            Vector(Repr::Flat(Flat::new(items)))
         }
     }
 
@@ -105,12 +194,62 @@ impl Vector {
     }
 
     /// Drops spare capacity of a small vector, so it takes exactly its
-    /// items' room once it is stored in a value.
+    /// items' room once it is stored in a value (a flat one that ended up
+    /// small becomes small). A flat vector keeps its room to grow in
+    /// place: at most what it holds again, as a `Vec` doubles.
     pub fn shrink_to_fit(&mut self) {
+        if let Repr::Flat(f) = &self.0 {
+            if f.items.len() <= SMALL {
+                self.demote();
+            }
+        }
         if let Repr::Small(v) = &mut self.0 {
             if v.capacity() > v.len() {
                 v.shrink_to_fit();
             }
+        }
+    }
+
+    /// A flat vector at or below [`SMALL`] items becomes small.
+    fn demote(&mut self) {
+        if let Repr::Flat(f) = &self.0 {
+            if f.items.len() <= SMALL {
+                let items = match std::mem::take(&mut self.0) {
+                    Repr::Flat(f) => {
+                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), |f| f.items)
+                    }
+                    _ => Vec::new(),
+                };
+                self.0 = Repr::Small(items);
+            }
+        }
+    }
+
+    /// A flat vector becomes a tree (before a change only a tree makes in
+    /// O(log n)).
+    fn make_tree(&mut self) {
+        if let Repr::Flat(_) = &self.0 {
+            if let Repr::Flat(f) = std::mem::take(&mut self.0) {
+                self.0 = Repr::Large(Box::new(Flat::into_tree(f)));
+            }
+        }
+    }
+
+    /// The items of a flat vector, to change in place: a flat vector whose
+    /// items another copy holds too becomes (a copy of) their tree first,
+    /// so this is `None` for it as for small vectors and trees.
+    #[inline]
+    fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
+        if let Repr::Flat(f) = &self.0 {
+            // No `Weak` is ever made of it: the strong count says whether
+            // it is shared (and cannot grow while `self` is borrowed).
+            if Arc::strong_count(f) > 1 {
+                self.make_tree();
+            }
+        }
+        match &mut self.0 {
+            Repr::Flat(f) => Some(Arc::make_mut(f).items_mut()),
+            _ => None,
         }
     }
 
@@ -121,6 +260,11 @@ impl Vector {
         let slot = std::mem::size_of::<Value>();
         match &self.0 {
             Repr::Small(v) => v.capacity() * slot,
+            Repr::Flat(f) => {
+                std::mem::size_of::<Flat>()
+                    + f.items.capacity() * slot
+                    + f.tree.get().map_or(0, |t| t.len().div_ceil(64) * 64 * slot)
+            }
             Repr::Large(v) => std::mem::size_of::<Large>() + v.len().div_ceil(64) * 64 * slot,
         }
     }
@@ -130,8 +274,16 @@ impl Vector {
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Small(v) => v.len(),
+            Repr::Flat(f) => f.items.len(),
             Repr::Large(v) => v.len(),
         }
+    }
+
+    /// Whether the items are one contiguous array (small or flat): then
+    /// [`Vector::get`] is an index, not a tree lookup.
+    #[inline]
+    pub fn is_contiguous(&self) -> bool {
+        !matches!(self.0, Repr::Large(_))
     }
 
     /// Whether there are no items.
@@ -147,6 +299,7 @@ impl Vector {
             (Repr::Small(a), Repr::Small(b)) => {
                 a.len() == b.len() && (a.is_empty() || a.as_ptr() == b.as_ptr())
             }
+            (Repr::Flat(a), Repr::Flat(b)) => std::ptr::eq(&**a, &**b),
             (Repr::Large(a), Repr::Large(b)) => a.ptr_eq(b),
             _ => false,
         }
@@ -157,17 +310,19 @@ impl Vector {
     pub fn get(&self, i: usize) -> Option<&Value> {
         match &self.0 {
             Repr::Small(v) => v.get(i),
+            Repr::Flat(f) => f.items.get(i),
             Repr::Large(v) => v.get(i),
         }
     }
 
     /// The items from index `i` to the end of the contiguous run that holds
-    /// it: `&items[i..]` of a small vector, the rest of the leaf (up to 64
-    /// items) of a large one; empty past the end. Walking a large vector
-    /// run by run costs one tree lookup per leaf, not one per item.
+    /// it: `&items[i..]` of a small or flat vector, the rest of the leaf
+    /// (up to 64 items) of a tree; empty past the end. Walking a tree run
+    /// by run costs one tree lookup per leaf, not one per item.
     pub fn run_from(&self, i: usize) -> &[Value] {
         match &self.0 {
             Repr::Small(v) => v.get(i..).unwrap_or(&[]),
+            Repr::Flat(f) => f.items.get(i..).unwrap_or(&[]),
             Repr::Large(v) => {
                 if i >= v.len() {
                     return &[];
@@ -188,8 +343,10 @@ impl Vector {
     /// The item at index `i`, mutable (copies a shared large vector's path).
     #[inline]
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
+        self.flat_mut();
         match &mut self.0 {
             Repr::Small(v) => v.get_mut(i),
+            Repr::Flat(f) => Arc::make_mut(f).items_mut().get_mut(i),
             Repr::Large(v) => v.get_mut(i),
         }
     }
@@ -205,16 +362,17 @@ impl Vector {
     pub fn back(&self) -> Option<&Value> {
         match &self.0 {
             Repr::Small(v) => v.last(),
+            Repr::Flat(f) => f.items.last(),
             Repr::Large(v) => v.back(),
         }
     }
 
-    /// Moves a full small vector into imbl before it grows.
+    /// Moves a full small vector's items into a flat one before it grows.
     fn grow_one(&mut self) {
         if let Repr::Small(v) = &mut self.0 {
             if v.len() >= SMALL {
                 let items = std::mem::take(v);
-                self.0 = Repr::Large(Box::new(Large::from(items)));
+                self.0 = Repr::Flat(Flat::new(items));
             }
         }
     }
@@ -230,22 +388,28 @@ impl Vector {
         }
     }
 
-    /// Appends `x`; a small vector past the threshold becomes a tree.
+    /// Appends `x`; a small vector past the threshold becomes flat.
     #[inline]
     pub fn push_back(&mut self, x: Value) {
         match &mut self.0 {
             Repr::Small(v) if v.len() < SMALL => v.push(x),
+            Repr::Flat(f) => match Arc::get_mut(f) {
+                Some(f) => f.items_mut().push(x),
+                None => self.push_flat(x),
+            },
             Repr::Large(v) => v.push_back(x),
-            Repr::Small(_) => self.promote_and_push(x),
+            Repr::Small(_) => self.push_flat(x),
         }
     }
 
-    /// [`Vector::push_back`] onto a full small vector.
+    /// [`Vector::push_back`] onto a full small vector or a shared flat
+    /// one.
     #[cold]
-    fn promote_and_push(&mut self, x: Value) {
+    fn push_flat(&mut self, x: Value) {
         self.grow_one();
-        if let Repr::Large(v) = &mut self.0 {
-            v.push_back(x);
+        match self.flat_mut() {
+            Some(items) => items.push(x),
+            None => self.push_back(x),
         }
     }
 
@@ -258,6 +422,14 @@ impl Vector {
     pub fn pop_back(&mut self) -> Option<Value> {
         let x = match &mut self.0 {
             Repr::Small(v) => return v.pop(),
+            Repr::Flat(_) => match self.flat_mut() {
+                Some(items) => {
+                    let x = items.pop();
+                    self.demote();
+                    return x;
+                }
+                None => return self.pop_back(),
+            },
             Repr::Large(v) => v.pop_back(),
         };
         self.shrunk();
@@ -276,8 +448,12 @@ impl Vector {
     /// of bounds.
     #[inline]
     pub fn set(&mut self, i: usize, x: Value) -> Value {
+        if let Some(items) = self.flat_mut() {
+            return std::mem::replace(&mut items[i], x);
+        }
         match &mut self.0 {
             Repr::Small(v) => std::mem::replace(&mut v[i], x),
+            Repr::Flat(f) => std::mem::replace(&mut Arc::make_mut(f).items_mut()[i], x),
             Repr::Large(v) => v.set(i, x),
         }
     }
@@ -291,10 +467,14 @@ impl Vector {
 
     /// Inserts `x` before index `i` (at the end when `i` is the length).
     pub fn insert(&mut self, i: usize, x: Value) {
+        if i == self.len() {
+            return self.push_back(x);
+        }
         match &mut self.0 {
             Repr::Small(v) if v.len() < SMALL => v.insert(i, x),
             _ => {
                 self.grow_one();
+                self.make_tree();
                 if let Repr::Large(v) = &mut self.0 {
                     v.insert(i, x);
                 }
@@ -305,11 +485,21 @@ impl Vector {
     /// Removes and returns the item at `i`. Panics when `i` is out of
     /// bounds.
     pub fn remove(&mut self, i: usize) -> Value {
+        if i + 1 == self.len() {
+            if let Repr::Flat(_) = &self.0 {
+                if let Some(x) = self.pop_back() {
+                    return x;
+                }
+            }
+        }
+        self.make_tree();
         let x = match &mut self.0 {
             Repr::Small(v) => return v.remove(i),
+            Repr::Flat(f) => Arc::make_mut(f).items_mut().remove(i),
             Repr::Large(v) => v.remove(i),
         };
         self.shrunk();
+        self.demote();
         x
     }
 
@@ -317,6 +507,10 @@ impl Vector {
     pub fn skip(&self, n: usize) -> Vector {
         match &self.0 {
             Repr::Small(v) => Vector(Repr::Small(v.get(n..).unwrap_or_default().to_vec())),
+            Repr::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => {
+                Vector(Repr::Small(f.items.get(n..).unwrap_or_default().to_vec()))
+            }
+            Repr::Flat(f) => Vector::from_large(f.tree().skip(n)),
             Repr::Large(v) if v.len().saturating_sub(n) <= SMALL => {
                 Vector(Repr::Small(v.iter().skip(n).cloned().collect()))
             }
@@ -328,6 +522,9 @@ impl Vector {
     pub fn take(&self, n: usize) -> Vector {
         match &self.0 {
             Repr::Small(v) => Vector(Repr::Small(v[..n.min(v.len())].to_vec())),
+            Repr::Flat(f) if n <= SMALL => Vector(Repr::Small(f.items[..n].to_vec())),
+            Repr::Flat(f) if n >= f.items.len() => self.clone(),
+            Repr::Flat(f) => Vector::from_large(f.tree().take(n)),
             Repr::Large(v) if n <= SMALL => {
                 Vector(Repr::Small(v.iter().take(n).cloned().collect()))
             }
@@ -346,8 +543,14 @@ impl Vector {
     /// Removes the items from `i` on and returns them. Panics when `i` is
     /// past the end.
     pub fn split_off(&mut self, i: usize) -> Vector {
+        self.make_tree();
         let right = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.split_off(i))),
+            Repr::Flat(f) => {
+                let right = Vector::from_vec(Arc::make_mut(f).items_mut().split_off(i));
+                self.demote();
+                return right;
+            }
             Repr::Large(v) => Vector::from_large(v.split_off(i)),
         };
         self.shrunk();
@@ -357,8 +560,14 @@ impl Vector {
     /// Removes the items in `range` and returns them. Panics when the
     /// range is out of bounds.
     pub fn slice(&mut self, range: Range<usize>) -> Vector {
+        self.make_tree();
         let removed = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.drain(range).collect())),
+            Repr::Flat(f) => {
+                let removed = Vector::from_vec(Arc::make_mut(f).items_mut().drain(range).collect());
+                self.demote();
+                return removed;
+            }
             Repr::Large(v) => Vector::from_large(v.slice(range)),
         };
         self.shrunk();
@@ -373,12 +582,27 @@ impl Vector {
                 return;
             }
         }
+        // Neither a tree: the items pushed in place, flat (a flat vector
+        // grows as a `Vec` does; the branch above kept small ones small).
+        if !matches!(self.0, Repr::Large(_)) && !matches!(other.0, Repr::Large(_)) {
+            if let Repr::Small(v) = &mut self.0 {
+                let items = std::mem::take(v);
+                self.0 = Repr::Flat(Flat::new(items));
+            }
+            match self.flat_mut() {
+                Some(items) => items.extend(other),
+                None => self.extend(other),
+            }
+            return;
+        }
         let mut left = match std::mem::take(&mut self.0) {
             Repr::Small(v) => Large::from(v),
+            Repr::Flat(f) => Flat::into_tree(f),
             Repr::Large(v) => *v,
         };
         match other.0 {
             Repr::Small(v) => left.extend(v),
+            Repr::Flat(f) => left.extend(f.items.iter().cloned()),
             Repr::Large(v) => left.append(*v),
         }
         *self = Vector::from_large(left);
@@ -386,11 +610,14 @@ impl Vector {
 
     /// Keeps the first `n` items.
     pub fn truncate(&mut self, n: usize) {
+        self.flat_mut();
         match &mut self.0 {
             Repr::Small(v) => return v.truncate(n),
+            Repr::Flat(f) => Arc::make_mut(f).items_mut().truncate(n),
             Repr::Large(v) => v.truncate(n),
         }
         self.shrunk();
+        self.demote();
     }
 
     /// Removes every item.
@@ -400,11 +627,14 @@ impl Vector {
 
     /// Keeps the items `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Value) -> bool) {
+        self.flat_mut();
         match &mut self.0 {
             Repr::Small(v) => v.retain(|x| keep(x)),
+            Repr::Flat(f) => Arc::make_mut(f).items_mut().retain(|x| keep(x)),
             Repr::Large(v) => v.retain(|x| keep(x)),
         }
         self.shrunk();
+        self.demote();
     }
 
     /// The items, in order.
@@ -412,6 +642,7 @@ impl Vector {
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Small(v) => Iter::Small(v.iter()),
+            Repr::Flat(f) => Iter::Small(f.items.iter()),
             Repr::Large(v) => Iter::Large(Box::new(iter::Chunked::new(v))),
         }
     }
@@ -419,8 +650,10 @@ impl Vector {
     /// The items, in order, mutable.
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_> {
+        self.flat_mut();
         match &mut self.0 {
             Repr::Small(v) => IterMut::Small(v.iter_mut()),
+            Repr::Flat(f) => IterMut::Small(Arc::make_mut(f).items_mut().iter_mut()),
             Repr::Large(v) => IterMut::Large(v.iter_mut()),
         }
     }
@@ -437,6 +670,7 @@ impl Index<usize> for Vector {
     fn index(&self, i: usize) -> &Value {
         match &self.0 {
             Repr::Small(v) => &v[i],
+            Repr::Flat(f) => &f.items[i],
             Repr::Large(v) => &v[i],
         }
     }
@@ -444,8 +678,10 @@ impl Index<usize> for Vector {
 
 impl IndexMut<usize> for Vector {
     fn index_mut(&mut self, i: usize) -> &mut Value {
+        self.flat_mut();
         match &mut self.0 {
             Repr::Small(v) => &mut v[i],
+            Repr::Flat(f) => &mut Arc::make_mut(f).items_mut()[i],
             Repr::Large(v) => &mut v[i],
         }
     }
@@ -493,11 +729,14 @@ impl Extend<Value> for Vector {
                     None => return,
                 }
             }
-            // Full: whatever comes next goes to imbl.
+            // Full: whatever comes next makes it flat.
             match iter.next() {
                 Some(x) => self.push_back(x),
                 None => return,
             }
+        }
+        if let Some(items) = self.flat_mut() {
+            return items.extend(iter);
         }
         if let Repr::Large(v) = &mut self.0 {
             v.extend(iter);
@@ -511,6 +750,12 @@ impl IntoIterator for Vector {
     fn into_iter(self) -> IntoIter {
         match self.0 {
             Repr::Small(v) => IntoIter::Small(v.into_iter()),
+            Repr::Flat(f) => match Arc::try_unwrap(f) {
+                Ok(f) => IntoIter::Small(f.items.into_iter()),
+                // Shared: its items are copied (each is cloned when taken
+                // anyway).
+                Err(f) => IntoIter::Small(f.items.clone().into_iter()),
+            },
             Repr::Large(v) => IntoIter::Large((*v).into_iter()),
         }
     }

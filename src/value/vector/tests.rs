@@ -1,5 +1,5 @@
-//! Tests of [`Vector`](super::Vector): both representations and the moves
-//! between them.
+//! Tests of [`Vector`](super::Vector): the three representations and the
+//! moves between them.
 
 use super::*;
 
@@ -13,6 +13,14 @@ fn as_ints(v: &Vector) -> Vec<i64> {
 
 fn is_small(v: &Vector) -> bool {
     matches!(v.0, Repr::Small(_))
+}
+
+fn is_flat(v: &Vector) -> bool {
+    matches!(v.0, Repr::Flat(_))
+}
+
+fn is_tree(v: &Vector) -> bool {
+    matches!(v.0, Repr::Large(_))
 }
 
 #[test]
@@ -29,16 +37,18 @@ fn small_vectors_take_exactly_their_items_room() {
 }
 
 #[test]
-fn pushing_past_the_threshold_moves_to_imbl_and_keeps_order() {
+fn pushing_past_the_threshold_makes_it_flat_and_keeps_order() {
     let mut v = Vector::new();
     for i in 0..(SMALL as i64 + 10) {
         v.push_back(Value::Int(i));
         assert_eq!(is_small(&v), v.len() <= SMALL);
+        assert_eq!(is_flat(&v), v.len() > SMALL);
     }
     assert_eq!(as_ints(&v), (0..SMALL as i64 + 10).collect::<Vec<_>>());
+    // Inserting anywhere but the end works on a tree.
     let mut front = ints(0..SMALL as i64);
     front.push_front(Value::Int(-1));
-    assert!(!is_small(&front));
+    assert!(is_tree(&front));
     assert_eq!(front[0], Value::Int(-1));
     assert_eq!(front.len(), SMALL + 1);
 }
@@ -47,7 +57,7 @@ fn pushing_past_the_threshold_moves_to_imbl_and_keeps_order() {
 fn collecting_picks_the_representation_by_length() {
     assert!(is_small(&ints(0..SMALL as i64)));
     let big = ints(0..1000);
-    assert!(!is_small(&big));
+    assert!(is_flat(&big));
     assert_eq!(as_ints(&big), (0..1000).collect::<Vec<_>>());
     assert_eq!(big.iter().next_back(), Some(&Value::Int(999)));
     assert_eq!(big.iter().len(), 1000);
@@ -76,8 +86,14 @@ fn cutting_a_large_vector_down_gives_a_small_one() {
 }
 
 #[test]
-fn popping_goes_back_to_small_at_half_the_threshold() {
+fn popping_goes_back_to_small_at_the_threshold_from_flat_and_at_half_from_a_tree() {
+    let mut flat = ints(0..SMALL as i64 + 2);
+    flat.pop_back();
+    assert!(is_flat(&flat));
+    flat.pop_back();
+    assert!(is_small(&flat));
     let mut v = ints(0..SMALL as i64 + 1);
+    v.make_tree();
     while v.len() > DEMOTE + 1 {
         v.pop_back();
         assert!(!is_small(&v));
@@ -93,8 +109,9 @@ fn popping_goes_back_to_small_at_half_the_threshold() {
 #[test]
 fn equal_items_are_equal_whatever_the_representation() {
     let mut large = ints(0..SMALL as i64 + 1);
+    large.make_tree();
     large.pop_back();
-    assert!(!is_small(&large));
+    assert!(is_tree(&large));
     let small = ints(0..SMALL as i64);
     assert!(is_small(&small));
     assert_eq!(large, small);
@@ -200,4 +217,76 @@ fn runs_cover_a_large_vector_in_order() {
     assert!(v.run_from(v.len()).is_empty());
     // From the middle of a leaf.
     assert_eq!(v.run_from(100)[0].as_int(), Some(expected[100]));
+}
+
+#[test]
+fn a_shared_flat_vector_is_copied_as_a_tree_built_once() {
+    let a = std::sync::Arc::new(ints(0..1000));
+    assert!(is_flat(&a));
+    let mut b = a.clone();
+    let mut c = a.clone();
+    std::sync::Arc::make_mut(&mut b).push_back(Value::Int(1000));
+    std::sync::Arc::make_mut(&mut c).set(0, Value::Int(-1));
+    assert!(is_tree(&b) && is_tree(&c));
+    assert!(is_flat(&a), "the original keeps its items in place");
+    let Repr::Flat(f) = &a.0 else { panic!() };
+    let Some(tree) = f.tree.get() else {
+        panic!("the tree is kept")
+    };
+    let Repr::Large(in_c) = &c.0 else { panic!() };
+    // Both copies came from the one kept tree: c's unchanged end still
+    // shares its leaves (imbl copies only the path it writes).
+    assert_eq!(tree.len(), 1000);
+    assert!(std::ptr::eq(&tree[999], &in_c[999]));
+    assert_eq!(as_ints(&a), (0..1000).collect::<Vec<_>>());
+    assert_eq!(as_ints(&b), (0..1001).collect::<Vec<_>>());
+    assert_eq!(c[0], Value::Int(-1));
+    assert_eq!(c.len(), 1000);
+}
+
+#[test]
+fn changing_a_flat_vector_in_place_drops_the_kept_tree() {
+    let mut v = ints(0..200);
+    let mut copy = v.clone();
+    assert!(is_flat(&copy), "copies share the items");
+    copy.set(7, Value::Int(-7));
+    assert!(is_tree(&copy), "a write to shared items makes a tree");
+    assert_eq!(v[7], Value::Int(7));
+    v.set(5, Value::Int(-5));
+    let Repr::Flat(f) = &v.0 else { panic!() };
+    assert!(
+        f.tree.get().is_none(),
+        "a stale tree would serve the next copy"
+    );
+    let again = v.clone();
+    assert_eq!(again[5], Value::Int(-5));
+    assert_eq!(copy[5], Value::Int(5));
+}
+
+#[test]
+fn cutting_or_appending_flat_vectors_keeps_every_item() {
+    let big = ints(0..1000);
+    let rest = big.skip(1);
+    assert!(
+        is_tree(&rest),
+        "rest of a flat vector shares a tree, not a copy"
+    );
+    assert_eq!(as_ints(&rest), (1..1000).collect::<Vec<_>>());
+    let mut joined = ints(0..100);
+    joined.append(ints(100..300));
+    assert!(is_flat(&joined));
+    assert_eq!(as_ints(&joined), (0..300).collect::<Vec<_>>());
+    joined.append(ints(0..1000).skip(700));
+    assert_eq!(joined.len(), 600);
+    assert_eq!(joined[599], Value::Int(999));
+    let mut cut = ints(0..1000);
+    assert_eq!(cut.remove(999), Value::Int(999));
+    assert!(is_flat(&cut));
+    assert_eq!(cut.remove(0), Value::Int(0));
+    assert!(is_tree(&cut));
+    assert_eq!(as_ints(&cut), (1..999).collect::<Vec<_>>());
+    let mut kept = ints(0..1000);
+    kept.retain(|x| x.as_int().is_some_and(|i| i % 100 == 0));
+    assert!(is_small(&kept));
+    assert_eq!(as_ints(&kept), (0..10).map(|i| i * 100).collect::<Vec<_>>());
 }
