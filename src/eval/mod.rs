@@ -160,6 +160,9 @@ pub struct Interp {
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
     stack: Vec<Value>,
+    /// A buffer `str` and its kin print into before the text is copied
+    /// into its `Arc<str>` (one allocation per string built, not two).
+    pub(crate) text_buf: String,
     /// A `recur` has rebound its slots: the enclosing loop or function
     /// body runs again.
     pending_recur: bool,
@@ -187,6 +190,7 @@ impl Interp {
             captures: Vec::new(),
             on_print: None,
             stack: Vec::new(),
+            text_buf: String::new(),
             pending_recur: false,
             #[cfg(test)]
             compile_top: false,

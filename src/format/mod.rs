@@ -189,23 +189,7 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
 /// Appends the decimal digits of `i` (what `{i}` formats, without the
 /// formatting machinery: `str` of a number is on hot paths).
 pub fn push_int(out: &mut String, i: i64) {
-    let mut buf = [0u8; 20];
-    let mut pos = buf.len();
-    let mut n = i.unsigned_abs();
-    loop {
-        pos -= 1;
-        buf[pos] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if i < 0 {
-        out.push('-');
-    }
-    for &b in &buf[pos..] {
-        out.push(char::from(b));
-    }
+    out.push_str(itoa::Buffer::new().format(i));
 }
 
 /// Prints a float per format.md F-1: `0` and `1e-4 <= |f| < 1e15` rounded to

@@ -10,27 +10,51 @@ fn concat(
     sep: &str,
     end: &str,
 ) -> Result<Value> {
-    interp.tick(args.len() as u64 + 1)?;
-    let room = heap_room(interp);
-    let guess: usize = args
-        .iter()
-        .map(|a| match a {
-            Value::Str(s) => s.len(),
-            _ => 8,
-        })
-        .sum();
-    let mut out = String::with_capacity(guess.min(room) + end.len());
-    for (i, a) in args.iter().enumerate() {
-        if i > 0 {
-            out.push_str(sep);
+    printed(interp, args.len(), |out, room| {
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            if !format::write_display(out, a, style, room) {
+                return false;
+            }
         }
-        if !format::write_display(&mut out, a, style, room) {
-            return Err(out_of_room(interp));
-        }
-    }
-    out.push_str(end);
-    built(interp, out)
+        out.push_str(end);
+        true
+    })
 }
+
+/// A string of `parts` printed pieces, written by `write` into a buffer
+/// (false when they outgrew the heap room it is given): `concat`'s steps
+/// (one per part and one) and heap charge; what the compiled `str` of
+/// texts and scalars runs too (`eval/compile/call.rs`).
+pub(crate) fn printed(
+    interp: &mut Interp,
+    parts: usize,
+    write: impl FnOnce(&mut String, usize) -> bool,
+) -> Result<Value> {
+    interp.tick(parts as u64 + 1)?;
+    let room = heap_room(interp);
+    // Printed into the interpreter's buffer, then copied into the string's
+    // own allocation: one allocation per string built.
+    let mut out = std::mem::take(&mut interp.text_buf);
+    out.clear();
+    let r = if write(&mut out, room) {
+        interp
+            .alloc(cost::string_bytes(out.len()))
+            .map(|()| Value::string(out.as_str()))
+    } else {
+        Err(out_of_room(interp))
+    };
+    // A buffer that grew past what strings usually need is not kept.
+    if out.capacity() <= KEPT_BUFFER {
+        interp.text_buf = out;
+    }
+    r
+}
+
+/// The largest buffer [`printed`] keeps for the next string.
+const KEPT_BUFFER: usize = 64 * 1024;
 
 pub(super) fn str_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     if let [Value::Str(s)] = args {

@@ -39,6 +39,7 @@ mod split;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use build::printed;
 use build::*;
 use case_trim::*;
 use names::*;

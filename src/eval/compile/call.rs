@@ -1,7 +1,7 @@
 //! Compiled calls: of builtins bound at analysis, of user/ definitions and
 //! of computed functions, with the walker's semantics (`walk.rs`): the
 //! function position is evaluated first, then the arguments in order (up to
-//! three in a stack array); the call's span goes on any error the arguments
+//! eight in a stack array); the call's span goes on any error the arguments
 //! or the call raise without one.
 
 use std::sync::Arc;
@@ -71,6 +71,14 @@ impl<'a> ArgsCode<'a> {
                 let c = c(it, f)?;
                 k(it, &mut [a, b, c])
             }
+            // Up to eight (`(str "k" i "-" x …)`) in a stack array too.
+            ArgsCode::Many(codes) if codes.len() <= 8 => {
+                let mut vals: [Value; 8] = [const { Value::Nil }; 8];
+                for (slot, c) in vals.iter_mut().zip(codes) {
+                    *slot = c(it, f)?;
+                }
+                k(it, &mut vals[..codes.len()])
+            }
             ArgsCode::Many(codes) => {
                 let mut vals = Vec::with_capacity(codes.len());
                 for c in codes {
@@ -88,6 +96,111 @@ pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> 
     Box::new(move |it, f| {
         args.with(it, f, |it, vals| it.call_builtin_mut(b, vals))
             .map_err(|e| e.or_span(span))
+    })
+}
+
+/// A piece of a compiled `(str …)`: a constant text, or code.
+enum Piece<'a> {
+    Text(&'a str),
+    Code(Code<'a>),
+}
+
+/// `(str "k" i "-" x …)` with a constant text among at most eight other
+/// arguments: the texts are written in place (not cloned, passed and
+/// dropped as values) and the other arguments, when they are texts or
+/// scalars, written as `str` writes them, with `str`'s steps (one for the
+/// call, one per argument and one) and heap charge. Any other value (a
+/// collection, a lazy sequence) or hidden data about takes the builtin's
+/// own path with all the arguments, so results, errors and marks are the
+/// builtin's.
+pub(super) fn str_of_texts<'a>(
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+) -> Option<Code<'a>> {
+    let is_text = |e: &Expr| matches!(e, Expr::Const(Value::Str(_)));
+    let computed = args.iter().filter(|e| !is_text(e)).count();
+    if b.name != "str"
+        || b.ns != crate::builtins::Ns::Core
+        || b.owned.is_some()
+        || args.len() < 2
+        || computed == args.len()
+        || computed > 8
+    {
+        return None;
+    }
+    let pieces: Vec<Piece> = args
+        .iter()
+        .map(|e| match e {
+            Expr::Const(Value::Str(s)) => Piece::Text(s),
+            e => Piece::Code(compile(e)),
+        })
+        .collect();
+    // The computed values in an array of their number (or a little more).
+    Some(match computed {
+        0 | 1 => texts_and::<1>(b, pieces, span),
+        2 => texts_and::<2>(b, pieces, span),
+        3 | 4 => texts_and::<4>(b, pieces, span),
+        _ => texts_and::<8>(b, pieces, span),
+    })
+}
+
+/// [`str_of_texts`] with at most `N` computed values.
+fn texts_and<'a, const N: usize>(
+    b: &'static Builtin,
+    pieces: Vec<Piece<'a>>,
+    span: Span,
+) -> Code<'a> {
+    Box::new(move |it, f| {
+        let mut vals: [Value; N] = [const { Value::Nil }; N];
+        let mut n = 0;
+        for p in &pieces {
+            if let Piece::Code(c) = p {
+                if let Some(slot) = vals.get_mut(n) {
+                    *slot = c(it, f).map_err(|e| e.or_span(span))?;
+                }
+                n += 1;
+            }
+        }
+        let plain = |v: &Value| {
+            matches!(
+                v,
+                Value::Str(_) | Value::Int(_) | Value::Nil | Value::Bool(_) | Value::Keyword(_)
+            )
+        };
+        if it.hidden.active() || !vals.iter().all(plain) {
+            let mut vals = vals.into_iter();
+            let mut all: Vec<Value> = pieces
+                .iter()
+                .map(|p| match p {
+                    Piece::Text(t) => Value::string(*t),
+                    Piece::Code(_) => vals.next().unwrap_or(Value::Nil),
+                })
+                .collect();
+            return it
+                .call_builtin_mut(b, &mut all)
+                .map_err(|e| e.or_span(span));
+        }
+        it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+        crate::builtins::string::printed(it, pieces.len(), |out, room| {
+            let mut vals = vals.iter();
+            for p in &pieces {
+                let fits = match p {
+                    Piece::Text(t) => {
+                        out.push_str(t);
+                        out.len() <= room
+                    }
+                    Piece::Code(_) => vals.next().is_none_or(|v| {
+                        crate::format::write_display(out, v, crate::format::Style::Str, room)
+                    }),
+                };
+                if !fits {
+                    return false;
+                }
+            }
+            true
+        })
+        .map_err(|e| e.or_span(span))
     })
 }
 

@@ -13,6 +13,7 @@
 //!   constant, two locals, computed code and an integer constant) get one
 //!   closure per operation, the operation a constant in it (`arith.rs`);
 //!   `(= x "text")` compares with the constant in place;
+//! - `(str "k" i …)` writes its constant texts in place (`call.rs`);
 //! - `(:k m)`/`(get m k)` with a constant key read a local map in place;
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
@@ -177,7 +178,9 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         Expr::Loop(l) => compile_loop(l),
         Expr::Recur(r) => recur(&r.args, &r.slots),
         Expr::Call(c) => call::call(c),
-        Expr::CallBuiltin(b, args, span) => call::builtin(b, args, *span),
+        Expr::CallBuiltin(b, args, span) => {
+            call::str_of_texts(b, args, *span).unwrap_or_else(|| call::builtin(b, args, *span))
+        }
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),
         Expr::Get(mk) => build::get(&mk.0, &mk.1),

@@ -71,6 +71,13 @@ const EXPRS: &[&str] = &[
     // A function calling itself by name, and one that redefines its name.
     "(defn up [n] (if (< n 3) (up (inc n)) n)) (up 0)",
     "(defn g [n] (if (= n 0) :old (do (def g (fn [x] :new)) (g (dec n))))) [(g 2) (g 5)]",
+    // `str` with constant texts: scalars written in place, anything else
+    // (collections, lazy sequences, floats, functions) by the builtin.
+    "(let [i 42 k :kw n nil b false s \"t\"] [(str \"a\" i) (str \"a\" k \"-\" n b s \"z\") (str \"x\" -7)])",
+    "(let [v [1 \"a\"] m {:a 1} f 1.5 z (range 3)] [(str \"v=\" v) (str \"m=\" m \" f=\" f) (str \"z\" z)])",
+    "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
+    "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
+    "(let [x 1] (str \"a\" (/ x 0)))",
 ];
 
 #[test]
