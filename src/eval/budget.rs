@@ -350,6 +350,11 @@ impl Budget {
     pub fn steps(&self) -> u64 {
         self.steps
     }
+    /// Calls open now (tests: a finished turn leaves none).
+    #[cfg(test)]
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
     pub fn heap_bytes(&self) -> u64 {
         self.heap
     }

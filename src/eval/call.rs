@@ -226,6 +226,7 @@ impl Interp {
         self.fn_returns.get(id as usize).and_then(Option::as_ref)
     }
 
+    #[inline(always)]
     pub(crate) fn run_fn_body(
         &mut self,
         c: &Arc<Closure>,

@@ -38,6 +38,7 @@ mod lookup;
 pub(crate) mod outside;
 mod print;
 mod realise;
+mod repeat;
 pub mod stack;
 mod thrown;
 mod walk;

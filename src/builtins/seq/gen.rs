@@ -81,11 +81,11 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
         interp.tick(n)?;
         // Exactly its room (a flat vector past `vector::SMALL`), up to a
         // size any real program stays under; beyond it, it grows.
-        let mut out = Vector::with_capacity(usize::try_from(n).map_or(0, |n| n.min(EXACT_ROOM)));
+        let mut out = Vec::with_capacity(usize::try_from(n).map_or(0, |n| n.min(EXACT_ROOM)));
         for i in 0..n as i128 {
-            out.push_back(Value::Int((a + i * c) as i64));
+            out.push(Value::Int((a + i * c) as i64));
         }
-        return Ok(Value::vector(out));
+        return Ok(Value::vector(Vector::from_vec(out)));
     }
     // Some float: step by repeated addition, as Clojure does.
     let estimate = ((e - s) / st).ceil();

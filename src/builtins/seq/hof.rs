@@ -43,13 +43,17 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
         }
         let n = args::count(fname, coll)?;
         interp.alloc(cost::vector_bytes(n))?;
-        let mut out = Vector::with_capacity(n);
-        args::each(fname, coll, |x| {
-            interp.tick(1)?;
-            out.push_back(interp.call(f, std::slice::from_ref(x))?);
-            Ok(())
+        // Built as a `Vec` this builder alone holds (no copy-on-write
+        // check per item), then made a vector.
+        let mut out = Vec::with_capacity(n);
+        interp.repeated(f, |interp, f| {
+            args::each(fname, coll, |x| {
+                interp.tick(1)?;
+                out.push(interp.call_again_ref(f, std::slice::from_ref(x))?);
+                Ok(())
+            })
         })?;
-        return Ok(Value::vector(out));
+        return Ok(Value::vector(Vector::from_vec(out)));
     }
     if fname == "map" && colls.iter().all(|c| matches!(c, Value::Lazy(_))) {
         return Ok(Value::lazy(LazySeq::Zip {
@@ -160,15 +164,21 @@ fn select(
             source: coll.clone(),
         }));
     }
-    let mut out = Vector::new();
-    args::each(fname, coll, |x| {
-        interp.tick(1)?;
-        if test(interp, pred, x)? == keep_if {
-            out.push_back(x.clone());
-        }
-        Ok(())
+    let mut out = Vec::new();
+    interp.repeated(pred, |interp, pred| {
+        args::each(fname, coll, |x| {
+            interp.tick(1)?;
+            if interp
+                .call_again_ref(pred, std::slice::from_ref(x))?
+                .truthy()
+                == keep_if
+            {
+                out.push(x.clone());
+            }
+            Ok(())
+        })
     })?;
-    built(interp, out)
+    built(interp, Vector::from_vec(out))
 }
 
 pub(super) fn filter(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -216,13 +226,16 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let items = args::items("keep", coll)?;
     let mut out = Vector::new();
-    for x in items {
-        interp.tick(1)?;
-        let r = interp.call(f, &[x])?;
-        if !r.is_nil() {
-            out.push_back(r);
+    interp.repeated(f, |interp, f| {
+        for x in items {
+            interp.tick(1)?;
+            let r = interp.call_again(f, &mut [x])?;
+            if !r.is_nil() {
+                out.push_back(r);
+            }
         }
-    }
+        Ok(())
+    })?;
     built(interp, out)
 }
 
@@ -251,16 +264,18 @@ pub(super) fn fold(
     mut acc: Value,
     it: &mut SeqIter,
 ) -> Result<Value> {
-    while let Some(x) = it.next(interp)? {
-        interp.tick(1)?;
-        // The accumulator is handed over (not copied), so a collection built
-        // up by `assoc`/`conj` is updated in place.
-        acc = interp.call_mut(f, &mut [acc, x])?;
-        if let Value::Reduced(v) = &acc {
-            return Ok((**v).clone());
+    interp.repeated(f, |interp, f| {
+        while let Some(x) = it.next(interp)? {
+            interp.tick(1)?;
+            // The accumulator is handed over (not copied), so a collection
+            // built up by `assoc`/`conj` is updated in place.
+            acc = interp.call_again(f, &mut [acc, x])?;
+            if let Value::Reduced(v) = &acc {
+                return Ok((**v).clone());
+            }
         }
-    }
-    Ok(acc)
+        Ok(acc)
+    })
 }
 
 /// `(reduce f coll)` / `(reduce f init coll)`. Without init, an empty
