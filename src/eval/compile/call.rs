@@ -99,6 +99,38 @@ pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> 
     })
 }
 
+/// `(nth [:a :b :c] i)`: a constant vector indexed by computed code (a
+/// lookup table) reads the item in place when the index is an integer in
+/// range, with `nth`'s one step; anything else (another index, hidden data
+/// about) calls the builtin with both arguments.
+pub(super) fn nth_of_const<'a>(
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+) -> Option<Code<'a>> {
+    let [Expr::Const(table @ Value::Vector(items)), index] = args else {
+        return None;
+    };
+    if b.name != "nth" || b.ns != crate::builtins::Ns::Core || b.owned.is_some() {
+        return None;
+    }
+    let index = compile(index);
+    Some(Box::new(move |it, f| {
+        let i = index(it, f).map_err(|e| e.or_span(span))?;
+        if let Value::Int(n) = i {
+            if let (Some(item), false) = (
+                usize::try_from(n).ok().and_then(|n| items.get(n)),
+                it.hidden.active(),
+            ) {
+                it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                return Ok(item.clone());
+            }
+        }
+        it.call_builtin_mut(b, &mut [table.clone(), i])
+            .map_err(|e| e.or_span(span))
+    }))
+}
+
 /// A piece of a compiled `(str …)`: a constant text, or code.
 enum Piece<'a> {
     Text(&'a str),

@@ -13,7 +13,8 @@
 //!   constant, two locals, computed code and an integer constant) get one
 //!   closure per operation, the operation a constant in it (`arith.rs`);
 //!   `(= x "text")` compares with the constant in place;
-//! - `(str "k" i …)` writes its constant texts in place (`call.rs`);
+//! - `(str "k" i …)` writes its constant texts in place, `(nth [:a :b] i)`
+//!   reads its constant table in place (`call.rs`);
 //! - `(:k m)`/`(get m k)` with a constant key read a local map in place;
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
@@ -178,9 +179,9 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         Expr::Loop(l) => compile_loop(l),
         Expr::Recur(r) => recur(&r.args, &r.slots),
         Expr::Call(c) => call::call(c),
-        Expr::CallBuiltin(b, args, span) => {
-            call::str_of_texts(b, args, *span).unwrap_or_else(|| call::builtin(b, args, *span))
-        }
+        Expr::CallBuiltin(b, args, span) => call::str_of_texts(b, args, *span)
+            .or_else(|| call::nth_of_const(b, args, *span))
+            .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),
         Expr::Get(mk) => build::get(&mk.0, &mk.1),

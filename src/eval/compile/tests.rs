@@ -78,6 +78,10 @@ const EXPRS: &[&str] = &[
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
     "(let [x 1] (str \"a\" (/ x 0)))",
+    // `nth` of a constant table: in range, out of range, negative, not an
+    // integer, a float index.
+    "(let [i 2 j 9 k -1 f 1.0] [(nth [:a :b :c] i) (nth [:a :b] j) (nth [:a :b] k) (nth [:a] f)])",
+    "(let [s \"x\"] (nth [:a :b] s))",
 ];
 
 #[test]
