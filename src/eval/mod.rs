@@ -55,6 +55,7 @@ pub use compile::Compiled;
 pub use globals::{Definition, Globals};
 pub use host::{CannedTool, Host, StaticHost};
 pub use lookup::{lookup, lookup_in_map, lookup_ref};
+pub(crate) use repeat::Repeated;
 pub use stack::run_on_big_stack;
 pub use thrown::{error_value, thrown_error};
 

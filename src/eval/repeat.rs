@@ -1,5 +1,6 @@
-//! One function called over and over by one builtin (`map`, `filter`,
-//! `reduce`, `keep`, `group-by` …): [`Interp::repeated`].
+//! One function called over and over by one builtin (`map`/`mapv` of one
+//! collection, `filter`, `remove`, `keep`, `reduce`, `some`, `every?`,
+//! `not-any?`, `not-every?`, `group-by`, `sort-by`): [`Interp::repeated`].
 //!
 //! A closure of one fixed arity gets its frame pushed once, at the first
 //! call, and reused by every call after it: each call charges its step,
@@ -155,6 +156,27 @@ mod tests {
             ),
             "[[[0 0] [1 10] [2 2] [3 30]] [1 2 5] [0 :a 2 :b] [\"0\" \"2\" \"4\"]]"
         );
+    }
+
+    #[test]
+    fn every_builtin_that_repeats_a_call_gives_its_results() {
+        let mut i = Interp::standalone();
+        assert_eq!(
+            run(
+                &mut i,
+                "(let [rs [{:k 2 :v \"b\"} {:k 1 :v \"a\"} {:k 2 :v \"c\"}]]
+                   [(group-by (fn [r] (:k r)) rs)
+                    (mapv :v (sort-by (fn [r] (- (:k r))) rs))
+                    (some (fn [r] (when (= 1 (:k r)) (:v r))) rs)
+                    (every? (fn [r] (pos? (:k r))) rs)
+                    (not-any? (fn [r] (> (:k r) 2)) rs)
+                    (some (fn [x] (when (> x 3) x)) (map inc (range)))])"
+            ),
+            "[{2 [{:k 2 :v \"b\"} {:k 2 :v \"c\"}] 1 [{:k 1 :v \"a\"}]} [\"b\" \"c\" \"a\"] \"a\" true true 4]"
+        );
+        let out = run(&mut i, "(group-by (fn [x] (quot 1 x)) [1 0])");
+        assert!(out.starts_with("Arithmetic"), "{out}");
+        assert_eq!((i.stack.len(), i.budget.depth()), (0, 0));
     }
 
     #[test]

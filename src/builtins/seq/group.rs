@@ -1,6 +1,7 @@
 //! Grouping and ordering: `partition`*, `sort`, `sort-by`, `distinct`,
 //! `dedupe`, `flatten`, `frequencies`, `group-by`, `replace`, `tree-seq`.
 
+use crate::eval::Repeated;
 use std::cmp::Ordering;
 
 use super::{built, count_arg, test, vskip, vtake, xf};
@@ -345,9 +346,21 @@ fn key_fn(fname: &str, f: &Value) -> Result<KeyFn> {
     }
 }
 
-fn key_of(interp: &mut Interp, kf: &KeyFn, x: &Value) -> Result<Value> {
+impl KeyFn {
+    /// The function a `KeyFn::Call` calls (`nil` for the others), for
+    /// [`Interp::repeated`].
+    fn callee(&self) -> Value {
+        match self {
+            KeyFn::Call(f) => f.clone(),
+            _ => Value::Nil,
+        }
+    }
+}
+
+/// The key of `x`; `f` is [`KeyFn::callee`] repeated.
+fn key_of(interp: &mut Interp, kf: &KeyFn, f: &mut Repeated, x: &Value) -> Result<Value> {
     Ok(match kf {
-        KeyFn::Call(f) => interp.call(f, std::slice::from_ref(x))?,
+        KeyFn::Call(_) => interp.call_again_ref(f, std::slice::from_ref(x))?,
         KeyFn::Key(k) => crate::eval::lookup(x, k).unwrap_or(Value::Nil),
         KeyFn::Path(p) => {
             let mut cur = x.clone();
@@ -368,10 +381,13 @@ pub(super) fn sort_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     };
     let items = args::to_vec("sort-by", coll)?;
     let mut keys = Vec::with_capacity(items.len());
-    for x in &items {
-        interp.tick(1)?;
-        keys.push(key_of(interp, &kf, x)?);
-    }
+    interp.repeated(&kf.callee(), |interp, f| {
+        for x in &items {
+            interp.tick(1)?;
+            keys.push(key_of(interp, &kf, f, x)?);
+        }
+        Ok(())
+    })?;
     let order = sorted_order(interp, "sort-by", &cmp, &keys)?;
     built(
         interp,
@@ -480,21 +496,24 @@ pub(super) fn group_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let kf = key_fn("group-by", &a[0])?;
     let mut index: ValueTable<usize> = ValueTable::default();
     let mut groups: Vec<(Value, Vector)> = Vec::new();
-    args::each("group-by", &a[1], |x| {
-        interp.tick(1)?;
-        let k = key_of(interp, &kf, x)?;
-        match index.get(&k) {
-            Some(&i) => {
-                interp.alloc(cost::vector_push(groups[i].1.len()))?;
-                groups[i].1.push_back(x.clone());
+    let callee = kf.callee();
+    interp.repeated(&callee, |interp, f| {
+        args::each("group-by", &a[1], |x| {
+            interp.tick(1)?;
+            let k = key_of(interp, &kf, f, x)?;
+            match index.get(&k) {
+                Some(&i) => {
+                    interp.alloc(cost::vector_push(groups[i].1.len()))?;
+                    groups[i].1.push_back(x.clone());
+                }
+                None => {
+                    interp.alloc(cost::map_insert(groups.len()) + cost::vector_bytes(1))?;
+                    index.insert(k.clone(), groups.len());
+                    groups.push((k, Vector::unit(x.clone())));
+                }
             }
-            None => {
-                interp.alloc(cost::map_insert(groups.len()) + cost::vector_bytes(1))?;
-                index.insert(k.clone(), groups.len());
-                groups.push((k, Vector::unit(x.clone())));
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     })?;
     Ok(Value::Map(
         groups

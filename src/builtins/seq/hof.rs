@@ -2,7 +2,7 @@
 //! `keep`, `reduce` and `reduced`, the quantifiers `some`/`every?`…, and
 //! `pmap`/`pcalls` (run sequentially, in order).
 
-use super::{built, for_each, next_row, side_by_side, test, xf};
+use super::{built, for_each, next_row, side_by_side, xf};
 use crate::builtins::args;
 use crate::error::Result;
 use crate::eval::iter::SeqIter;
@@ -356,13 +356,15 @@ pub(super) fn ensure_reduced(interp: &mut Interp, a: &[Value]) -> Result<Value> 
 fn first_truthy(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<Value> {
     args::callable(fname, pred)?;
     let mut found = Value::Nil;
-    for_each(interp, fname, coll, |interp, x| {
-        let r = interp.call(pred, &[x])?;
-        if r.truthy() {
-            found = r;
-            return Ok(false);
-        }
-        Ok(true)
+    interp.repeated(pred, |interp, pred| {
+        for_each(interp, fname, coll, |interp, x| {
+            let r = interp.call_again(pred, &mut [x])?;
+            if r.truthy() {
+                found = r;
+                return Ok(false);
+            }
+            Ok(true)
+        })
     })?;
     Ok(found)
 }
@@ -371,9 +373,11 @@ fn first_truthy(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) ->
 fn all(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<bool> {
     args::callable(fname, pred)?;
     let mut ok = true;
-    for_each(interp, fname, coll, |interp, x| {
-        ok = test(interp, pred, &x)?;
-        Ok(ok)
+    interp.repeated(pred, |interp, pred| {
+        for_each(interp, fname, coll, |interp, x| {
+            ok = interp.call_again(pred, &mut [x])?.truthy();
+            Ok(ok)
+        })
     })?;
     Ok(ok)
 }
