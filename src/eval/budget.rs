@@ -49,7 +49,10 @@
 //! computed by `value/cost.rs` from `size_of` of the types the value really
 //! is and the thresholds of its representation, never from a per-item
 //! unit: a vector of `n` items is its `Arc` and `n` 24-byte slots up to 64
-//! items, imbl's 64-slot chunks past that; a map its `Arc`'d array of
+//! items, past that its flat header and `n` slots, and imbl's 64-slot
+//! chunks too once the first write to items another copy holds builds its
+//! tree (charged then, once; later copies a handle and the chunk written);
+//! a map its `Arc`'d array of
 //! 48-byte pairs up to 16 entries, then its entries' chunks beside a hash
 //! table of (hash, position) buckets, a power of two at most 7/8 full, which
 //! a map adding or removing a key copies whole when another map shares it
@@ -62,9 +65,11 @@
 //! the new table); a write to storage another value holds too is charged
 //! the copy it makes (copy on write). Payload and allocation headers are
 //! counted; persistent-tree nodes are approximated (within 1% of the bytes
-//! allocated for vectors and sets; a large map's index is counted as its
-//! table is sized, its entries' chunks as a vector's); the allocator's own
-//! overhead and spare capacity are not. Charges depend on lengths and on
+//! allocated for vector trees and sets; a large map's index is counted as its
+//! table is sized, its entries' chunks as a tree's); the allocator's own
+//! overhead and spare capacity are not (a flat vector grown item by item
+//! may hold up to as much room again as its items; builders that know
+//! their length reserve it exactly). Charges depend on lengths and on
 //! sharing only, never on addresses or the allocator, so a program is
 //! charged the same on every run.
 

@@ -1,6 +1,7 @@
 //! One function called over and over by one builtin (`map`/`mapv` of one
-//! collection, `filter`, `remove`, `keep`, `reduce`, `some`, `every?`,
-//! `not-any?`, `not-every?`, `group-by`, `sort-by`): [`Interp::repeated`].
+//! collection, `map-indexed`, `filter`, `remove`, `keep`, `reduce`,
+//! `reduce-kv`, `update-vals`, `some`, `every?`, `not-any?`, `not-every?`,
+//! `group-by`, `sort-by`): [`Interp::repeated`].
 //!
 //! A closure of one fixed arity gets its frame pushed once, at the first
 //! call, and reused by every call after it: each call charges its step,
@@ -170,9 +171,12 @@ mod tests {
                     (some (fn [r] (when (= 1 (:k r)) (:v r))) rs)
                     (every? (fn [r] (pos? (:k r))) rs)
                     (not-any? (fn [r] (> (:k r) 2)) rs)
-                    (some (fn [x] (when (> x 3) x)) (map inc (range)))])"
+                    (some (fn [x] (when (> x 3) x)) (map inc (range)))
+                    (map-indexed (fn [i r] [i (:v r)]) rs)
+                    (reduce-kv (fn [acc k v] (+ acc k (count v))) 0 {1 \"ab\" 2 \"c\"})
+                    (update-vals {:a 1 :b 2} (fn [v] (* v 10)))])"
             ),
-            "[{2 [{:k 2 :v \"b\"} {:k 2 :v \"c\"}] 1 [{:k 1 :v \"a\"}]} [\"b\" \"c\" \"a\"] \"a\" true true 4]"
+            "[{2 [{:k 2 :v \"b\"} {:k 2 :v \"c\"}] 1 [{:k 1 :v \"a\"}]} [\"b\" \"c\" \"a\"] \"a\" true true 4 [[0 \"b\"] [1 \"a\"] [2 \"c\"]] 6 {:a 10 :b 20}]"
         );
         let out = run(&mut i, "(group-by (fn [x] (quot 1 x)) [1 0])");
         assert!(out.starts_with("Arithmetic"), "{out}");

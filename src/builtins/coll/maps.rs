@@ -224,11 +224,14 @@ pub(super) fn update_vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("update-vals", &a[1])?;
     interp.alloc(cost::map_bytes(m.len()))?;
     let mut out = Map::new();
-    for (k, v) in m {
-        interp.tick(1)?;
-        let nv = interp.call(&a[1], std::slice::from_ref(&v))?;
-        out.insert(k, nv);
-    }
+    interp.repeated(&a[1], |interp, f| {
+        for (k, v) in m {
+            interp.tick(1)?;
+            let nv = interp.call_again(f, &mut [v])?;
+            out.insert(k, nv);
+        }
+        Ok(())
+    })?;
     Ok(Value::Map(out))
 }
 

@@ -90,12 +90,15 @@ pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let items = args::items("map-indexed", coll)?;
     interp.alloc(cost::vector_bytes(items.len()))?;
-    let mut out = Vector::new();
-    for (i, x) in items.into_iter().enumerate() {
-        interp.tick(1)?;
-        out.push_back(interp.call(f, &[Value::Int(i as i64), x])?);
-    }
-    Ok(Value::vector(out))
+    let mut out = Vec::with_capacity(items.len());
+    interp.repeated(f, |interp, f| {
+        for (i, x) in items.into_iter().enumerate() {
+            interp.tick(1)?;
+            out.push(interp.call_again(f, &mut [Value::Int(i as i64), x])?);
+        }
+        Ok(())
+    })?;
+    Ok(Value::vector(Vector::from_vec(out)))
 }
 
 pub(super) fn mapcat(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -313,14 +316,16 @@ pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             .collect(),
         other => return Err(args::type_error("reduce-kv", "a map or a vector", other)),
     };
-    for (k, v) in pairs {
-        interp.tick(1)?;
-        acc = interp.call_mut(f, &mut [acc, k, v])?;
-        if let Value::Reduced(v) = &acc {
-            return Ok((**v).clone());
+    interp.repeated(f, |interp, f| {
+        for (k, v) in pairs {
+            interp.tick(1)?;
+            acc = interp.call_again(f, &mut [acc, k, v])?;
+            if let Value::Reduced(v) = &acc {
+                return Ok((**v).clone());
+            }
         }
-    }
-    Ok(acc)
+        Ok(acc)
+    })
 }
 
 /// A `(reduced x)` wrapper is charged its shared allocation (an `Arc`
