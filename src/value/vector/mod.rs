@@ -36,12 +36,15 @@
 //! ordering and hashing of vectors live with `Value` (`order.rs`,
 //! `hash.rs`); this type's own `PartialEq` compares items in order.
 
-use std::ops::{Index, IndexMut, Range};
-use std::sync::{Arc, OnceLock};
+use std::ops::Range;
+use std::sync::Arc;
 
 use super::Value;
 
+mod flat;
 mod iter;
+mod traits;
+pub(crate) use flat::Flat;
 pub use iter::{Chunked, IntoIter, Iter, IterMut};
 
 type Large = imbl::Vector<Value>;
@@ -67,75 +70,6 @@ enum Repr {
     Small(Vec<Value>),
     Flat(Arc<Flat>),
     Large(Box<Large>),
-}
-
-/// A large vector's items in one `Vec` (module docs), with the tree a
-/// copy on write of it builds, kept for the next one.
-pub(crate) struct Flat {
-    items: Vec<Value>,
-    tree: OnceLock<Large>,
-}
-
-impl Clone for Flat {
-    /// Only when a vector's items were shared after all at a write
-    /// (`Arc::make_mut`; writes turn shared flat vectors into trees first).
-    fn clone(&self) -> Flat {
-        Flat {
-            items: self.items.clone(),
-            tree: OnceLock::new(),
-        }
-    }
-}
-
-impl Flat {
-    fn new(items: Vec<Value>) -> Arc<Flat> {
-        Arc::new(Flat {
-            items,
-            tree: OnceLock::new(),
-        })
-    }
-
-    /// The items as a tree: built (and charged, `value/cost.rs`) the first
-    /// time, then shared by every copy.
-    fn tree(&self) -> &Large {
-        self.tree.get_or_init(|| {
-            crate::eval::budget::charge_heap(super::cost::vector_tree_bytes(self.items.len()));
-            self.items.iter().cloned().collect()
-        })
-    }
-
-    /// The items, to change in place: a tree kept from an earlier copy no
-    /// longer matches them and is dropped.
-    #[inline]
-    fn items_mut(&mut self) -> &mut Vec<Value> {
-        if self.tree.get().is_some() {
-            self.tree = OnceLock::new();
-        }
-        &mut self.items
-    }
-
-    /// The items as a tree, taking them when nothing else holds them (the
-    /// kept tree when there is one).
-    fn into_tree(this: Arc<Flat>) -> Large {
-        match Arc::try_unwrap(this) {
-            Ok(flat) => match flat.tree.into_inner() {
-                Some(tree) => tree,
-                None => Large::from(flat.items),
-            },
-            Err(shared) => shared.tree().clone(),
-        }
-    }
-}
-
-impl Clone for Repr {
-    fn clone(&self) -> Repr {
-        match self {
-            Repr::Small(v) => Repr::Small(v.clone()),
-            Repr::Large(v) => Repr::Large(v.clone()),
-            Repr::Flat(f) if f.items.len() <= SMALL => Repr::Small(f.items.clone()),
-            Repr::Flat(f) => Repr::Flat(f.clone()),
-        }
-    }
 }
 
 impl Default for Vector {
@@ -207,49 +141,6 @@ impl Vector {
             if v.capacity() > v.len() {
                 v.shrink_to_fit();
             }
-        }
-    }
-
-    /// A flat vector at or below [`SMALL`] items becomes small.
-    fn demote(&mut self) {
-        if let Repr::Flat(f) = &self.0 {
-            if f.items.len() <= SMALL {
-                let items = match std::mem::take(&mut self.0) {
-                    Repr::Flat(f) => {
-                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), |f| f.items)
-                    }
-                    _ => Vec::new(),
-                };
-                self.0 = Repr::Small(items);
-            }
-        }
-    }
-
-    /// A flat vector becomes a tree (before a change only a tree makes in
-    /// O(log n)).
-    fn make_tree(&mut self) {
-        if let Repr::Flat(_) = &self.0 {
-            if let Repr::Flat(f) = std::mem::take(&mut self.0) {
-                self.0 = Repr::Large(Box::new(Flat::into_tree(f)));
-            }
-        }
-    }
-
-    /// The items of a flat vector, to change in place: a flat vector whose
-    /// items another copy holds too becomes (a copy of) their tree first,
-    /// so this is `None` for it as for small vectors and trees.
-    #[inline]
-    fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
-        if let Repr::Flat(f) = &self.0 {
-            // No `Weak` is ever made of it: the strong count says whether
-            // it is shared (and cannot grow while `self` is borrowed).
-            if Arc::strong_count(f) > 1 {
-                self.make_tree();
-            }
-        }
-        match &mut self.0 {
-            Repr::Flat(f) => Some(Arc::make_mut(f).items_mut()),
-            _ => None,
         }
     }
 
@@ -656,116 +547,6 @@ impl Vector {
             Repr::Flat(f) => IterMut::Small(Arc::make_mut(f).items_mut().iter_mut()),
             Repr::Large(v) => IterMut::Large(v.iter_mut()),
         }
-    }
-}
-
-impl Default for Repr {
-    fn default() -> Repr {
-        Repr::Small(Vec::new())
-    }
-}
-
-impl Index<usize> for Vector {
-    type Output = Value;
-    fn index(&self, i: usize) -> &Value {
-        match &self.0 {
-            Repr::Small(v) => &v[i],
-            Repr::Flat(f) => &f.items[i],
-            Repr::Large(v) => &v[i],
-        }
-    }
-}
-
-impl IndexMut<usize> for Vector {
-    fn index_mut(&mut self, i: usize) -> &mut Value {
-        self.flat_mut();
-        match &mut self.0 {
-            Repr::Small(v) => &mut v[i],
-            Repr::Flat(f) => &mut Arc::make_mut(f).items_mut()[i],
-            Repr::Large(v) => &mut v[i],
-        }
-    }
-}
-
-impl PartialEq for Vector {
-    fn eq(&self, other: &Vector) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for Vector {}
-
-impl std::fmt::Debug for Vector {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl From<Vec<Value>> for Vector {
-    fn from(items: Vec<Value>) -> Vector {
-        Vector::from_vec(items)
-    }
-}
-
-impl FromIterator<Value> for Vector {
-    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Vector {
-        let mut out = Vector::new();
-        out.extend(iter);
-        out
-    }
-}
-
-impl Extend<Value> for Vector {
-    fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
-        let mut iter = iter.into_iter();
-        if let Repr::Small(v) = &mut self.0 {
-            let (lower, _) = iter.size_hint();
-            if v.len() + lower <= SMALL {
-                v.reserve(lower);
-            }
-            while v.len() < SMALL {
-                match iter.next() {
-                    Some(x) => v.push(x),
-                    None => return,
-                }
-            }
-            // Full: whatever comes next makes it flat.
-            match iter.next() {
-                Some(x) => self.push_back(x),
-                None => return,
-            }
-        }
-        if let Some(items) = self.flat_mut() {
-            return items.extend(iter);
-        }
-        if let Repr::Large(v) = &mut self.0 {
-            v.extend(iter);
-        }
-    }
-}
-
-impl IntoIterator for Vector {
-    type Item = Value;
-    type IntoIter = IntoIter;
-    fn into_iter(self) -> IntoIter {
-        match self.0 {
-            Repr::Small(v) => IntoIter::Small(v.into_iter()),
-            Repr::Flat(f) => match Arc::try_unwrap(f) {
-                Ok(f) => IntoIter::Small(f.items.into_iter()),
-                // Shared: its items are copied (each is cloned when taken
-                // anyway).
-                Err(f) => IntoIter::Small(f.items.clone().into_iter()),
-            },
-            Repr::Large(v) => IntoIter::Large((*v).into_iter()),
-        }
-    }
-}
-
-impl<'a> IntoIterator for &'a Vector {
-    type Item = &'a Value;
-    type IntoIter = Iter<'a>;
-    fn into_iter(self) -> Iter<'a> {
-        self.iter()
     }
 }
 

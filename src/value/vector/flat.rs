@@ -1,0 +1,113 @@
+//! The flat representation of a large vector (module docs of `vector`):
+//! its items in one `Vec` behind an `Arc`, the imbl tree a copy on write
+//! builds kept beside them, and the moves between flat, small and tree.
+
+use std::sync::{Arc, OnceLock};
+
+use super::{Large, Repr, Vector, SMALL};
+use crate::value::Value;
+
+/// A large vector's items in one `Vec` (module docs), with the tree a
+/// copy on write of it builds, kept for the next one.
+pub(crate) struct Flat {
+    pub(super) items: Vec<Value>,
+    pub(super) tree: OnceLock<Large>,
+}
+
+impl Clone for Flat {
+    /// Only when a vector's items were shared after all at a write
+    /// (`Arc::make_mut`; writes turn shared flat vectors into trees first).
+    fn clone(&self) -> Flat {
+        Flat {
+            items: self.items.clone(),
+            tree: OnceLock::new(),
+        }
+    }
+}
+
+impl Flat {
+    pub(super) fn new(items: Vec<Value>) -> Arc<Flat> {
+        Arc::new(Flat {
+            items,
+            tree: OnceLock::new(),
+        })
+    }
+
+    /// The items as a tree: built (and charged, `value/cost.rs`) the first
+    /// time, then shared by every copy.
+    pub(super) fn tree(&self) -> &Large {
+        self.tree.get_or_init(|| {
+            crate::eval::budget::charge_heap(crate::value::cost::vector_tree_bytes(
+                self.items.len(),
+            ));
+            self.items.iter().cloned().collect()
+        })
+    }
+
+    /// The items, to change in place: a tree kept from an earlier copy no
+    /// longer matches them and is dropped.
+    #[inline]
+    pub(super) fn items_mut(&mut self) -> &mut Vec<Value> {
+        if self.tree.get().is_some() {
+            self.tree = OnceLock::new();
+        }
+        &mut self.items
+    }
+
+    /// The items as a tree, taking them when nothing else holds them (the
+    /// kept tree when there is one).
+    pub(super) fn into_tree(this: Arc<Flat>) -> Large {
+        match Arc::try_unwrap(this) {
+            Ok(flat) => match flat.tree.into_inner() {
+                Some(tree) => tree,
+                None => Large::from(flat.items),
+            },
+            Err(shared) => shared.tree().clone(),
+        }
+    }
+}
+
+impl Vector {
+    /// A flat vector at or below [`SMALL`] items becomes small.
+    pub(super) fn demote(&mut self) {
+        if let Repr::Flat(f) = &self.0 {
+            if f.items.len() <= SMALL {
+                let items = match std::mem::take(&mut self.0) {
+                    Repr::Flat(f) => {
+                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), |f| f.items)
+                    }
+                    _ => Vec::new(),
+                };
+                self.0 = Repr::Small(items);
+            }
+        }
+    }
+
+    /// A flat vector becomes a tree (before a change only a tree makes in
+    /// O(log n)).
+    pub(super) fn make_tree(&mut self) {
+        if let Repr::Flat(_) = &self.0 {
+            if let Repr::Flat(f) = std::mem::take(&mut self.0) {
+                self.0 = Repr::Large(Box::new(Flat::into_tree(f)));
+            }
+        }
+    }
+
+    /// The items of a flat vector, to change in place: a flat vector whose
+    /// items another copy holds too becomes (a copy of) their tree first,
+    /// so this is `None` for it as for small vectors and trees.
+    #[inline]
+    pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
+        if let Repr::Flat(f) = &self.0 {
+            // No `Weak` is ever made of it: the strong count says whether
+            // it is shared (and cannot grow while `self` is borrowed).
+            if Arc::strong_count(f) > 1 {
+                self.make_tree();
+            }
+        }
+        match &mut self.0 {
+            Repr::Flat(f) => Some(Arc::make_mut(f).items_mut()),
+            _ => None,
+        }
+    }
+}

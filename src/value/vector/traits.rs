@@ -1,0 +1,129 @@
+//! The standard traits of [`Vector`]: cloning (a flat vector's copies share
+//! its items), indexing, equality, conversions and iteration.
+
+use std::ops::{Index, IndexMut};
+use std::sync::Arc;
+
+use super::{IntoIter, Iter, Repr, Vector, SMALL};
+use crate::value::Value;
+
+impl Clone for Repr {
+    fn clone(&self) -> Repr {
+        match self {
+            Repr::Small(v) => Repr::Small(v.clone()),
+            Repr::Large(v) => Repr::Large(v.clone()),
+            Repr::Flat(f) if f.items.len() <= SMALL => Repr::Small(f.items.clone()),
+            Repr::Flat(f) => Repr::Flat(f.clone()),
+        }
+    }
+}
+
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Small(Vec::new())
+    }
+}
+
+impl Index<usize> for Vector {
+    type Output = Value;
+    fn index(&self, i: usize) -> &Value {
+        match &self.0 {
+            Repr::Small(v) => &v[i],
+            Repr::Flat(f) => &f.items[i],
+            Repr::Large(v) => &v[i],
+        }
+    }
+}
+
+impl IndexMut<usize> for Vector {
+    fn index_mut(&mut self, i: usize) -> &mut Value {
+        self.flat_mut();
+        match &mut self.0 {
+            Repr::Small(v) => &mut v[i],
+            Repr::Flat(f) => &mut Arc::make_mut(f).items_mut()[i],
+            Repr::Large(v) => &mut v[i],
+        }
+    }
+}
+
+impl PartialEq for Vector {
+    fn eq(&self, other: &Vector) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Vector {}
+
+impl std::fmt::Debug for Vector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl From<Vec<Value>> for Vector {
+    fn from(items: Vec<Value>) -> Vector {
+        Vector::from_vec(items)
+    }
+}
+
+impl FromIterator<Value> for Vector {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Vector {
+        let mut out = Vector::new();
+        out.extend(iter);
+        out
+    }
+}
+
+impl Extend<Value> for Vector {
+    fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
+        let mut iter = iter.into_iter();
+        if let Repr::Small(v) = &mut self.0 {
+            let (lower, _) = iter.size_hint();
+            if v.len() + lower <= SMALL {
+                v.reserve(lower);
+            }
+            while v.len() < SMALL {
+                match iter.next() {
+                    Some(x) => v.push(x),
+                    None => return,
+                }
+            }
+            // Full: whatever comes next makes it flat.
+            match iter.next() {
+                Some(x) => self.push_back(x),
+                None => return,
+            }
+        }
+        if let Some(items) = self.flat_mut() {
+            return items.extend(iter);
+        }
+        if let Repr::Large(v) = &mut self.0 {
+            v.extend(iter);
+        }
+    }
+}
+
+impl IntoIterator for Vector {
+    type Item = Value;
+    type IntoIter = IntoIter;
+    fn into_iter(self) -> IntoIter {
+        match self.0 {
+            Repr::Small(v) => IntoIter::Small(v.into_iter()),
+            Repr::Flat(f) => match Arc::try_unwrap(f) {
+                Ok(f) => IntoIter::Small(f.items.into_iter()),
+                // Shared: its items are copied (each is cloned when taken
+                // anyway).
+                Err(f) => IntoIter::Small(f.items.clone().into_iter()),
+            },
+            Repr::Large(v) => IntoIter::Large((*v).into_iter()),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Vector {
+    type Item = &'a Value;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
