@@ -1,9 +1,9 @@
 //! Grouping and ordering: `partition`*, `sort`, `sort-by`, `distinct`,
 //! `dedupe`, `flatten`, `frequencies`, `group-by`, `replace`, `tree-seq`.
 
-use crate::eval::Repeated;
 use std::cmp::Ordering;
 
+use super::keyfn::{key_fn, key_of};
 use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
@@ -325,51 +325,6 @@ pub(super) fn sort(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         interp,
         order.into_iter().map(|i| items[i].clone()).collect(),
     )
-}
-
-/// A key function: anything callable, or (PTC-Lisp) a string key or a
-/// vector path looked up with the keyword ⇄ string fallback.
-enum KeyFn {
-    Call(Value),
-    Key(Value),
-    Path(Vector),
-}
-
-fn key_fn(fname: &str, f: &Value) -> Result<KeyFn> {
-    match f {
-        Value::Str(_) => Ok(KeyFn::Key(f.clone())),
-        Value::Vector(p) => Ok(KeyFn::Path((**p).clone())),
-        _ => {
-            args::callable(fname, f)?;
-            Ok(KeyFn::Call(f.clone()))
-        }
-    }
-}
-
-impl KeyFn {
-    /// The function a `KeyFn::Call` calls (`nil` for the others), for
-    /// [`Interp::repeated`].
-    fn callee(&self) -> Value {
-        match self {
-            KeyFn::Call(f) => f.clone(),
-            _ => Value::Nil,
-        }
-    }
-}
-
-/// The key of `x`; `f` is [`KeyFn::callee`] repeated.
-fn key_of(interp: &mut Interp, kf: &KeyFn, f: &mut Repeated, x: &Value) -> Result<Value> {
-    Ok(match kf {
-        KeyFn::Call(_) => interp.call_again_ref(f, std::slice::from_ref(x))?,
-        KeyFn::Key(k) => crate::eval::lookup(x, k).unwrap_or(Value::Nil),
-        KeyFn::Path(p) => {
-            let mut cur = x.clone();
-            for k in p.iter() {
-                cur = crate::eval::lookup(&cur, k).unwrap_or(Value::Nil);
-            }
-            cur
-        }
-    })
 }
 
 /// `(sort-by keyfn coll)` / `(sort-by keyfn comparator coll)`.

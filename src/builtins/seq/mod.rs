@@ -50,6 +50,7 @@ mod build;
 mod gen;
 mod group;
 mod hof;
+mod keyfn;
 mod table;
 mod xf;
 
