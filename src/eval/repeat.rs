@@ -30,6 +30,21 @@ pub(crate) struct Repeated<'f> {
     bp: Option<usize>,
 }
 
+impl<'f> Repeated<'f> {
+    /// The closure whose calls of `n` arguments share a frame: one of a
+    /// single fixed arity `n`; `None` for anything else.
+    #[inline]
+    fn sharing(&self, n: usize) -> Option<&'f Arc<Closure>> {
+        match self.f {
+            Value::Fn(Func::Closure(c)) => match c.proto.arities.as_slice() {
+                [only] if !only.variadic && only.fixed == n => Some(c),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 impl Interp {
     /// Runs `body` with `f` ready to be called many times through
     /// [`Interp::call_again`]; the shared frame (if any) is dropped after
@@ -51,18 +66,13 @@ impl Interp {
     /// Calls the repeated function on `args`, taking their values.
     #[inline]
     pub(crate) fn call_again(&mut self, r: &mut Repeated, args: &mut [Value]) -> Result<Value> {
-        match r.f {
-            Value::Fn(Func::Closure(c)) => match c.proto.arities.as_slice() {
-                [only] if !only.variadic && only.fixed == args.len() => {
-                    self.enter_again(c, r, |slots| {
-                        for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
-                            *slot = super::take(a);
-                        }
-                    })
+        match r.sharing(args.len()) {
+            Some(c) => self.enter_again(c, r, |slots| {
+                for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
+                    *slot = super::take(a);
                 }
-                _ => self.call_mut(r.f, args),
-            },
-            f => self.call_mut(f, args),
+            }),
+            None => self.call_mut(r.f, args),
         }
     }
 
@@ -70,18 +80,13 @@ impl Interp {
     /// a builtin reads them in place; a closure's slots get copies).
     #[inline]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
-        match r.f {
-            Value::Fn(Func::Closure(c)) => match c.proto.arities.as_slice() {
-                [only] if !only.variadic && only.fixed == args.len() => {
-                    self.enter_again(c, r, |slots| {
-                        for (slot, a) in slots.iter_mut().zip(args) {
-                            slot.clone_from(a);
-                        }
-                    })
+        match r.sharing(args.len()) {
+            Some(c) => self.enter_again(c, r, |slots| {
+                for (slot, a) in slots.iter_mut().zip(args) {
+                    slot.clone_from(a);
                 }
-                _ => self.call(r.f, args),
-            },
-            f => self.call(f, args),
+            }),
+            None => self.call(r.f, args),
         }
     }
 

@@ -99,6 +99,12 @@ pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> 
     })
 }
 
+/// Whether `b` is clojure.core's `name`, called through its plain entry
+/// (what a specialised call stands in for).
+fn is_core(b: &Builtin, name: &str) -> bool {
+    b.name == name && b.ns == crate::builtins::Ns::Core && b.owned.is_none()
+}
+
 /// `(nth [:a :b :c] i)`: a constant vector indexed by computed code (a
 /// lookup table) reads the item in place when the index is an integer in
 /// range, with `nth`'s one step; anything else (another index, hidden data
@@ -111,7 +117,7 @@ pub(super) fn nth_of_const<'a>(
     let [Expr::Const(table @ Value::Vector(items)), index] = args else {
         return None;
     };
-    if b.name != "nth" || b.ns != crate::builtins::Ns::Core || b.owned.is_some() {
+    if !is_core(b, "nth") {
         return None;
     }
     let index = compile(index);
@@ -152,13 +158,7 @@ pub(super) fn str_of_texts<'a>(
 ) -> Option<Code<'a>> {
     let is_text = |e: &Expr| matches!(e, Expr::Const(Value::Str(_)));
     let computed = args.iter().filter(|e| !is_text(e)).count();
-    if b.name != "str"
-        || b.ns != crate::builtins::Ns::Core
-        || b.owned.is_some()
-        || args.len() < 2
-        || computed == args.len()
-        || computed > 8
-    {
+    if !is_core(b, "str") || args.len() < 2 || computed == args.len() || computed > 8 {
         return None;
     }
     let pieces: Vec<Piece> = args

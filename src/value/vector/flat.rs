@@ -93,11 +93,11 @@ impl Vector {
         }
     }
 
-    /// The items of a flat vector, to change in place: a flat vector whose
-    /// items another copy holds too becomes (a copy of) their tree first,
-    /// so this is `None` for it as for small vectors and trees.
+    /// Before a write: a flat vector whose items another copy holds too
+    /// becomes (a copy of) their tree, so a flat one is then its items'
+    /// only holder.
     #[inline]
-    pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
+    pub(super) fn unshare_items(&mut self) {
         if let Repr::Flat(f) = &self.0 {
             // No `Weak` is ever made of it: the strong count says whether
             // it is shared (and cannot grow while `self` is borrowed).
@@ -105,6 +105,14 @@ impl Vector {
                 self.make_tree();
             }
         }
+    }
+
+    /// The items of a flat vector, to change in place ([`Vector::unshare_items`]
+    /// first, so this is `None` for a shared one as for small vectors and
+    /// trees).
+    #[inline]
+    pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
+        self.unshare_items();
         match &mut self.0 {
             Repr::Flat(f) => Some(Arc::make_mut(f).items_mut()),
             _ => None,

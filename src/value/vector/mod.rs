@@ -19,10 +19,10 @@
 //! items (so writing to the same shared vector again, `(map #(conj big %)
 //! xs)`, costs what it costs on a tree) and gives the writer its own copy
 //! of the tree; cutting a large one (`skip`, `take`, `split_off`, …) or
-//! inserting or removing anywhere but the end also works on the tree. imbl alone gives every vector of more
-//! than a few items a 64-slot chunk (1.5 KB), which made a program holding
-//! many short vectors (paths, rows, pairs) ten times bigger than it needs
-//! to be.
+//! inserting or removing anywhere but the end also works on the tree.
+//! imbl alone gives every vector of more than a few items a 64-slot chunk
+//! (1.5 KB), which made a program holding many short vectors (paths, rows,
+//! pairs) ten times bigger than it needs to be.
 //!
 //! A `Value::Vector` already sits in an `Arc`, so small vectors are copy on
 //! write through `Arc::make_mut`: changing a shared one copies at most
@@ -149,14 +149,15 @@ impl Vector {
     /// started chunk).
     pub fn heap_bytes(&self) -> usize {
         let slot = std::mem::size_of::<Value>();
+        let chunks = |n: usize| n.div_ceil(64) * 64 * slot;
         match &self.0 {
             Repr::Small(v) => v.capacity() * slot,
             Repr::Flat(f) => {
                 std::mem::size_of::<Flat>()
                     + f.items.capacity() * slot
-                    + f.tree.get().map_or(0, |t| t.len().div_ceil(64) * 64 * slot)
+                    + f.tree.get().map_or(0, |t| chunks(t.len()))
             }
-            Repr::Large(v) => std::mem::size_of::<Large>() + v.len().div_ceil(64) * 64 * slot,
+            Repr::Large(v) => std::mem::size_of::<Large>() + chunks(v.len()),
         }
     }
 
@@ -234,7 +235,7 @@ impl Vector {
     /// The item at index `i`, mutable (copies a shared large vector's path).
     #[inline]
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
-        self.flat_mut();
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.get_mut(i),
             Repr::Flat(f) => Arc::make_mut(f).items_mut().get_mut(i),
@@ -311,16 +312,14 @@ impl Vector {
 
     /// Removes and returns the last item.
     pub fn pop_back(&mut self) -> Option<Value> {
+        self.unshare_items();
         let x = match &mut self.0 {
             Repr::Small(v) => return v.pop(),
-            Repr::Flat(_) => match self.flat_mut() {
-                Some(items) => {
-                    let x = items.pop();
-                    self.demote();
-                    return x;
-                }
-                None => return self.pop_back(),
-            },
+            Repr::Flat(f) => {
+                let x = Arc::make_mut(f).items_mut().pop();
+                self.demote();
+                return x;
+            }
             Repr::Large(v) => v.pop_back(),
         };
         self.shrunk();
@@ -339,9 +338,7 @@ impl Vector {
     /// of bounds.
     #[inline]
     pub fn set(&mut self, i: usize, x: Value) -> Value {
-        if let Some(items) = self.flat_mut() {
-            return std::mem::replace(&mut items[i], x);
-        }
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => std::mem::replace(&mut v[i], x),
             Repr::Flat(f) => std::mem::replace(&mut Arc::make_mut(f).items_mut()[i], x),
@@ -501,7 +498,7 @@ impl Vector {
 
     /// Keeps the first `n` items.
     pub fn truncate(&mut self, n: usize) {
-        self.flat_mut();
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => return v.truncate(n),
             Repr::Flat(f) => Arc::make_mut(f).items_mut().truncate(n),
@@ -518,7 +515,7 @@ impl Vector {
 
     /// Keeps the items `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Value) -> bool) {
-        self.flat_mut();
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.retain(|x| keep(x)),
             Repr::Flat(f) => Arc::make_mut(f).items_mut().retain(|x| keep(x)),
@@ -541,7 +538,7 @@ impl Vector {
     /// The items, in order, mutable.
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_> {
-        self.flat_mut();
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => IterMut::Small(v.iter_mut()),
             Repr::Flat(f) => IterMut::Small(Arc::make_mut(f).items_mut().iter_mut()),

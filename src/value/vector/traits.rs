@@ -37,7 +37,7 @@ impl Index<usize> for Vector {
 
 impl IndexMut<usize> for Vector {
     fn index_mut(&mut self, i: usize) -> &mut Value {
-        self.flat_mut();
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => &mut v[i],
             Repr::Flat(f) => &mut Arc::make_mut(f).items_mut()[i],
