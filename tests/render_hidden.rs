@@ -109,10 +109,11 @@ fn arithmetic_strings_and_collections_carry_the_mark() {
            (def parts (str/split data/_csv #","))
            (def one (first parts))
            (def joined (str/join "+" [(str/upper-case one) "x"]))
-           (def m {:k (str/reverse data/_token)})"#,
+           (def m {:k (str/reverse data/_token)})
+           (def total (reduce + 0 [1 data/_pin]))"#,
     );
     let user = s.user();
-    for name in ["p", "q", "parts", "one", "joined"] {
+    for name in ["p", "q", "parts", "one", "joined", "total"] {
         let line = user
             .lines()
             .find(|l| l.starts_with(&format!("{name} ")))

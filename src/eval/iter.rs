@@ -214,7 +214,21 @@ impl SeqIter {
     }
 
     /// The next item, or `None` at the end of a finite sequence.
+    #[inline]
     pub fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
+        // The common case inline: the next item of a small or flat vector.
+        if let SeqIter::Finite { items, pos, run } = self {
+            if run.is_empty() && items.is_contiguous() {
+                let item = items.get(*pos).cloned();
+                *pos += 1;
+                return Ok(item);
+            }
+        }
+        self.next_other(interp)
+    }
+
+    /// [`SeqIter::next`] of anything else.
+    fn next_other(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
         // A realised `lazy-seq`, and a chain at its last part, are replaced
         // by the iterator of what they lead to: walking a `(cons x
         // (lazy-seq …))` recursion nests no iterators (lazy.rs, "lazy-seq").

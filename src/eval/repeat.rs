@@ -13,13 +13,18 @@
 //! slots are never read (they are dropped when overwritten or with the
 //! frame). Steps, the depth at which `max_depth` fires, errors and the
 //! value each `defn` records as its last return are those of
-//! [`Interp::call`]; any other function (a builtin, a keyword, a closure of
-//! several arities or a variadic one) is called by [`Interp::call_mut`].
+//! [`Interp::call`]. A keyword, and integer arithmetic by a core builtin,
+//! are done in place ([`Quick`]); any other function (another builtin, a
+//! closure of several arities or a variadic one) is called by
+//! [`Interp::call_mut`].
 
 use std::sync::Arc;
 
+use crate::analyze::expr::ArithOp;
 use crate::error::Result;
 use crate::value::{Func, Value};
+
+use super::lookup::lookup;
 
 use super::{Closure, Interp};
 
@@ -28,6 +33,8 @@ pub(crate) struct Repeated<'f> {
     f: &'f Value,
     /// The shared frame's base, once the first call has pushed it.
     bp: Option<usize>,
+    /// What a call of `f` can do in place, when it is not a closure.
+    quick: Quick,
 }
 
 impl<'f> Repeated<'f> {
@@ -43,6 +50,33 @@ impl<'f> Repeated<'f> {
             _ => None,
         }
     }
+
+    /// What a call of anything but a closure can do in place.
+    fn quick(f: &Value) -> Quick {
+        match f {
+            Value::Keyword(_) => Quick::Key,
+            Value::Fn(Func::Builtin(b)) => match super::compile::arith_of(b) {
+                Some(op) => Quick::Arith(op),
+                None => Quick::None,
+            },
+            _ => Quick::None,
+        }
+    }
+}
+
+/// The calls [`Interp::call_again`] makes in place, with the value, error,
+/// steps and hidden-data marks of the call they stand in for (tested
+/// against it below): a keyword looking itself up in one argument (no
+/// step, as [`Interp::call`]); clojure.core's `+`, `-`, `*`, `<`, `>`,
+/// `<=`, `>=`, `=`, `==`, `mod`, `rem` or `quot` of two integers whose
+/// result is an integer or a boolean (the builtin's steps). Anything else
+/// (an overflow, a division by zero, a float, another count of arguments,
+/// any other function) is called.
+#[derive(Clone, Copy)]
+enum Quick {
+    Key,
+    Arith(ArithOp),
+    None,
 }
 
 impl Interp {
@@ -54,7 +88,11 @@ impl Interp {
         f: &Value,
         body: impl FnOnce(&mut Interp, &mut Repeated) -> Result<T>,
     ) -> Result<T> {
-        let mut r = Repeated { f, bp: None };
+        let mut r = Repeated {
+            f,
+            bp: None,
+            quick: Repeated::quick(f),
+        };
         let out = body(self, &mut r);
         if let Some(bp) = r.bp {
             self.drop_frame(bp);
@@ -72,7 +110,10 @@ impl Interp {
                     *slot = super::take(a);
                 }
             }),
-            None => self.call_mut(r.f, args),
+            None => match self.quick_call(r, args) {
+                Some(out) => out,
+                None => self.call_mut(r.f, args),
+            },
         }
     }
 
@@ -86,7 +127,10 @@ impl Interp {
                     slot.clone_from(a);
                 }
             }),
-            None => self.call(r.f, args),
+            None => match self.quick_call(r, args) {
+                Some(out) => out,
+                None => self.call(r.f, args),
+            },
         }
     }
 
@@ -114,6 +158,32 @@ impl Interp {
                 Ok(v)
             }
             Err(e) => Err(e.or_source(&c.proto.source)),
+        }
+    }
+
+    /// The call of `r`'s function on `args` made in place ([`Quick`]), or
+    /// `None` when it must be called.
+    #[inline]
+    fn quick_call(&mut self, r: &Repeated, args: &[Value]) -> Option<Result<Value>> {
+        match (r.quick, args) {
+            (Quick::Key, [m]) => Some(Ok(lookup(m, r.f).unwrap_or(Value::Nil))),
+            (Quick::Arith(op), [Value::Int(a), Value::Int(b)]) => {
+                let v = op.ints(*a, *b)?;
+                // The builtin's steps: one for the call, and one per
+                // argument but for `mod`, `rem` and `quot`.
+                let steps = match op {
+                    ArithOp::Mod | ArithOp::Rem | ArithOp::Quot => 1,
+                    _ => 3,
+                };
+                if let Err(e) = self.budget.tick_settled(steps) {
+                    return Some(Err(e));
+                }
+                if self.hidden.active() {
+                    self.mark_hidden_arith(&[&args[0], &args[1]], &v);
+                }
+                Some(Ok(v))
+            }
+            _ => None,
         }
     }
 
@@ -204,6 +274,61 @@ mod tests {
             panic!("walk's last return")
         };
         assert_eq!(last.to_string(), "9");
+    }
+
+    /// A quick call (`Quick`) against the call it stands in for: the same
+    /// value or error, the same steps.
+    #[test]
+    fn quick_calls_give_what_the_call_gives() {
+        use super::{Quick, Repeated};
+        use crate::value::Value;
+
+        fn both(i: &mut Interp, f: &Value, args: &[Value]) -> [(String, u64); 2] {
+            [Repeated::quick(f), Quick::None].map(|quick| {
+                let mut r = Repeated { f, bp: None, quick };
+                let before = i.budget.steps();
+                let out = match i.call_again(&mut r, &mut args.to_vec()) {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("{:?}: {}", e.kind(), e.message()),
+                };
+                (out, i.budget.steps() - before)
+            })
+        }
+        let mut i = Interp::standalone();
+        let ints = [7, -7, 3, 0, i64::MAX, i64::MIN, -1];
+        let mut quick = 0;
+        for name in [
+            "+", "-", "*", "<", ">", "<=", ">=", "=", "==", "mod", "rem", "quot",
+        ] {
+            let f = i.run_program(name).result.expect("a builtin");
+            assert!(matches!(Repeated::quick(&f), Quick::Arith(_)), "{name}");
+            for a in ints {
+                for b in ints {
+                    let [q, slow] = both(&mut i, &f, &[Value::Int(a), Value::Int(b)]);
+                    assert_eq!(q, slow, "({name} {a} {b})");
+                    quick += 1;
+                }
+            }
+            let [q, slow] = both(&mut i, &f, &[Value::Float(1.5), Value::Int(2)]);
+            assert_eq!(q, slow, "({name} 1.5 2)");
+        }
+        assert_eq!(quick, 12 * 49);
+        let kw = i.run_program(":a").result.expect("a keyword");
+        for coll in [
+            "{:a 1}",
+            "{\"a\" 2}",
+            "{:b 1}",
+            "nil",
+            "5",
+            "[1 2]",
+            "\"abc\"",
+        ] {
+            let m = i.run_program(coll).result.expect("a value");
+            let [q, slow] = both(&mut i, &kw, std::slice::from_ref(&m));
+            assert_eq!(q, slow, "(:a {coll})");
+        }
+        let two = [Value::Nil, Value::Int(0)];
+        assert_eq!(both(&mut i, &kw, &two)[0], both(&mut i, &kw, &two)[1]);
     }
 
     #[test]

@@ -42,6 +42,7 @@
 
 mod arith;
 
+pub(super) use arith::arith_of;
 pub(super) use arith::finish as arith2;
 mod build;
 mod call;
