@@ -95,8 +95,18 @@ pub enum ArithOp {
 }
 
 impl ArithOp {
+    /// The fast-path operation of `b`, when it is one of clojure.core's
+    /// builtins with one (whichever name it is called by).
+    pub fn of_builtin(b: &crate::builtins::Builtin) -> Option<ArithOp> {
+        if b.ns == crate::builtins::Ns::Core {
+            ArithOp::of(b.name)
+        } else {
+            None
+        }
+    }
+
     /// The fast-path operation of a clojure.core builtin, by name.
-    pub fn of(name: &str) -> Option<ArithOp> {
+    fn of(name: &str) -> Option<ArithOp> {
         Some(match name {
             "+" => ArithOp::Add,
             "-" => ArithOp::Sub,

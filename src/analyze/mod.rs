@@ -364,7 +364,7 @@ impl<'a> Analyzer<'a> {
         };
         if let Expr::Builtin(b) = f {
             if b.ns == Ns::Core {
-                if let (Some(op), [x, y]) = (expr::ArithOp::of(b.name), args_forms) {
+                if let (Some(op), [x, y]) = (expr::ArithOp::of_builtin(b), args_forms) {
                     let (x, y) = (self.analyze(x, false)?, self.analyze(y, false)?);
                     return Ok(Expr::Arith2(op, Box::new((x, y)), b, form.span));
                 }

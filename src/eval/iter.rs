@@ -219,9 +219,7 @@ impl SeqIter {
         // The common case inline: the next item of a small or flat vector.
         if let SeqIter::Finite { items, pos, run } = self {
             if run.is_empty() && items.is_contiguous() {
-                let item = items.get(*pos).cloned();
-                *pos += 1;
-                return Ok(item);
+                return Ok(next_in_place(items, pos));
             }
         }
         self.next_other(interp)
@@ -259,9 +257,7 @@ impl SeqIter {
                     return Ok(Some(item));
                 }
                 if items.is_contiguous() {
-                    let item = items.get(*pos).cloned();
-                    *pos += 1;
-                    return Ok(item);
+                    return Ok(next_in_place(items, pos));
                 }
                 let leaf = items.run_from(*pos);
                 *pos += leaf.len();
@@ -498,6 +494,15 @@ pub(crate) fn realise_thunk(interp: &mut Interp, t: &Thunk) -> Result<Value> {
     // Another thread holding the same sequence may have realised it
     // meanwhile: the first value kept is the one everybody sees.
     Ok(t.value.get_or_init(|| v).clone())
+}
+
+/// The item at `pos` of a small or flat vector (indexed in place), `pos`
+/// moved past it.
+#[inline(always)]
+fn next_in_place(items: &Vector, pos: &mut usize) -> Option<Value> {
+    let item = items.get(*pos).cloned();
+    *pos += 1;
+    item
 }
 
 fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result<Vec<SeqIter>> {

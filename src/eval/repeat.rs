@@ -55,7 +55,7 @@ impl<'f> Repeated<'f> {
     fn quick(f: &Value) -> Quick {
         match f {
             Value::Keyword(_) => Quick::Key,
-            Value::Fn(Func::Builtin(b)) => match super::compile::arith_of(b) {
+            Value::Fn(Func::Builtin(b)) => match ArithOp::of_builtin(b) {
                 Some(op) => Quick::Arith(op),
                 None => Quick::None,
             },

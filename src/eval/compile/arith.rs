@@ -104,16 +104,6 @@ fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     Some(it.budget.tick(1).map(|()| v))
 }
 
-/// The operation of `b` when it is one of clojure.core's builtins with an
-/// inline fast path (whichever name it is called by).
-pub(crate) fn arith_of(b: &Builtin) -> Option<ArithOp> {
-    if b.ns == crate::builtins::Ns::Core {
-        ArithOp::of(b.name)
-    } else {
-        None
-    }
-}
-
 /// The operation a const generic parameter names (`ArithOp as u8`, what
 /// [`by_op`] passes): a constant per instance, so `ints`/`test_ints` fold
 /// to one instruction.

@@ -42,7 +42,6 @@
 
 mod arith;
 
-pub(super) use arith::arith_of;
 pub(super) use arith::finish as arith2;
 mod build;
 mod call;
