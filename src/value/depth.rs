@@ -177,23 +177,29 @@ fn open<'a>(
 /// 3 when one of them is a collection.
 fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a>) -> usize {
     let mut height = 2;
-    let mut see = |c: &'a Value| {
-        if is_nested(c) {
-            if is_small_record(c) {
-                height = 3;
-            } else {
-                work.push(c);
+    let mut see = |c: &'a Value| see_child(c, &mut height, work);
+    match v {
+        // Run by run, the test inline: most items of big vectors are
+        // records that say they are shallow.
+        Value::Vector(items) => {
+            let mut i = 0;
+            while i < items.len() {
+                let run = items.run_from(i);
+                for c in run {
+                    see(c);
+                }
+                i += run.len();
             }
         }
-    };
-    match v {
-        Value::Vector(items) => items.iter().for_each(see),
         Value::Set(items) => items.iter().for_each(see),
+        Value::Map(m) if m.is_shallow_record() => {}
         Value::Map(m) => match m.small_entries() {
-            Some(entries) => entries.iter().for_each(|(k, x)| {
-                see(k);
-                see(x);
-            }),
+            Some(entries) => {
+                for (k, x) in entries {
+                    see(k);
+                    see(x);
+                }
+            }
             None => m.iter().for_each(|(k, x)| {
                 see(k);
                 see(x);
@@ -219,6 +225,21 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
         _ => {}
     }
     height
+}
+
+/// One item of a part being measured: nothing to do for a scalar, height
+/// 3 for the part when it is a small record of scalars, else on `work`.
+#[inline(always)]
+fn see_child<'a>(c: &'a Value, height: &mut usize, work: &mut Vec<&'a Value>) {
+    if matches!(c, Value::Map(m) if m.is_shallow_record()) {
+        *height = 3;
+    } else if is_nested(c) {
+        if is_small_record(c) {
+            *height = 3;
+        } else {
+            work.push(c);
+        }
+    }
 }
 
 /// The values an infinite sequence holds (`(repeat x)` holds `x`, so
@@ -269,13 +290,12 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
     }
 }
 
-/// A small map or vector holding only scalars (the records of a program).
+/// A small map or vector holding only scalars (the records of a program);
+/// a map says so itself ([`super::Map::is_shallow_record`]), without a scan.
 #[inline(always)]
 fn is_small_record(v: &Value) -> bool {
     match v {
-        Value::Map(m) => m
-            .small_entries()
-            .is_some_and(|e| e.iter().all(|(k, x)| !is_nested(k) && !is_nested(x))),
+        Value::Map(m) => m.is_shallow_record(),
         Value::Vector(items) => items.len() <= BIG && !items.iter().any(is_nested),
         _ => false,
     }
@@ -321,8 +341,10 @@ fn size(v: &Value) -> usize {
     }
 }
 
+/// Whether `v` holds another value: a non-empty collection, a closure
+/// with captures, `(reduced x)`, a lazy link.
 #[inline(always)]
-fn is_nested(v: &Value) -> bool {
+pub(crate) fn is_nested(v: &Value) -> bool {
     match v {
         // Scalars first: one test of the tag for the common case.
         Value::Nil
@@ -363,6 +385,34 @@ mod tests {
         let m = Value::map_from([(Value::keyword("a"), nested(5))]);
         assert!(exceeds(&m, 5));
         assert!(!exceeds(&m, 6));
+    }
+
+    #[test]
+    fn records_among_records_are_measured_whatever_they_hold() {
+        let record = |v: Value| {
+            Value::Map(crate::value::Map::from_distinct(vec![
+                (Value::keyword("id"), Value::Int(1)),
+                (Value::keyword("v"), v),
+            ]))
+        };
+        let mut rows: Vec<Value> = (0..1000).map(|_| record(Value::Int(2))).collect();
+        let flat = Value::vector_from(rows.clone());
+        assert!(!exceeds(&flat, 3));
+        assert!(exceeds(&flat, 2));
+        // One record deep among 1,000 flat ones (and a record changed in
+        // place to hold it).
+        rows[500] = record(nested(20));
+        let v = Value::vector_from(rows.clone());
+        assert!(!exceeds(&v, 22));
+        assert!(exceeds(&v, 21));
+        let Value::Map(mut m) = record(Value::Int(0)) else {
+            unreachable!()
+        };
+        *m.get_mut(&Value::keyword("v")).unwrap() = nested(30);
+        rows[500] = Value::Map(m);
+        let v = Value::vector_from(rows);
+        assert!(!exceeds(&v, 32));
+        assert!(exceeds(&v, 31));
     }
 
     #[test]

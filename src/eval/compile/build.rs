@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
+use crate::value::depth::is_nested;
 use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::{compile, Code};
@@ -26,13 +27,19 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 pub(super) fn record(r: &Record) -> Code<'_> {
     let values: Vec<(usize, Code)> = r.values.iter().map(|(i, e)| (*i, compile(e))).collect();
     let template = &r.template;
+    // The keys are constants: whether one holds another value is known
+    // now; each computed value is looked at as it is stored.
+    let keys_shallow = template.iter().all(|(k, v)| !is_nested(k) && !is_nested(v));
     Box::new(move |it, f| {
         let mut entries = template.clone();
+        let mut shallow = keys_shallow;
         for (i, c) in &values {
-            entries[*i].1 = c(it, f)?;
+            let v = c(it, f)?;
+            shallow &= !is_nested(&v);
+            entries[*i].1 = v;
         }
         it.budget.alloc(cost::map_bytes(entries.len()))?;
-        Ok(Value::Map(Map::from_distinct(entries)))
+        Ok(Value::Map(Map::from_distinct_known(entries, shallow)))
     })
 }
 

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 pub use ordered::Ordered;
 
+use super::depth::is_nested;
 use super::{cost, Value};
 
 /// Largest number of entries kept as an array.
@@ -42,7 +43,10 @@ pub struct Map(Repr);
 enum Repr {
     #[default]
     Empty,
-    Small(Arc<Vec<(Value, Value)>>),
+    /// Entries (never none), and whether none of them holds another value
+    /// ([`Map::is_shallow_record`]). The flag lives in the handle: copies share
+    /// what it describes, and each write through a handle updates it.
+    Small(Arc<Vec<(Value, Value)>>, bool),
     Large(Arc<Ordered>),
     /// `sorted-map`: canonical key order, at any size (possibly empty).
     Sorted(Arc<Sorted>),
@@ -78,6 +82,17 @@ fn large_mut(m: &mut Arc<Ordered>) -> &mut Ordered {
 fn sorted_mut(m: &mut Arc<Sorted>) -> &mut Sorted {
     cost::charge_copy_if_shared(m, || cost::map_copy_bytes(true, m.len()));
     Arc::make_mut(m)
+}
+
+/// Whether neither `k` nor `v` holds another value (`depth::is_nested`).
+#[inline(always)]
+fn shallow_pair(k: &Value, v: &Value) -> bool {
+    !is_nested(k) && !is_nested(v)
+}
+
+/// Whether no entry holds another value.
+fn shallow_entries(entries: &[(Value, Value)]) -> bool {
+    entries.iter().all(|(k, v)| shallow_pair(k, v))
 }
 
 /// The position of `k` among small entries.
@@ -123,7 +138,8 @@ impl Map {
 
     /// A map of one entry.
     pub fn unit(k: Value, v: Value) -> Map {
-        Map(Repr::Small(Arc::new(vec![(k, v)])))
+        let shallow = shallow_pair(&k, &v);
+        Map(Repr::Small(Arc::new(vec![(k, v)]), shallow))
     }
 
     /// A map of `entries` in their order, without duplicate keys (what a
@@ -133,7 +149,22 @@ impl Map {
         if entries.is_empty() {
             Map::new()
         } else {
-            Map(Repr::Small(Arc::new(entries)))
+            let shallow = shallow_entries(&entries);
+            Map(Repr::Small(Arc::new(entries), shallow))
+        }
+    }
+
+    /// [`Map::from_distinct`] when the caller knows whether any key or
+    /// value holds another value (`shallow`: none does, as
+    /// `depth::is_nested` says of each), e.g. a record literal whose keys
+    /// are constants.
+    pub(crate) fn from_distinct_known(entries: Vec<(Value, Value)>, shallow: bool) -> Map {
+        debug_assert!(entries.len() <= SMALL);
+        debug_assert_eq!(shallow, shallow_entries(&entries));
+        if entries.is_empty() {
+            Map::new()
+        } else {
+            Map(Repr::Small(Arc::new(entries), shallow))
         }
     }
 
@@ -141,7 +172,7 @@ impl Map {
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,
-            Repr::Small(v) => v.len(),
+            Repr::Small(v, _) => v.len(),
             Repr::Large(m) => m.len(),
             Repr::Sorted(m) => m.len(),
         }
@@ -158,7 +189,7 @@ impl Map {
     pub fn shared_addr(&self) -> Option<usize> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => super::shared_addr(v),
+            Repr::Small(v, _) => super::shared_addr(v),
             Repr::Large(m) => super::shared_addr(m),
             Repr::Sorted(m) => super::shared_addr(m),
         }
@@ -168,7 +199,7 @@ impl Map {
     pub fn ptr_eq(&self, other: &Map) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
-            (Repr::Small(a), Repr::Small(b)) => Arc::ptr_eq(a, b),
+            (Repr::Small(a, _), Repr::Small(b, _)) => Arc::ptr_eq(a, b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
@@ -179,7 +210,7 @@ impl Map {
     pub fn get(&self, k: &Value) -> Option<&Value> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => position(v, k).map(|i| &v[i].1),
+            Repr::Small(v, _) => position(v, k).map(|i| &v[i].1),
             Repr::Large(m) => m.get(k),
             Repr::Sorted(m) => m.get(k),
         }
@@ -190,7 +221,7 @@ impl Map {
         let is_key = |x: &Value| matches!(x, Value::Str(s) if &**s == text);
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
             Repr::Large(m) => m.get_by(super::hash::str_hash(text), is_key),
             Repr::Sorted(m) => m.get(&Value::string(text)),
         }
@@ -201,7 +232,7 @@ impl Map {
         let is_key = |x: &Value| matches!(x, Value::Keyword(k) if &**k == name);
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
             Repr::Large(m) => m.get_by(super::hash::keyword_hash(name), is_key),
             Repr::Sorted(m) => m.get(&Value::keyword(name)),
         }
@@ -211,7 +242,7 @@ impl Map {
     pub fn get_key_value(&self, k: &Value) -> Option<(&Value, &Value)> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
+            Repr::Small(v, _) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
             Repr::Large(m) => m.get_key_value(k),
             Repr::Sorted(m) => m.get_key_value(k),
         }
@@ -228,12 +259,16 @@ impl Map {
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => {
-                self.0 = Repr::Small(Arc::new(vec![(k, v)]));
+                *self = Map::unit(k, v);
                 None
             }
-            Repr::Small(vec) => match position(vec, &k) {
-                Some(i) => Some(std::mem::replace(&mut small_mut(vec)[i].1, v)),
+            Repr::Small(vec, shallow) => match position(vec, &k) {
+                Some(i) => {
+                    *shallow &= !is_nested(&v);
+                    Some(std::mem::replace(&mut small_mut(vec)[i].1, v))
+                }
                 None if vec.len() < SMALL => {
+                    *shallow &= shallow_pair(&k, &v);
                     small_mut(vec).push((k, v));
                     None
                 }
@@ -256,8 +291,10 @@ impl Map {
     pub fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
         match &mut self.0 {
             Repr::Empty => None,
-            Repr::Small(v) => {
+            Repr::Small(v, shallow) => {
                 let i = position(v, k)?;
+                // The caller may put anything there.
+                *shallow = false;
                 Some(&mut small_mut(v)[i].1)
             }
             Repr::Large(m) => large_mut(m).get_mut(k),
@@ -270,15 +307,24 @@ impl Map {
     /// who can update it in place and put it back with
     /// [`Map::insert`]. A shared map is copied first, as `insert` would.
     pub fn take_value(&mut self, k: &Value) -> Option<Value> {
-        self.get_mut(k)
-            .map(|slot| std::mem::replace(slot, Value::Nil))
+        match &mut self.0 {
+            // `nil` in its place keeps a shallow map shallow.
+            Repr::Small(v, _) => {
+                let i = position(v, k)?;
+                Some(std::mem::replace(&mut small_mut(v)[i].1, Value::Nil))
+            }
+            _ => self
+                .get_mut(k)
+                .map(|slot| std::mem::replace(slot, Value::Nil)),
+        }
     }
 
     /// Removes a key; returns its value.
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => None,
-            Repr::Small(vec) => {
+            Repr::Small(vec, _) => {
+                // What is left of a shallow map is shallow.
                 let i = position(vec, k)?;
                 let (_, v) = small_mut(vec).remove(i);
                 if vec.is_empty() {
@@ -289,8 +335,8 @@ impl Map {
             Repr::Large(m) => {
                 let old = large_mut(m).remove(k);
                 if m.len() <= SMALL / 2 {
-                    let entries = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                    self.0 = Repr::Small(Arc::new(entries));
+                    let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    *self = Map::from_distinct(entries);
                 }
                 old
             }
@@ -319,16 +365,28 @@ impl Map {
     pub fn small_entries(&self) -> Option<&[(Value, Value)]> {
         match &self.0 {
             Repr::Empty => Some(&[]),
-            Repr::Small(v) => Some(v),
+            Repr::Small(v, _) => Some(v),
             Repr::Large(_) | Repr::Sorted(_) => None,
         }
+    }
+
+    /// Whether this is a non-empty small map none of whose keys and values
+    /// holds another value (each is a scalar or an empty collection): a
+    /// record of scalars, two levels deep. Exact for maps built from such
+    /// entries and changed by `insert`, `remove` and `take_value`; `false`
+    /// (measure it) after `get_mut`, and for empty, large and sorted maps.
+    /// The depth check of values leaving a turn (`depth.rs`) reads it
+    /// instead of scanning every record.
+    #[inline]
+    pub fn is_shallow_record(&self) -> bool {
+        matches!(self.0, Repr::Small(_, true))
     }
 
     /// The entries in order (insertion order; key order for a sorted map).
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
-            Repr::Small(v) => Iter::Small(v.iter()),
+            Repr::Small(v, _) => Iter::Small(v.iter()),
             Repr::Large(m) => Iter::Large(m.iter()),
             Repr::Sorted(m) => Iter::Sorted(m.iter()),
         }
@@ -425,7 +483,7 @@ impl IntoIterator for Map {
     fn into_iter(self) -> Self::IntoIter {
         let entries: Vec<(Value, Value)> = match self.0 {
             Repr::Empty => Vec::new(),
-            Repr::Small(v) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
+            Repr::Small(v, _) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
             Repr::Large(m) => match Arc::try_unwrap(m) {
                 Ok(m) => m.into_entries().collect(),
                 Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
@@ -479,7 +537,7 @@ mod tests {
                 Some(int(if i == 42 { 0 } else { i * 2 }))
             );
         }
-        assert!(matches!(m.0, Repr::Small(_)));
+        assert!(matches!(m.0, Repr::Small(..)));
         assert!(m.keys().cloned().eq((95..100).rev().map(int)));
     }
 
@@ -517,6 +575,82 @@ mod tests {
         assert_eq!(a.get(&int(1)), Some(&int(1)));
         assert_eq!(b.get(&int(1)), Some(&int(10)));
         assert!(!a.ptr_eq(&b));
+    }
+
+    /// A map says it is a shallow record only when no entry holds another
+    /// value, whatever writes made it; and says so when it was built
+    /// shallow and every write since kept it so (other than `get_mut`).
+    #[test]
+    fn a_shallow_record_says_so_only_when_it_is_one() {
+        let nested = || Value::vector_from([int(1)]);
+        let scalars = |m: &Map| {
+            m.len() <= SMALL
+                && !m.is_empty()
+                && shallow_entries(
+                    &m.iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect::<Vec<_>>(),
+                )
+        };
+        let check = |m: &Map, exact: bool| {
+            if m.is_shallow_record() {
+                assert!(scalars(m), "flagged shallow but holds a collection");
+            } else if exact {
+                assert!(!scalars(m), "shallow but not flagged");
+            }
+        };
+        // Every write, in a fixed pseudo-random order, on copies too.
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut m = Map::new();
+        let mut exact = true;
+        for _ in 0..5000 {
+            let k = int(next(20) as i64);
+            let v = if next(4) == 0 { nested() } else { int(1) };
+            let keep = m.clone();
+            match next(6) {
+                0 | 1 => {
+                    m.insert(k, v);
+                }
+                2 => {
+                    m.remove(&k);
+                }
+                3 => {
+                    m.take_value(&k);
+                }
+                4 => {
+                    if let Some(slot) = m.get_mut(&k) {
+                        *slot = v;
+                        exact = false;
+                    }
+                }
+                _ => {
+                    let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    if entries.len() <= SMALL {
+                        m = Map::from_distinct(entries);
+                        exact = true;
+                    }
+                }
+            }
+            // Once it held a collection the flag may stay off (until the
+            // map is built again): only "flagged implies shallow" holds.
+            exact &= scalars(&m);
+            check(&m, exact);
+            check(&keep, false);
+            if m.is_empty() {
+                exact = true;
+            }
+        }
+        assert!(Map::unit(int(1), int(2)).is_shallow_record());
+        assert!(!Map::unit(int(1), nested()).is_shallow_record());
+        assert!(!Map::unit(nested(), int(1)).is_shallow_record());
+        let empty_vec = Value::empty_vector();
+        assert!(Map::unit(int(1), empty_vec).is_shallow_record());
     }
 
     #[test]
