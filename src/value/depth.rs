@@ -172,12 +172,11 @@ fn open<'a>(
 }
 
 /// Pushes on `work` the values directly inside `v` that need measuring;
-/// small records of scalars are measured here (height 2, without a trip
-/// through `work`). Returns the height of `v` those small ones give: 2, or
-/// 3 when one of them is a collection.
+/// small ones (records, a record's few line items) are measured here
+/// ([`quick_height`], without a trip through `work`). Returns the height
+/// of `v` those give (at least 2).
 fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a>) -> usize {
     let mut height = 2;
-    let mut see = |c: &'a Value| see_child(c, &mut height, work);
     match v {
         // Run by run, the test inline: most items of big vectors are
         // records that say they are shallow.
@@ -186,34 +185,32 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
             while i < items.len() {
                 let run = items.run_from(i);
                 for c in run {
-                    see(c);
+                    see_child(c, &mut height, work);
                 }
                 i += run.len();
             }
         }
-        Value::Set(items) => items.iter().for_each(see),
+        Value::Set(items) => items.iter().for_each(|c| see_child(c, &mut height, work)),
         Value::Map(m) if m.is_shallow_record() => {}
         Value::Map(m) => match m.small_entries() {
             Some(entries) => {
                 for (k, x) in entries {
-                    see(k);
-                    see(x);
+                    see_child(k, &mut height, work);
+                    see_child(x, &mut height, work);
                 }
             }
             None => m.iter().for_each(|(k, x)| {
-                see(k);
-                see(x);
+                see_child(k, &mut height, work);
+                see_child(x, &mut height, work);
             }),
         },
         Value::Fn(Func::Closure(c)) => {
-            c.captures.iter().for_each(&mut see);
-            if let Some(group) = &c.group {
-                for (_, captures) in &group.members {
-                    captures.iter().for_each(&mut see);
-                }
+            let groups = c.group.iter().flat_map(|g| g.members.iter());
+            for x in c.captures.iter().chain(groups.flat_map(|(_, caps)| caps)) {
+                see_child(x, &mut height, work);
             }
         }
-        Value::Reduced(inner) => see(inner),
+        Value::Reduced(inner) => see_child(inner, &mut height, work),
         // One level; what the link holds is measured on its own.
         Value::Lazy(seq) if roots.links.insert(std::sync::Arc::as_ptr(seq) as usize) => {
             lazy_parts(seq, |c| {
@@ -227,19 +224,83 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
     height
 }
 
-/// One item of a part being measured: nothing to do for a scalar, height
-/// 3 for the part when it is a small record of scalars, else on `work`.
+/// One item of a part being measured: its height found in place
+/// ([`quick_height`]) raises the part's, else it goes on `work`.
 #[inline(always)]
 fn see_child<'a>(c: &'a Value, height: &mut usize, work: &mut Vec<&'a Value>) {
-    if matches!(c, Value::Map(m) if m.is_shallow_record()) {
-        *height = 3;
-    } else if is_nested(c) {
-        if is_small_record(c) {
-            *height = 3;
-        } else {
-            work.push(c);
-        }
+    match quick_height(c, QUICK_LEVELS) {
+        Some(h) => *height = (*height).max(h + 1),
+        None => work.push(c),
     }
+}
+
+/// How many levels below an item [`quick_height`] looks.
+const QUICK_LEVELS: u32 = 2;
+
+/// The height of `c` when it is found in place, without the work list: a
+/// scalar or empty collection is 1, a record that says it is shallow 2
+/// (no scan), and a small vector or map (at most [`BIG`] items) whose items
+/// are found so at most `levels` deeper one more than the highest of them
+/// — an order holding a few line-item records is 4. `None` for anything
+/// else (then the walk measures it, remembering shared parts).
+///
+/// The work is bounded as the walk's own is: at most 32 values per level
+/// (a small map's keys and values), so at `QUICK_LEVELS` = 2 at most 32 ×
+/// 32 one-step tests per item, the order of what the walk spends on a
+/// small part each time it meets it (small parts of height up to 3 are
+/// measured again, not remembered; a remembered one has its items listed
+/// before it is looked up).
+#[inline(always)]
+fn quick_height(c: &Value, levels: u32) -> Option<usize> {
+    if let Some(h) = leaf_height(c) {
+        return Some(h);
+    }
+    if levels == 0 {
+        return None;
+    }
+    let mut h = 1;
+    match c {
+        Value::Vector(items) if items.len() <= BIG && items.is_contiguous() => {
+            for x in items.run_from(0) {
+                h = h.max(below(x, levels - 1)?);
+            }
+        }
+        Value::Map(m) => {
+            for (k, x) in m.small_entries()? {
+                h = h.max(below(k, levels - 1)?).max(below(x, levels - 1)?);
+            }
+        }
+        _ => return None,
+    }
+    Some(h + 1)
+}
+
+/// 1 for a scalar or an empty collection, 2 for a record that says it is
+/// shallow, in one or two tests; `None` for anything else.
+#[inline(always)]
+fn leaf_height(c: &Value) -> Option<usize> {
+    if matches!(c, Value::Map(m) if m.is_shallow_record()) {
+        Some(2)
+    } else if !is_nested(c) {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// An item's height: scalars and records tested inline, anything else one
+/// level down.
+#[inline(always)]
+fn below(x: &Value, levels: u32) -> Option<usize> {
+    match leaf_height(x) {
+        Some(h) => Some(h),
+        None => quick_height_below(x, levels),
+    }
+}
+
+/// [`quick_height`] one level down (not inlined: the recursion).
+fn quick_height_below(c: &Value, levels: u32) -> Option<usize> {
+    quick_height(c, levels)
 }
 
 /// The values an infinite sequence holds (`(repeat x)` holds `x`, so
@@ -287,17 +348,6 @@ fn lazy_parts<'a>(seq: &'a LazySeq, mut see: impl FnMut(&'a Value)) {
             see(f);
             sources.iter().for_each(see);
         }
-    }
-}
-
-/// A small map or vector holding only scalars (the records of a program);
-/// a map says so itself ([`super::Map::is_shallow_record`]), without a scan.
-#[inline(always)]
-fn is_small_record(v: &Value) -> bool {
-    match v {
-        Value::Map(m) => m.is_shallow_record(),
-        Value::Vector(items) => items.len() <= BIG && !items.iter().any(is_nested),
-        _ => false,
     }
 }
 
@@ -413,6 +463,48 @@ mod tests {
         let v = Value::vector_from(rows);
         assert!(!exceeds(&v, 32));
         assert!(exceeds(&v, 31));
+    }
+
+    /// Orders holding a few line-item records (measured in place) among
+    /// which one holds something deeper at each level the in-place
+    /// measure looks at, or past it.
+    #[test]
+    fn orders_of_line_items_are_measured_exactly() {
+        let kw = Value::keyword;
+        let item = |v: Value| Value::map_from([(kw("sku"), Value::Int(1)), (kw("qty"), v)]);
+        let order =
+            |items: Value| Value::map_from([(kw("id"), Value::Int(1)), (kw("items"), items)]);
+        let plain = || {
+            order(Value::vector_from([
+                item(Value::Int(1)),
+                item(Value::Int(2)),
+            ]))
+        };
+        let mut orders: Vec<Value> = (0..300).map(|_| plain()).collect();
+        // [order {items [item {qty 1}]}]: 4 levels below the vector.
+        let v = Value::vector_from(orders.clone());
+        assert!(!exceeds(&v, 5) && exceeds(&v, 4));
+        // A deeper value as an item's field, as an item, as the items.
+        for (i, deep) in [
+            order(Value::vector_from([item(Value::Int(1)), item(nested(6))])),
+            order(Value::vector_from([item(Value::Int(1)), nested(7)])),
+            order(nested(8)),
+            Value::map_from([(nested(8), Value::Int(1))]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            orders[100 + i] = deep;
+            let v = Value::vector_from(orders.clone());
+            // 10 levels each way: the vector, the order (or map), …
+            assert!(!exceeds(&v, 10), "case {i}");
+            assert!(exceeds(&v, 9), "case {i}");
+            orders[100 + i] = plain();
+        }
+        // Shared items in every order (one vector, the same records).
+        let items = Value::vector_from([item(Value::Int(1)), item(nested(3))]);
+        let v = Value::vector_from((0..300).map(|_| order(items.clone())));
+        assert!(!exceeds(&v, 7) && exceeds(&v, 6));
     }
 
     #[test]
