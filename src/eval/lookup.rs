@@ -35,9 +35,18 @@ pub fn lookup(coll: &Value, k: &Value) -> Option<Value> {
 
 /// [`lookup`] by reference, for everything but strings (whose characters
 /// are new values): `None` for a string.
+#[inline]
 pub fn lookup_ref<'a>(coll: &'a Value, k: &Value) -> Option<&'a Value> {
     match coll {
-        Value::Map(m) => lookup_in_map_ref(m, k),
+        Value::Map(m) => {
+            // A record read with an interned keyword: found inline.
+            if let Value::Keyword(name) = k {
+                if let Some(v) = m.get_interned(name) {
+                    return Some(v);
+                }
+            }
+            lookup_in_map_ref(m, k)
+        }
         Value::Vector(v) => match k {
             Value::Int(i) if *i >= 0 => v.get(*i as usize),
             _ => None,

@@ -216,6 +216,21 @@ impl Map {
         }
     }
 
+    /// The value of a small map's key `name` when both are the same
+    /// interned keyword (a record read with the keyword it was built
+    /// with): one pointer scan, inline. `None` otherwise — not found here,
+    /// which is not "absent": ask [`Map::get`].
+    #[inline(always)]
+    pub fn get_interned(&self, name: &super::Kw) -> Option<&Value> {
+        match &self.0 {
+            Repr::Small(v, _) => v
+                .iter()
+                .find(|(x, _)| matches!(x, Value::Keyword(xn) if xn.same_interned(name)))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// The value of the string key `text`, without building the key.
     pub fn get_str(&self, text: &str) -> Option<&Value> {
         let is_key = |x: &Value| matches!(x, Value::Str(s) if &**s == text);
