@@ -56,6 +56,32 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
         [start, end] => (start.clone(), end.clone(), Value::Int(1)),
         [start, end, step, ..] => (start.clone(), end.clone(), step.clone()),
     };
+    // Integers (nearly every range): the count at once, no floats; a step
+    // of 1 without a division.
+    if let (Value::Int(a), Value::Int(b), Value::Int(c)) = (&start, &end, &step) {
+        if *c != 0 {
+            let (a, b, c) = (*a as i128, *b as i128, *c as i128);
+            let n = match c {
+                1 => (b - a).max(0),
+                c if c > 0 && a < b => (b - a + c - 1) / c,
+                c if c < 0 && a > b => (a - b - c - 1) / -c,
+                _ => 0,
+            };
+            if n == 0 {
+                return built(interp, Vector::new());
+            }
+            let n = u64::try_from(n).unwrap_or(u64::MAX);
+            interp.alloc(cost::vector_bytes_for(n))?;
+            interp.tick(n)?;
+            // Exactly its room (a flat vector past `vector::SMALL`), up to a
+            // size any real program stays under; beyond it, it grows.
+            let mut out = Vec::with_capacity(usize::try_from(n).map_or(0, |n| n.min(EXACT_ROOM)));
+            for i in 0..n as i128 {
+                out.push(Value::Int((a + i * c) as i64));
+            }
+            return Ok(Value::vector(Vector::from_vec(out)));
+        }
+    }
     let s = args::number("range", &start)?;
     let e = args::number("range", &end)?;
     let st = args::number("range", &step)?;
@@ -68,24 +94,6 @@ pub(super) fn range(interp: &mut Interp, argv: &[Value]) -> Result<Value> {
     }
     if !((st > 0.0 && s < e) || (st < 0.0 && s > e)) {
         return built(interp, Vector::new());
-    }
-    if let (Value::Int(a), Value::Int(b), Value::Int(c)) = (&start, &end, &step) {
-        let (a, b, c) = (*a as i128, *b as i128, *c as i128);
-        let n = if c > 0 {
-            (b - a + c - 1) / c
-        } else {
-            (a - b - c - 1) / -c
-        };
-        let n = u64::try_from(n).unwrap_or(u64::MAX);
-        interp.alloc(cost::vector_bytes_for(n))?;
-        interp.tick(n)?;
-        // Exactly its room (a flat vector past `vector::SMALL`), up to a
-        // size any real program stays under; beyond it, it grows.
-        let mut out = Vec::with_capacity(usize::try_from(n).map_or(0, |n| n.min(EXACT_ROOM)));
-        for i in 0..n as i128 {
-            out.push(Value::Int((a + i * c) as i64));
-        }
-        return Ok(Value::vector(Vector::from_vec(out)));
     }
     // Some float: step by repeated addition, as Clojure does.
     let estimate = ((e - s) / st).ceil();

@@ -1107,3 +1107,45 @@ fn direct_sort_orders_like_the_merge_sort() {
         ErrorKind::Type
     );
 }
+
+/// Integer ranges (counted at once) give what stepping a float start by
+/// repeated addition gives, item for item, for every sign and size of step.
+#[test]
+fn integer_ranges_match_the_stepped_ones() {
+    for a in -7..=7 {
+        for b in -7..=7 {
+            for c in [-4, -3, -1, 1, 2, 5] {
+                let ints = run("range", &[i(a), i(b), i(c)]);
+                let stepped = match call(
+                    &mut Interp::standalone(),
+                    "range",
+                    &[fl(a as f64), i(b), i(c)],
+                ) {
+                    Ok(Value::Vector(v)) => format!(
+                        "[{}]",
+                        v.iter()
+                            .map(|x| (num_f(x) as i64).to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                    other => panic!(
+                        "range {a} {b} {c}: {}",
+                        other.map(|v| show(&v)).unwrap_or_default()
+                    ),
+                };
+                assert_eq!(ints, stepped, "(range {a} {b} {c})");
+            }
+        }
+    }
+    assert_eq!(run("range", &[i(4)]), "[0 1 2 3]");
+    assert_eq!(run("range", &[i(-2)]), "[]");
+    assert_eq!(run("range", &[i(3), i(3), i(0)]), "[]");
+}
+
+fn num_f(v: &Value) -> f64 {
+    match v {
+        Value::Float(f) => *f,
+        Value::Int(n) => *n as f64,
+        other => panic!("not a number: {}", show(other)),
+    }
+}

@@ -4,8 +4,9 @@
 //! one step charged, the result marked when an operand is hidden;
 //! equal-kind texts compare inline for `=`; anything else calls the builtin.
 //!
-//! Operands that are locals or constants are read in place: an integer in
-//! a slot is copied out as an `i64`, never cloned as a `Value`.
+//! Operands that are locals, captured values or constants are read in
+//! place: an integer in a slot is copied out as an `i64`, never cloned as
+//! a `Value`.
 
 use crate::analyze::expr::{ArithOp, Expr};
 use crate::builtins::Builtin;
@@ -15,9 +16,11 @@ use crate::value::Value;
 use super::{compile, Code, Interp, Test};
 use crate::eval::Frame;
 
-/// An operand, read where it is when it is a local or a constant.
+/// An operand, read where it is when it is a local, a closure's captured
+/// value or a constant.
 enum Operand<'a> {
     Local(usize),
+    Capture(usize),
     Const(&'a Value),
     Code(Code<'a>),
 }
@@ -26,6 +29,7 @@ impl<'a> Operand<'a> {
     fn of(e: &'a Expr) -> Operand<'a> {
         match e {
             Expr::Local(s) => Operand::Local(*s as usize),
+            Expr::Capture(i) => Operand::Capture(*i as usize),
             Expr::Const(v) => Operand::Const(v),
             other => Operand::Code(compile(other)),
         }
@@ -35,16 +39,21 @@ impl<'a> Operand<'a> {
     fn value(&self, it: &mut Interp, f: Frame) -> Result<Value> {
         match self {
             Operand::Local(s) => Ok(it.stack[f.bp + s].clone()),
+            Operand::Capture(i) => super::captured(f, *i),
             Operand::Const(v) => Ok((*v).clone()),
             Operand::Code(c) => c(it, f),
         }
     }
 
-    /// The integer a local or constant operand holds now.
+    /// The integer a local, captured or constant operand holds now.
     #[inline(always)]
     fn int(&self, it: &Interp, f: Frame) -> Option<i64> {
         match self {
             Operand::Local(s) => match it.stack[f.bp + s] {
+                Value::Int(i) => Some(i),
+                _ => None,
+            },
+            Operand::Capture(i) => match f.closure?.captures[*i] {
                 Value::Int(i) => Some(i),
                 _ => None,
             },
@@ -364,6 +373,22 @@ pub(super) fn arith2<'a>(
                 }
             }
             let yv = y.value(it, f)?;
+            finish(it, op, xv, yv, b, span)
+        });
+    }
+    if x.is_leaf() {
+        // `(+ acc (mod …))`: the leaf's integer read in place (before the
+        // code runs; a leaf's slot does not change while it does).
+        let Operand::Code(yc) = y else { unreachable!() };
+        return Box::new(move |it, f| {
+            let a = x.int(it, f);
+            let yv = yc(it, f)?;
+            if let (Some(a), Value::Int(c)) = (a, &yv) {
+                if let Some(r) = ints(it, op, a, *c) {
+                    return r;
+                }
+            }
+            let xv = x.value(it, f)?;
             finish(it, op, xv, yv, b, span)
         });
     }

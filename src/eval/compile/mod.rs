@@ -121,10 +121,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         }
         Expr::Capture(i) => {
             let i = *i as usize;
-            Box::new(move |_, f| match f.closure {
-                Some(c) => Ok(c.captures[i].clone()),
-                None => Err(Error::internal("capture outside a closure")),
-            })
+            Box::new(move |_, f| captured(f, i))
         }
         Expr::Global(id) => {
             let id = *id;
@@ -316,6 +313,15 @@ fn recur<'a>(args: &'a [Expr], slots: &'a [Slot]) -> Code<'a> {
                 Ok(Value::Nil)
             })
         }
+    }
+}
+
+/// The `i`th value the running closure captured.
+#[inline(always)]
+pub(super) fn captured(f: Frame, i: usize) -> Result<Value> {
+    match f.closure {
+        Some(c) => Ok(c.captures[i].clone()),
+        None => Err(Error::internal("capture outside a closure")),
     }
 }
 

@@ -78,6 +78,13 @@ const EXPRS: &[&str] = &[
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
     "(let [x 1] (str \"a\" (/ x 0)))",
+    // A local and computed code: the local's integer read in place.
+    "(let [a 5 b 9] [(+ a (* b 2)) (- a (:x {:x 3})) (< a (inc b)) (* a (mod b 4)) (quot a (- b 7))])",
+    "(let [a 9223372036854775807 b 1] (+ a (* b 1)))",
+    "(let [a 1 b 2.5 n nil] [(+ a (* b 2)) (< a (* b 1))])",
+    "(let [a nil] (+ a (inc 1)))",
+    "(let [a 5 b 0] (mod a (* b 1)))",
+    "(let [a \"s\"] (+ a (inc 1)))",
     // `nth` of a constant table: in range, out of range, negative, not an
     // integer, a float index.
     "(let [i 2 j 9 k -1 f 1.0] [(nth [:a :b :c] i) (nth [:a :b] j) (nth [:a :b] k) (nth [:a] f)])",
@@ -104,4 +111,34 @@ fn user_function_calls_are_charged_and_bounded_as_before() {
     assert_eq!(s16 - s15, (3193 - 1973) * 2 + (1596 - 986) * 3);
     let (v, _) = run("(defn down [n] (if (= n 0) 0 (down (dec n)))) (down 100000)");
     assert!(v.contains("call depth exceeded"), "{v}");
+}
+
+/// A closure's captured value as an operand (read in place) gives what the
+/// same operation on two arguments gives, and charges the same steps:
+/// only the way `i` reaches the operation differs between the two.
+#[test]
+fn captured_operands_give_what_arguments_give() {
+    let values = ["5", "-7", "0", "9223372036854775807", "2.5", "nil", "\"s\""];
+    let ops = [
+        "+", "-", "*", "<", ">", "<=", ">=", "=", "mod", "rem", "quot",
+    ];
+    let mut charge = None;
+    for op in ops {
+        for x in values {
+            for y in values {
+                let captured = run(&format!("((let [i {x}] (fn [j] ({op} i j))) {y})"));
+                let args = run(&format!("((let [k 0] (fn [i j] ({op} i j))) {x} {y})"));
+                assert_eq!(captured.0, args.0, "({op} {x} {y})");
+                // The same difference (the extra argument's binding)
+                // whatever the operation charged.
+                let d = captured.1 as i64 - args.1 as i64;
+                assert_eq!(*charge.get_or_insert(d), d, "steps of ({op} {x} {y})");
+            }
+        }
+    }
+    for x in values {
+        let stepped = run(&format!("((let [i {x}] (fn [] [(inc i) (dec i)])))"));
+        let walked = run(&format!("(let [i {x}] [(inc i) (dec i)])"));
+        assert_eq!(stepped.0, walked.0, "(inc {x})");
+    }
 }
