@@ -95,15 +95,20 @@ fn shallow_entries(entries: &[(Value, Value)]) -> bool {
     entries.iter().all(|(k, v)| shallow_pair(k, v))
 }
 
+/// Whether key `x` is the same interned keyword as `name` (one pointer
+/// comparison).
+#[inline(always)]
+fn is_interned(x: &Value, name: &super::Kw) -> bool {
+    matches!(x, Value::Keyword(xn) if xn.same_interned(name))
+}
+
 /// The position of `k` among small entries.
 #[inline]
 fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
     if let Value::Keyword(name) = k {
         // Records are looked up with the interned keyword they were built
         // with: a pointer scan finds most keys.
-        let hit = entries
-            .iter()
-            .position(|(x, _)| matches!(x, Value::Keyword(xn) if xn.same_interned(name)));
+        let hit = entries.iter().position(|(x, _)| is_interned(x, name));
         if hit.is_some() {
             return hit;
         }
@@ -145,13 +150,8 @@ impl Map {
     /// A map of `entries` in their order, without duplicate keys (what a
     /// record literal builds); at most `SMALL` of them.
     pub fn from_distinct(entries: Vec<(Value, Value)>) -> Map {
-        debug_assert!(entries.len() <= SMALL);
-        if entries.is_empty() {
-            Map::new()
-        } else {
-            let shallow = shallow_entries(&entries);
-            Map(Repr::Small(Arc::new(entries), shallow))
-        }
+        let shallow = shallow_entries(&entries);
+        Map::from_distinct_known(entries, shallow)
     }
 
     /// [`Map::from_distinct`] when the caller knows whether any key or
@@ -223,10 +223,7 @@ impl Map {
     #[inline(always)]
     pub fn get_interned(&self, name: &super::Kw) -> Option<&Value> {
         match &self.0 {
-            Repr::Small(v, _) => v
-                .iter()
-                .find(|(x, _)| matches!(x, Value::Keyword(xn) if xn.same_interned(name)))
-                .map(|(_, v)| v),
+            Repr::Small(v, _) => v.iter().find(|(x, _)| is_interned(x, name)).map(|(_, v)| v),
             _ => None,
         }
     }
