@@ -1,0 +1,149 @@
+//! Unit tests of [`super::Map`]: orders, copy on write, the shallow-record flag.
+
+use super::*;
+
+fn int(i: i64) -> Value {
+    Value::Int(i)
+}
+
+#[test]
+fn grows_large_and_shrinks_back_keeping_insertion_order() {
+    let mut m = Map::new();
+    for i in (0..100).rev() {
+        assert_eq!(m.insert(int(i), int(i * 2)), None);
+    }
+    assert_eq!(m.len(), 100);
+    assert!(matches!(m.0, Repr::Large(_)));
+    assert!(m.keys().cloned().eq((0..100).rev().map(int)));
+    assert_eq!(m.get(&int(42)), Some(&int(84)));
+    assert_eq!(m.insert(int(42), int(0)), Some(int(84)));
+    for i in 0..95 {
+        assert_eq!(
+            m.remove(&int(i)),
+            Some(int(if i == 42 { 0 } else { i * 2 }))
+        );
+    }
+    assert!(matches!(m.0, Repr::Small(..)));
+    assert!(m.keys().cloned().eq((95..100).rev().map(int)));
+}
+
+#[test]
+fn small_maps_append_new_keys_and_keep_replaced_ones_in_place() {
+    let mut m: Map = [(int(3), int(0)), (int(1), int(0))].into_iter().collect();
+    m.insert(int(2), int(0));
+    m.insert(int(3), int(9));
+    assert!(m.keys().cloned().eq([3, 1, 2].map(int)));
+    m.remove(&int(1));
+    m.insert(int(1), int(0));
+    assert!(m.keys().cloned().eq([3, 2, 1].map(int)));
+}
+
+#[test]
+fn sorted_maps_stay_sorted() {
+    let mut m = Map::sorted();
+    for i in [5, 1, 40, 3] {
+        m.insert(int(i), int(i));
+    }
+    assert!(m.keys().cloned().eq([1, 3, 5, 40].map(int)));
+    assert!(m.empty_like().is_sorted());
+    m.remove(&int(3));
+    assert!(m.is_sorted());
+}
+
+#[test]
+fn copies_on_write_and_leaves_the_original_alone() {
+    let a: Map = [(int(1), int(1)), (int(2), int(2))].into_iter().collect();
+    let mut b = a.clone();
+    assert!(a.ptr_eq(&b));
+    b.insert(int(3), int(3));
+    *b.entry(int(1)).or_insert(int(0)) = int(10);
+    assert_eq!(a.len(), 2);
+    assert_eq!(a.get(&int(1)), Some(&int(1)));
+    assert_eq!(b.get(&int(1)), Some(&int(10)));
+    assert!(!a.ptr_eq(&b));
+}
+
+/// A map says it is a shallow record only when no entry holds another
+/// value, whatever writes made it; and says so when it was built
+/// shallow and every write since kept it so (other than `get_mut`).
+#[test]
+fn a_shallow_record_says_so_only_when_it_is_one() {
+    let nested = || Value::vector_from([int(1)]);
+    let scalars = |m: &Map| {
+        m.len() <= SMALL
+            && !m.is_empty()
+            && shallow_entries(
+                &m.iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<Vec<_>>(),
+            )
+    };
+    let check = |m: &Map, exact: bool| {
+        if m.is_shallow_record() {
+            assert!(scalars(m), "flagged shallow but holds a collection");
+        } else if exact {
+            assert!(!scalars(m), "shallow but not flagged");
+        }
+    };
+    // Every write, in a fixed pseudo-random order, on copies too.
+    let mut seed = 7u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut m = Map::new();
+    let mut exact = true;
+    for _ in 0..5000 {
+        let k = int(next(20) as i64);
+        let v = if next(4) == 0 { nested() } else { int(1) };
+        let keep = m.clone();
+        match next(6) {
+            0 | 1 => {
+                m.insert(k, v);
+            }
+            2 => {
+                m.remove(&k);
+            }
+            3 => {
+                m.take_value(&k);
+            }
+            4 => {
+                if let Some(slot) = m.get_mut(&k) {
+                    *slot = v;
+                    exact = false;
+                }
+            }
+            _ => {
+                let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                if entries.len() <= SMALL {
+                    m = Map::from_distinct(entries);
+                    exact = true;
+                }
+            }
+        }
+        // Once it held a collection the flag may stay off (until the
+        // map is built again): only "flagged implies shallow" holds.
+        exact &= scalars(&m);
+        check(&m, exact);
+        check(&keep, false);
+        if m.is_empty() {
+            exact = true;
+        }
+    }
+    assert!(Map::unit(int(1), int(2)).is_shallow_record());
+    assert!(!Map::unit(int(1), nested()).is_shallow_record());
+    assert!(!Map::unit(nested(), int(1)).is_shallow_record());
+    let empty_vec = Value::empty_vector();
+    assert!(Map::unit(int(1), empty_vec).is_shallow_record());
+}
+
+#[test]
+fn union_prefers_the_left_side() {
+    let a: Map = [(int(1), int(1))].into_iter().collect();
+    let b: Map = [(int(1), int(9)), (int(2), int(2))].into_iter().collect();
+    let u = a.union(b);
+    assert_eq!(u.get(&int(1)), Some(&int(1)));
+    assert_eq!(u.len(), 2);
+}
