@@ -78,6 +78,10 @@ const EXPRS: &[&str] = &[
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
     "(let [x 1] (str \"a\" (/ x 0)))",
+    // Record literals with computed values, built as the values come; an
+    // error part way.
+    "(let [a 1 v [1 2]] [{:x a :y (inc a) :v v} {:e {} :n nil} {:x a :y (/ a 0)}])",
+    "(let [a 1] (count {:x a :y [a] :z (str a)}))",
     // A local and computed code: the local's integer read in place.
     "(let [a 5 b 9] [(+ a (* b 2)) (- a (:x {:x 3})) (< a (inc b)) (* a (mod b 4)) (quot a (- b 7))])",
     "(let [a 9223372036854775807 b 1] (+ a (* b 1)))",
