@@ -38,7 +38,8 @@ pub enum Expr {
     Vector(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
     /// A map literal whose keys are distinct constants (`{:id i :name n}`,
-    /// the records LLM programs build): the map is built from a template.
+    /// the records LLM programs build): each key paired with its value as
+    /// the values are computed.
     Record(Box<Record>),
     Set(Vec<Expr>),
 
@@ -182,11 +183,10 @@ impl ArithOp {
 
 /// A map literal with constant keys, see [`Expr::Record`].
 pub struct Record {
-    /// The entries in source order, values `nil`: cloned, then filled in.
-    pub template: Vec<(Value, Value)>,
-    /// The value expressions in source order (their evaluation order), each
-    /// with its entry's index in `template`.
-    pub values: Vec<(usize, Expr)>,
+    /// The keys, distinct, in source order.
+    pub keys: Vec<Value>,
+    /// The value of each key, in the same order (their evaluation order).
+    pub values: Vec<Expr>,
 }
 
 /// Evaluate `value` and store it in `slot`.

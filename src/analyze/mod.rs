@@ -621,7 +621,7 @@ fn record(pairs: Vec<(Expr, Expr)>) -> Expr {
             _ => return Expr::Map(pairs),
         }
     }
-    let template: Vec<(Value, Value)> = keys.into_iter().map(|k| (k.clone(), Value::Nil)).collect();
-    let values = pairs.into_iter().map(|(_, v)| v).enumerate().collect();
-    Expr::Record(Box::new(expr::Record { template, values }))
+    let keys = keys.into_iter().cloned().collect();
+    let values = pairs.into_iter().map(|(_, v)| v).collect();
+    Expr::Record(Box::new(expr::Record { keys, values }))
 }

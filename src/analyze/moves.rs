@@ -66,7 +66,7 @@ fn reads(e: &Expr, s: Slot) -> bool {
         | Expr::And(items)
         | Expr::Or(items) => any(items),
         Expr::Map(pairs) => pairs.iter().any(|(k, v)| reads(k, s) || reads(v, s)),
-        Expr::Record(r) => r.values.iter().any(|(_, v)| reads(v, s)),
+        Expr::Record(r) => r.values.iter().any(|v| reads(v, s)),
         Expr::Get(mk) => reads(&mk.0, s) || reads(&mk.1, s),
         Expr::If(b) => reads(&b.0, s) || reads(&b.1, s) || reads(&b.2, s),
         Expr::Let(binds, body) => {

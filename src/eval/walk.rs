@@ -225,9 +225,9 @@ impl Interp {
                 Ok(Value::vector(v))
             }
             Expr::Record(r) => {
-                let mut entries = r.template.clone();
-                for (i, e) in &r.values {
-                    entries[*i].1 = self.eval(e, frame)?;
+                let mut entries = Vec::with_capacity(r.keys.len());
+                for (k, e) in r.keys.iter().zip(&r.values) {
+                    entries.push((k.clone(), self.eval(e, frame)?));
                 }
                 self.budget.alloc(cost::map_bytes(entries.len()))?;
                 Ok(Value::Map(Map::from_distinct(entries)))

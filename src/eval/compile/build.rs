@@ -25,35 +25,18 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 }
 
 pub(super) fn record(r: &Record) -> Code<'_> {
-    let values: Vec<(usize, Code)> = r.values.iter().map(|(i, e)| (*i, compile(e))).collect();
-    let template = &r.template;
+    let values: Vec<Code> = r.values.iter().map(compile).collect();
+    let keys = &r.keys;
     // The keys are constants: whether one holds another value is known
     // now; each computed value is looked at as it is stored.
-    let keys_shallow = template.iter().all(|(k, v)| !is_nested(k) && !is_nested(v));
-    // Every entry computed, in the template's order (what the analyzer
-    // builds): the entries are made as the values come, no template copy.
-    let in_order =
-        values.len() == template.len() && values.iter().enumerate().all(|(j, (i, _))| *i == j);
-    if in_order {
-        return Box::new(move |it, f| {
-            let mut entries = Vec::with_capacity(template.len());
-            let mut shallow = keys_shallow;
-            for ((k, _), (_, c)) in template.iter().zip(&values) {
-                let v = c(it, f)?;
-                shallow &= !is_nested(&v);
-                entries.push((k.clone(), v));
-            }
-            it.budget.alloc(cost::map_bytes(entries.len()))?;
-            Ok(Value::Map(Map::from_distinct_known(entries, shallow)))
-        });
-    }
+    let keys_shallow = keys.iter().all(|k| !is_nested(k));
     Box::new(move |it, f| {
-        let mut entries = template.clone();
+        let mut entries = Vec::with_capacity(keys.len());
         let mut shallow = keys_shallow;
-        for (i, c) in &values {
+        for (k, c) in keys.iter().zip(&values) {
             let v = c(it, f)?;
             shallow &= !is_nested(&v);
-            entries[*i].1 = v;
+            entries.push((k.clone(), v));
         }
         it.budget.alloc(cost::map_bytes(entries.len()))?;
         Ok(Value::Map(Map::from_distinct_known(entries, shallow)))
