@@ -14,41 +14,73 @@
 //! frame). Steps, the depth at which `max_depth` fires, errors and the
 //! value each `defn` records as its last return are those of
 //! [`Interp::call`]. A keyword, and integer arithmetic by a core builtin,
-//! are done in place ([`Quick`]); any other function (another builtin, a
-//! closure of several arities or a variadic one) is called by
-//! [`Interp::call_mut`].
+//! are done in place ([`Quick`]); any other builtin is called directly
+//! (its kind found once, not per call); any other function (a closure of
+//! several arities or a variadic one) is called by [`Interp::call_mut`].
 
 use std::sync::Arc;
 
 use crate::analyze::expr::ArithOp;
+use crate::builtins::Builtin;
 use crate::error::Result;
 use crate::value::{Func, Value};
 
 use super::lookup::lookup;
 
-use super::{Closure, Interp};
+use super::{Closure, Compiled, Frame, Interp};
+use crate::analyze::expr::FnArity;
 
 /// A function a builtin calls many times, and the frame its calls share.
 pub(crate) struct Repeated<'f> {
     f: &'f Value,
+    /// The closure whose calls share a frame, found once (not per call).
+    shared: Option<Shared<'f>>,
     /// The shared frame's base, once the first call has pushed it.
     bp: Option<usize>,
     /// What a call of `f` can do in place, when it is not a closure.
     quick: Quick,
 }
 
+/// A closure of one fixed arity, its arity and its compiled body: what
+/// each call of it through [`Interp::call_again`] runs.
+#[derive(Clone, Copy)]
+struct Shared<'f> {
+    c: &'f Arc<Closure>,
+    arity: &'f FnArity,
+    code: &'f Compiled,
+}
+
 impl<'f> Repeated<'f> {
-    /// The closure whose calls of `n` arguments share a frame: one of a
-    /// single fixed arity `n`; `None` for anything else.
-    #[inline]
-    fn sharing(&self, n: usize) -> Option<&'f Arc<Closure>> {
-        match self.f {
+    fn new(f: &'f Value) -> Repeated<'f> {
+        Repeated {
+            f,
+            shared: Repeated::sharing(f),
+            bp: None,
+            quick: Repeated::quick(f),
+        }
+    }
+
+    /// The closure whose calls share a frame: one of a single fixed arity
+    /// (its calls of that many arguments); `None` for anything else.
+    fn sharing(f: &'f Value) -> Option<Shared<'f>> {
+        match f {
             Value::Fn(Func::Closure(c)) => match c.proto.arities.as_slice() {
-                [only] if !only.variadic && only.fixed == n => Some(c),
+                [only] if !only.variadic => Some(Shared {
+                    c,
+                    arity: only,
+                    code: super::compile::fn_body(only),
+                }),
                 _ => None,
             },
             _ => None,
         }
+    }
+
+    /// [`Repeated::sharing`]'s closure, when a call of `n` arguments is
+    /// one of its arity.
+    #[inline(always)]
+    fn shared(&self, n: usize) -> Option<Shared<'f>> {
+        self.shared.filter(|s| s.arity.fixed == n)
     }
 
     /// What a call of anything but a closure can do in place.
@@ -57,7 +89,7 @@ impl<'f> Repeated<'f> {
             Value::Keyword(_) => Quick::Key,
             Value::Fn(Func::Builtin(b)) => match ArithOp::of_builtin(b) {
                 Some(op) => Quick::Arith(op),
-                None => Quick::None,
+                None => Quick::Builtin(b),
             },
             _ => Quick::None,
         }
@@ -76,6 +108,9 @@ impl<'f> Repeated<'f> {
 enum Quick {
     Key,
     Arith(ArithOp),
+    /// Any other builtin: called as [`Interp::call`] calls it, without
+    /// finding out again what kind of function it is.
+    Builtin(&'static Builtin),
     None,
 }
 
@@ -88,11 +123,7 @@ impl Interp {
         f: &Value,
         body: impl FnOnce(&mut Interp, &mut Repeated) -> Result<T>,
     ) -> Result<T> {
-        let mut r = Repeated {
-            f,
-            bp: None,
-            quick: Repeated::quick(f),
-        };
+        let mut r = Repeated::new(f);
         let out = body(self, &mut r);
         if let Some(bp) = r.bp {
             self.drop_frame(bp);
@@ -104,15 +135,18 @@ impl Interp {
     /// Calls the repeated function on `args`, taking their values.
     #[inline]
     pub(crate) fn call_again(&mut self, r: &mut Repeated, args: &mut [Value]) -> Result<Value> {
-        match r.sharing(args.len()) {
-            Some(c) => self.enter_again(c, r, |slots| {
+        match r.shared(args.len()) {
+            Some(s) => self.enter_again(s, r, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
                     *slot = super::take(a);
                 }
             }),
             None => match self.quick_call(r, args) {
                 Some(out) => out,
-                None => self.call_mut(r.f, args),
+                None => match r.quick {
+                    Quick::Builtin(b) => self.call_builtin_mut(b, args),
+                    _ => self.call_mut(r.f, args),
+                },
             },
         }
     }
@@ -121,43 +155,61 @@ impl Interp {
     /// a builtin reads them in place; a closure's slots get copies).
     #[inline]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
-        match r.sharing(args.len()) {
-            Some(c) => self.enter_again(c, r, |slots| {
+        match r.shared(args.len()) {
+            Some(s) => self.enter_again(s, r, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args) {
                     slot.clone_from(a);
                 }
             }),
             None => match self.quick_call(r, args) {
                 Some(out) => out,
-                None => self.call(r.f, args),
+                None => match r.quick {
+                    Quick::Builtin(b) => self.call_builtin(b, args),
+                    _ => self.call(r.f, args),
+                },
             },
         }
     }
 
     /// [`Interp::call_again`] of a closure of one fixed arity matching
-    /// `args`: [`Interp::enter_closure`] with the frame kept.
+    /// `args`: [`Interp::enter_closure`] with the frame kept and the body
+    /// found once.
     #[inline(always)]
     fn enter_again(
         &mut self,
-        c: &Arc<Closure>,
+        s: Shared,
         r: &mut Repeated,
         set_args: impl FnOnce(&mut [Value]),
     ) -> Result<Value> {
-        let arity = &c.proto.arities[0];
         self.budget.tick(1)?;
         let bp = match r.bp {
             Some(bp) => bp,
-            None => self.push_shared_frame(arity.frame_size.max(arity.fixed), r)?,
+            None => self.push_shared_frame(s.arity.frame_size.max(s.arity.fixed), r)?,
         };
         set_args(&mut self.stack[bp..]);
-        match self.run_fn_body(c, arity, bp) {
+        let frame = Frame {
+            bp,
+            closure: Some(s.c),
+        };
+        let out = loop {
+            match s.code.run(self, frame) {
+                Ok(v) if !std::mem::take(&mut self.pending_recur) => break Ok(v),
+                Ok(_) => {
+                    if let Err(e) = self.budget.tick(1) {
+                        break Err(e);
+                    }
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        match out {
             Ok(v) => {
-                if let Some(id) = c.proto.global {
+                if let Some(id) = s.c.proto.global {
                     self.record_return(id, &v);
                 }
                 Ok(v)
             }
-            Err(e) => Err(e.or_source(&c.proto.source)),
+            Err(e) => Err(e.or_source(&s.c.proto.source)),
         }
     }
 
@@ -281,17 +333,43 @@ mod tests {
     #[test]
     fn quick_calls_give_what_the_call_gives() {
         use super::{Quick, Repeated};
+        use crate::error::Result;
         use crate::value::Value;
 
         fn both(i: &mut Interp, f: &Value, args: &[Value]) -> [(String, u64); 2] {
-            [Repeated::quick(f), Quick::None].map(|quick| {
-                let mut r = Repeated { f, bp: None, quick };
-                let before = i.budget.steps();
-                let out = match i.call_again(&mut r, &mut args.to_vec()) {
+            both_made(i, f, &mut |_| args.to_vec())
+        }
+        /// [`both`] of arguments `make` makes afresh for each call (a
+        /// `lazy-seq` is realised by the first call that reads it).
+        fn both_made(
+            i: &mut Interp,
+            f: &Value,
+            make: &mut dyn FnMut(&mut Interp) -> Vec<Value>,
+        ) -> [(String, u64); 2] {
+            fn shown(i: &mut Interp, before: u64, out: Result<Value>) -> (String, u64) {
+                let out = match out {
                     Ok(v) => v.to_string(),
                     Err(e) => format!("{:?}: {}", e.kind(), e.message()),
                 };
                 (out, i.budget.steps() - before)
+            }
+            [Repeated::quick(f), Quick::None].map(|quick| {
+                let mut r = Repeated {
+                    f,
+                    shared: None,
+                    bp: None,
+                    quick,
+                };
+                let mut args = make(i);
+                let before = i.budget.steps();
+                let out = i.call_again(&mut r, &mut args);
+                let owned = shown(i, before, out);
+                // The same through the entry that leaves the arguments.
+                let args = make(i);
+                let before = i.budget.steps();
+                let out = i.call_again_ref(&mut r, &args);
+                assert_eq!(shown(i, before, out), owned);
+                owned
             })
         }
         let mut i = Interp::standalone();
@@ -327,6 +405,40 @@ mod tests {
             let [q, slow] = both(&mut i, &kw, std::slice::from_ref(&m));
             assert_eq!(q, slow, "(:a {coll})");
         }
+        // Any other builtin, called directly: the same value, error
+        // (arity, type) and steps as the call.
+        let mut lazy = 0;
+        for (name, args) in [
+            ("count", vec!["[1 2 3]"]),
+            ("count", vec!["(lazy-seq [1 2])"]),
+            ("count", vec!["5"]),
+            ("count", vec!["[1]", "[2]"]),
+            ("str", vec!["1", ":a", "nil"]),
+            ("clojure.string/upper-case", vec!["\"abc\""]),
+        ] {
+            let f = i.run_program(name).result.expect("a builtin");
+            assert!(matches!(Repeated::quick(&f), Quick::Builtin(_)), "{name}");
+            // Each argument made by a function returning it, so a
+            // `lazy-seq` stays one (a program's result is realised).
+            let makers: Vec<Value> = args
+                .iter()
+                .map(|a| {
+                    let make = i.run_program(&format!("(fn [] {a})")).result;
+                    make.expect("a function")
+                })
+                .collect();
+            let mut make = |i: &mut Interp| -> Vec<Value> {
+                makers
+                    .iter()
+                    .map(|m| i.call(m, &[]).expect("a value"))
+                    .collect()
+            };
+            let args = make(&mut i);
+            let [q, slow] = both_made(&mut i, &f, &mut make);
+            assert_eq!(q, slow, "({name} {args:?})");
+            lazy += usize::from(args.iter().any(Value::may_end));
+        }
+        assert_eq!(lazy, 1, "a lazy-seq argument was tried");
         let two = [Value::Nil, Value::Int(0)];
         assert_eq!(both(&mut i, &kw, &two)[0], both(&mut i, &kw, &two)[1]);
     }
