@@ -115,6 +115,41 @@ impl Interp {
         }
     }
 
+    /// [`Interp::call_builtin_mut`] of a call whose number of arguments
+    /// `b` accepts (compiled code checks it once, when it is compiled): the
+    /// same steps, marks and result, in one function.
+    #[inline]
+    pub(crate) fn call_builtin_accepted(
+        &mut self,
+        b: &'static Builtin,
+        args: &mut [Value],
+    ) -> Result<Value> {
+        debug_assert!(b.arity.accepts(args.len()));
+        if realise::lazy_path(b, args) {
+            return self.call_builtin_may_end(b, args);
+        }
+        match b.owned {
+            Some(owned) => {
+                self.budget.tick(1)?;
+                if self.hidden.active() {
+                    let seen = self.hidden_args(b, args);
+                    let r = owned(self, args);
+                    return self.mark_hidden_result(b, args, seen, r);
+                }
+                owned(self, args)
+            }
+            None => {
+                self.budget.tick_settled(1)?;
+                if self.hidden.active() {
+                    let seen = self.hidden_args(b, args);
+                    let r = (b.f)(self, args);
+                    return self.mark_hidden_result(b, args, seen, r);
+                }
+                (b.f)(self, args)
+            }
+        }
+    }
+
     /// Calls a builtin after checking its arity (a `lazy-seq` among the
     /// arguments: `realise.rs`).
     #[inline]

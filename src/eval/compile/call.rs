@@ -90,11 +90,21 @@ impl<'a> ArgsCode<'a> {
     }
 }
 
-/// `(f args…)` of a builtin resolved at analysis.
+/// `(f args…)` of a builtin resolved at analysis. The number of arguments
+/// is checked here, once: a call `b` accepts goes straight to the builtin
+/// ([`Interp::call_builtin_accepted`]); any other gets the arity error
+/// after its arguments are evaluated, as the walker gives it.
 pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Code<'a> {
+    let accepted = b.arity.accepts(args.len());
     let args = ArgsCode::of(args);
+    if !accepted {
+        return Box::new(move |it, f| {
+            args.with(it, f, |it, vals| it.call_builtin_mut(b, vals))
+                .map_err(|e| e.or_span(span))
+        });
+    }
     Box::new(move |it, f| {
-        args.with(it, f, |it, vals| it.call_builtin_mut(b, vals))
+        args.with(it, f, |it, vals| it.call_builtin_accepted(b, vals))
             .map_err(|e| e.or_span(span))
     })
 }

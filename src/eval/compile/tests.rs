@@ -93,6 +93,13 @@ const EXPRS: &[&str] = &[
     // integer, a float index.
     "(let [i 2 j 9 k -1 f 1.0] [(nth [:a :b :c] i) (nth [:a :b] j) (nth [:a :b] k) (nth [:a] f)])",
     "(let [s \"x\"] (nth [:a :b] s))",
+    // Builtins called with a count of arguments they do not take: the
+    // arguments are evaluated first (their steps charged), then the arity
+    // error; for a plain and an owning builtin, caught and not.
+    "(let [x [1]] (count x (inc 1)))",
+    "(let [m {}] (assoc m (inc 1)))",
+    "(let [x 1] [(try (get x) (catch Exception e (:message e))) (try (conj) (catch Exception e 0))])",
+    "(let [x [1 2]] [(count x) (assoc x 0 (inc 1)) (get x 5 :none)])",
 ];
 
 #[test]
