@@ -178,6 +178,14 @@ pub fn map_bytes(n: usize) -> u64 {
     }
 }
 
+/// The imbl tree a large map's flat entries become (`map/entries.rs`:
+/// the first write to entries another map holds too builds it): its
+/// handle and RRB chunks of entry slots.
+pub fn map_entries_tree_bytes(n: usize) -> u64 {
+    (size_of::<imbl::Vector<Option<(Value, Value)>>>() as u64)
+        .saturating_add(rrb(n64(n), map::SLOT_BYTES))
+}
+
 /// The hash index of a large map of `n` entries: the `Arc`'d hashbrown
 /// table of `(hash, position)` buckets, sized as a large set's table
 /// ([`set_buckets`]), a control byte per bucket and one group of them.

@@ -12,6 +12,7 @@
 //! (`order.rs`, `hash.rs`). The API mirrors the subset of std's maps that
 //! ptc uses, so callers do not see the representations.
 
+mod entries;
 mod ordered;
 
 use std::sync::Arc;

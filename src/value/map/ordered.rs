@@ -1,8 +1,9 @@
 //! [`Ordered`]: the persistent map behind large maps — entries in the order
 //! their keys were first added, found through a hash index.
 //!
-//! The entries sit in insertion order in an imbl `Vector` (structurally
-//! shared, holes where keys were removed); the index is a flat hashbrown
+//! The entries sit in insertion order in [`Entries`] (`entries.rs`: one
+//! `Vec` written in place while one map owns it, an imbl vector once
+//! shared; holes where keys were removed); the index is a flat hashbrown
 //! table of `(hash of the key, position)` pairs (`value/hash.rs`: the whole
 //! key) behind an `Arc`. Reading a key is one probe of the table and one
 //! read of the vector; replacing the value of a key writes the entries
@@ -23,7 +24,7 @@ use crate::value::Value;
 
 use super::same_key;
 
-type Slot = Option<(Value, Value)>;
+use super::entries::{Entries, Slot, SlotIter};
 
 /// One bucket of the index: the hash of a key and the key's position.
 type Bucket = (u64, usize);
@@ -40,7 +41,7 @@ pub(crate) const ORDERED_BYTES: u64 = std::mem::size_of::<Ordered>() as u64;
 /// An insertion-ordered persistent map (see the module docs).
 #[derive(Clone, Default)]
 pub struct Ordered {
-    entries: imbl::Vector<Slot>,
+    entries: Entries,
     index: Arc<HashTable<Bucket>>,
     len: usize,
     holes: usize,
@@ -59,6 +60,7 @@ impl Ordered {
         let room = entries.size_hint().0.max(2 * super::SMALL);
         let mut m = Ordered {
             index: Arc::new(HashTable::with_capacity(room)),
+            entries: Entries::with_capacity(room),
             ..Ordered::default()
         };
         for (k, v) in entries {
@@ -152,27 +154,28 @@ impl Ordered {
         if let Ok(bucket) = self.index_mut().find_entry(h, |&(_, j)| j == i) {
             bucket.remove();
         }
-        let (_, v) = self.entries.set(i, None)?;
+        let (_, v) = self.entries.set(i, None).flatten()?;
         self.len -= 1;
         self.holes += 1;
         if self.holes > MIN_HOLES && self.holes > self.len {
-            *self = Ordered::from_distinct(std::mem::take(&mut self.entries).into_iter().flatten());
+            *self =
+                Ordered::from_distinct(std::mem::take(&mut self.entries).into_slots().flatten());
         }
         Some(v)
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        Iter(Box::new(crate::value::vector::Chunked::new(&self.entries)))
+        Iter(self.entries.iter())
     }
 
     /// The entries, in order, owned.
     pub fn into_entries(self) -> impl Iterator<Item = (Value, Value)> {
-        self.entries.into_iter().flatten()
+        self.entries.into_slots().flatten()
     }
 }
 
 /// The entries of an [`Ordered`] map, in order.
-pub struct Iter<'a>(Box<crate::value::vector::Chunked<'a, Slot>>);
+pub struct Iter<'a>(SlotIter<'a>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Value, &'a Value);
