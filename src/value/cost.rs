@@ -364,8 +364,10 @@ pub fn vector_copy_bytes(len: usize) -> u64 {
 /// What the first write to a map of `n` entries (`sorted` or not) another
 /// value holds too copies (copy on write): a small map's whole array; for
 /// a large one its handle and the chunk of entries written (its index is
-/// copied, and charged, only when a key is added or removed); for a
-/// sorted one the nodes from the root to the key.
+/// copied, and charged, only when a key is added or removed; flat entries
+/// are copied whole, or built into a tree, and charged then:
+/// [`map_entries_tree_bytes`]); for a sorted one the nodes from the root
+/// to the key.
 pub fn map_copy_bytes(sorted: bool, n: usize) -> u64 {
     if sorted {
         ARC_HEADER + map::SORTED_BYTES + btree_depth(n64(n)) * btree_node(map::ENTRY_BYTES)

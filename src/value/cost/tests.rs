@@ -193,9 +193,17 @@ fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
     large.insert(Value::Int(3), Value::Int(-3));
     assert_eq!(
         metered(),
-        map_copy_bytes(false, 1000),
-        "a value replaced: the handle and a chunk, the index shared on"
+        map_copy_bytes(false, 1000) + map_entries_tree_bytes(1000),
+        "a value replaced: the handle and a flat copy of the entries, the index shared on"
     );
+    // Another write to the same shared entries builds their tree, once.
+    for tree in [map_entries_tree_bytes(1000), 0] {
+        let mut other = held.clone();
+        other.insert(Value::Int(5), Value::Int(-5));
+        assert_eq!(metered(), map_copy_bytes(false, 1000) + tree);
+        assert_eq!(other.get(&Value::Int(5)), Some(&Value::Int(-5)));
+    }
+    assert_eq!(held.get(&Value::Int(5)), Some(&Value::Int(5)));
     large.remove(&Value::Int(3));
     assert_eq!(
         metered(),
