@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 use hashbrown::HashTable;
 
 use super::hash::value_hash;
-use super::map::SMALL;
+use super::map::{same_key, SMALL};
 use super::order::cmp_key;
 use super::Value;
 
@@ -75,14 +75,17 @@ impl Hashed {
 
     fn find(&self, h: u64, x: &Value) -> Option<&Value> {
         self.table
-            .find(h, |(eh, y)| *eh == h && y == x)
+            .find(h, |(eh, y)| *eh == h && same_key(y, x))
             .map(|(_, y)| y)
     }
 
     /// Adds `x` (hash `h`); returns the element it replaced.
     fn insert(&mut self, h: u64, x: Value) -> Option<Value> {
         self.sorted.take();
-        match self.table.find_mut(h, |(eh, y)| *eh == h && *y == x) {
+        match self
+            .table
+            .find_mut(h, |(eh, y)| *eh == h && same_key(y, &x))
+        {
             Some((_, y)) => Some(std::mem::replace(y, x)),
             None => {
                 self.table.insert_unique(h, (h, x), |(eh, _)| *eh);
@@ -94,7 +97,7 @@ impl Hashed {
     fn remove(&mut self, h: u64, x: &Value) -> Option<Value> {
         let entry = self
             .table
-            .find_entry(h, |(eh, y)| *eh == h && y == x)
+            .find_entry(h, |(eh, y)| *eh == h && same_key(y, x))
             .ok()?;
         self.sorted.take();
         Some(entry.remove().0 .1)

@@ -53,10 +53,11 @@ enum Repr {
     Sorted(Arc<Sorted>),
 }
 
-/// Whether `x` and `k` are the same key, with the common cases inline:
+/// Whether `x` and `k` are the same key (of a map, or element of a set:
+/// `=`), with the common cases inline:
 /// integers, and keywords or strings (the same interned text first).
 #[inline]
-fn same_key(x: &Value, k: &Value) -> bool {
+pub(crate) fn same_key(x: &Value, k: &Value) -> bool {
     match (x, k) {
         (Value::Int(a), Value::Int(b)) => a == b,
         (Value::Keyword(a), Value::Keyword(b)) => a == b,
