@@ -98,26 +98,15 @@ impl Interp {
         if realise::lazy_path(b, args) {
             return self.call_builtin_may_end(b, args);
         }
-        match b.owned {
-            Some(owned) => {
-                if !b.arity.accepts(args.len()) {
-                    return Err(builtin_arity_error(b, args.len()));
-                }
-                self.budget.tick(1)?;
-                if self.hidden.active() {
-                    let seen = self.hidden_args(b, args);
-                    let r = owned(self, args);
-                    return self.mark_hidden_result(b, args, seen, r);
-                }
-                owned(self, args)
-            }
-            None => self.call_builtin_plain(b, args),
+        if !b.arity.accepts(args.len()) {
+            return Err(builtin_arity_error(b, args.len()));
         }
+        self.run_builtin(b, args)
     }
 
     /// [`Interp::call_builtin_mut`] of a call whose number of arguments
     /// `b` accepts (compiled code checks it once, when it is compiled): the
-    /// same steps, marks and result, in one function.
+    /// same steps, marks and result.
     #[inline]
     pub(crate) fn call_builtin_accepted(
         &mut self,
@@ -128,26 +117,7 @@ impl Interp {
         if realise::lazy_path(b, args) {
             return self.call_builtin_may_end(b, args);
         }
-        match b.owned {
-            Some(owned) => {
-                self.budget.tick(1)?;
-                if self.hidden.active() {
-                    let seen = self.hidden_args(b, args);
-                    let r = owned(self, args);
-                    return self.mark_hidden_result(b, args, seen, r);
-                }
-                owned(self, args)
-            }
-            None => {
-                self.budget.tick_settled(1)?;
-                if self.hidden.active() {
-                    let seen = self.hidden_args(b, args);
-                    let r = (b.f)(self, args);
-                    return self.mark_hidden_result(b, args, seen, r);
-                }
-                (b.f)(self, args)
-            }
-        }
+        self.run_builtin(b, args)
     }
 
     /// Calls a builtin after checking its arity (a `lazy-seq` among the
@@ -169,6 +139,30 @@ impl Interp {
         if !b.arity.accepts(args.len()) {
             return Err(builtin_arity_error(b, args.len()));
         }
+        self.run_plain(b, args)
+    }
+
+    /// A builtin call whose arguments are checked: its step, then the
+    /// builtin (through its owning entry when it has one), its result
+    /// marked when hidden data is about.
+    #[inline(always)]
+    fn run_builtin(&mut self, b: &'static Builtin, args: &mut [Value]) -> Result<Value> {
+        let Some(owned) = b.owned else {
+            return self.run_plain(b, args);
+        };
+        self.budget.tick(1)?;
+        if self.hidden.active() {
+            let seen = self.hidden_args(b, args);
+            let r = owned(self, args);
+            return self.mark_hidden_result(b, args, seen, r);
+        }
+        owned(self, args)
+    }
+
+    /// [`Interp::run_builtin`] through the plain entry: the step settles
+    /// the meter first (`Budget::tick_settled`).
+    #[inline(always)]
+    fn run_plain(&mut self, b: &'static Builtin, args: &[Value]) -> Result<Value> {
         self.budget.tick_settled(1)?;
         if self.hidden.active() {
             let seen = self.hidden_args(b, args);
