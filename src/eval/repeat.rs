@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::analyze::expr::ArithOp;
+use crate::analyze::expr::{ArithOp, FnArity};
 use crate::builtins::Builtin;
 use crate::error::Result;
 use crate::value::{Func, Value};
@@ -28,7 +28,6 @@ use crate::value::{Func, Value};
 use super::lookup::lookup;
 
 use super::{Closure, Compiled, Frame, Interp};
-use crate::analyze::expr::FnArity;
 
 /// A function a builtin calls many times, and the frame its calls share.
 pub(crate) struct Repeated<'f> {
