@@ -25,8 +25,10 @@
 //!   write): a small collection's array, a large set's table, a large
 //!   map's whole index (when a key is added or removed), a large map's or
 //!   vector's handle and the chunk written ([`map_copy_bytes`],
-//!   [`map_index_bytes`], [`set_copy_bytes`], [`vector_copy_bytes`]),
-//!   charged by the representations as they copy.
+//!   [`map_index_bytes`], [`set_copy_bytes`], [`vector_copy_bytes`]), a
+//!   large map's flat entries whole at the first write while shared and
+//!   their tree at a second ([`map_entries_tree_bytes`], once each per
+//!   shared map), charged by the representations as they copy.
 //!
 //! What is not counted: the allocator's own overhead (size classes,
 //! headers), spare capacity a `Vec` holds while it grows (a small map grown
