@@ -132,40 +132,57 @@ impl Interp {
     }
 
     /// Calls the repeated function on `args`, taking their values.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn call_again(&mut self, r: &mut Repeated, args: &mut [Value]) -> Result<Value> {
-        match r.shared(args.len()) {
-            Some(s) => self.enter_again(s, r, |slots| {
+        match (r.shared(args.len()), &mut *args) {
+            (Some(s), [a]) => {
+                let a = super::take(a);
+                self.enter_again(s, r, |slots| slots[0] = a)
+            }
+            (Some(s), _) => self.enter_again(s, r, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
                     *slot = super::take(a);
                 }
             }),
-            None => match self.quick_call(r, args) {
-                Some(out) => out,
-                None => match r.quick {
-                    Quick::Builtin(b) => self.call_builtin_mut(b, args),
-                    _ => self.call_mut(r.f, args),
-                },
+            (None, _) => self.call_again_other(r, args),
+        }
+    }
+
+    /// [`Interp::call_again`] of anything but the shared closure.
+    #[inline(never)]
+    fn call_again_other(&mut self, r: &Repeated, args: &mut [Value]) -> Result<Value> {
+        match self.quick_call(r, args) {
+            Some(out) => out,
+            None => match r.quick {
+                Quick::Builtin(b) => self.call_builtin_mut(b, args),
+                _ => self.call_mut(r.f, args),
             },
         }
     }
 
     /// [`Interp::call_again`] of arguments the caller keeps (a keyword or
     /// a builtin reads them in place; a closure's slots get copies).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
-        match r.shared(args.len()) {
-            Some(s) => self.enter_again(s, r, |slots| {
+        match (r.shared(args.len()), args) {
+            (Some(s), [a]) => self.enter_again(s, r, |slots| slots[0].clone_from(a)),
+            (Some(s), _) => self.enter_again(s, r, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args) {
                     slot.clone_from(a);
                 }
             }),
-            None => match self.quick_call(r, args) {
-                Some(out) => out,
-                None => match r.quick {
-                    Quick::Builtin(b) => self.call_builtin(b, args),
-                    _ => self.call(r.f, args),
-                },
+            (None, _) => self.call_again_ref_other(r, args),
+        }
+    }
+
+    /// [`Interp::call_again_ref`] of anything but the shared closure.
+    #[inline(never)]
+    fn call_again_ref_other(&mut self, r: &Repeated, args: &[Value]) -> Result<Value> {
+        match self.quick_call(r, args) {
+            Some(out) => out,
+            None => match r.quick {
+                Quick::Builtin(b) => self.call_builtin(b, args),
+                _ => self.call(r.f, args),
             },
         }
     }
