@@ -176,12 +176,28 @@ impl Interp {
         self.enter_closure(c, Args::Borrowed(args))
     }
 
+    /// Calls closure `c`: its frame pushed on the value stack (the
+    /// arguments moved or copied into it), its body run, the frame dropped.
     pub(crate) fn enter_closure(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
         let arity = match c.proto.arities.as_slice() {
-            [only] if !only.variadic && only.fixed == args.len() => Some(only),
-            _ => c.proto.arity_for(args.len()),
+            [only] if !only.variadic && only.fixed == args.len() => only,
+            _ => return self.enter_other_arity(c, args),
         };
-        let Some(arity) = arity else {
+        self.budget.tick(1)?;
+        self.budget.enter()?;
+        let bp = self.stack.len();
+        match args {
+            Args::Borrowed(a) => self.stack.extend_from_slice(a),
+            Args::Owned(a) => self.stack.extend(a.iter_mut().map(take)),
+        }
+        self.finish_call(c, arity, bp)
+    }
+
+    /// [`Interp::enter_closure`] of a closure of several arities, or a
+    /// variadic one: the arity for `args` found, the rest packed.
+    #[inline(never)]
+    fn enter_other_arity(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
+        let Some(arity) = c.proto.arity_for(args.len()) else {
             return Err(closure_arity_error(c, args.len()));
         };
         self.budget.tick(1)?;
@@ -212,17 +228,25 @@ impl Interp {
                 }
             }
         }
+        self.finish_call(c, arity, bp)
+    }
+
+    /// The rest of a call whose arguments are in the frame at `bp`: the
+    /// body, the frame dropped, the depth given back, the return recorded
+    /// (a `defn`'s) or the error given the closure's source.
+    #[inline(always)]
+    fn finish_call(&mut self, c: &Arc<Closure>, arity: &FnArity, bp: usize) -> Result<Value> {
         let result = self.run_fn_body(c, arity, bp);
         self.drop_frame(bp);
         self.budget.leave();
-        match result {
+        match &result {
             Ok(v) => {
                 if let Some(id) = c.proto.global {
-                    self.record_return(id, &v);
+                    self.record_return(id, v);
                 }
-                Ok(v)
+                result
             }
-            Err(e) => Err(e.or_source(&c.proto.source)),
+            Err(_) => result.map_err(|e| e.or_source(&c.proto.source)),
         }
     }
 

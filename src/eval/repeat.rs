@@ -144,19 +144,20 @@ impl Interp {
                     *slot = super::take(a);
                 }
             }),
-            (None, _) => self.call_again_other(r, args),
+            (None, _) => match self.quick_call(r, args) {
+                Some(out) => out,
+                None => self.call_again_other(r, args),
+            },
         }
     }
 
-    /// [`Interp::call_again`] of anything but the shared closure.
+    /// [`Interp::call_again`] of anything but the shared closure and the
+    /// calls made in place.
     #[inline(never)]
     fn call_again_other(&mut self, r: &Repeated, args: &mut [Value]) -> Result<Value> {
-        match self.quick_call(r, args) {
-            Some(out) => out,
-            None => match r.quick {
-                Quick::Builtin(b) => self.call_builtin_mut(b, args),
-                _ => self.call_mut(r.f, args),
-            },
+        match r.quick {
+            Quick::Builtin(b) => self.call_builtin_mut(b, args),
+            _ => self.call_mut(r.f, args),
         }
     }
 
@@ -171,19 +172,20 @@ impl Interp {
                     slot.clone_from(a);
                 }
             }),
-            (None, _) => self.call_again_ref_other(r, args),
+            (None, _) => match self.quick_call(r, args) {
+                Some(out) => out,
+                None => self.call_again_ref_other(r, args),
+            },
         }
     }
 
-    /// [`Interp::call_again_ref`] of anything but the shared closure.
+    /// [`Interp::call_again_ref`] of anything but the shared closure and
+    /// the calls made in place.
     #[inline(never)]
     fn call_again_ref_other(&mut self, r: &Repeated, args: &[Value]) -> Result<Value> {
-        match self.quick_call(r, args) {
-            Some(out) => out,
-            None => match r.quick {
-                Quick::Builtin(b) => self.call_builtin(b, args),
-                _ => self.call(r.f, args),
-            },
+        match r.quick {
+            Quick::Builtin(b) => self.call_builtin(b, args),
+            _ => self.call(r.f, args),
         }
     }
 
@@ -231,7 +233,7 @@ impl Interp {
 
     /// The call of `r`'s function on `args` made in place ([`Quick`]), or
     /// `None` when it must be called.
-    #[inline]
+    #[inline(always)]
     fn quick_call(&mut self, r: &Repeated, args: &[Value]) -> Option<Result<Value>> {
         match (r.quick, args) {
             (Quick::Key, [m]) => Some(Ok(lookup(m, r.f).unwrap_or(Value::Nil))),
