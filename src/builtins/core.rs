@@ -161,17 +161,26 @@ fn juxt(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 fn fnil(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("fnil", &a[0])?;
     let f = a[0].clone();
-    let defaults = a[1..].to_vec();
+    // One to three defaults (the arity), in place: a `nil` default (or
+    // none) leaves a `nil` argument `nil`.
+    let mut defaults: [Value; 3] = [const { Value::Nil }; 3];
+    for (d, x) in defaults.iter_mut().zip(&a[1..]) {
+        *d = x.clone();
+    }
     Ok(Func::native("fnil", move |interp, args| {
-        let patched: Vec<Value> = args
-            .iter()
-            .enumerate()
-            .map(|(i, x)| match (x, defaults.get(i)) {
-                (Value::Nil, Some(d)) => d.clone(),
-                _ => x.clone(),
-            })
-            .collect();
-        interp.call(&f, &patched)
+        let patch = |i: usize, x: &Value| match (x, defaults.get(i)) {
+            (Value::Nil, Some(d)) => d.clone(),
+            _ => x.clone(),
+        };
+        match args {
+            [x] => interp.call_mut(&f, &mut [patch(0, x)]),
+            [x, y] => interp.call_mut(&f, &mut [patch(0, x), patch(1, y)]),
+            _ => {
+                let mut patched: Vec<Value> =
+                    args.iter().enumerate().map(|(i, x)| patch(i, x)).collect();
+                interp.call_mut(&f, &mut patched)
+            }
+        }
     }))
 }
 

@@ -4,6 +4,7 @@
 //! Closures point up into compiled code ([`crate::eval::Closure`]); this is the
 //! one place where a value refers to a higher layer, and it only holds it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::builtins::Builtin;
@@ -18,10 +19,13 @@ pub(crate) const CLOSURE_BYTES: u64 = std::mem::size_of::<Closure>() as u64;
 /// The body of a native closure.
 pub type NativeBody = dyn Fn(&mut Interp, &[Value]) -> Result<Value> + Send + Sync;
 
-/// A function made by a builtin at run time (`partial`, `comp`, `juxt` …).
+/// A function made by a builtin at run time (`partial`, `comp`, `juxt` …);
+/// its name is not copied when it is a literal. (The body stays boxed: an
+/// `Arc` of the unsized body would be a wide pointer, and a `Value`
+/// holding one costs every clone and drop a few instructions.)
 pub struct NativeFn {
     /// What `#fn[...]` shows: e.g. `partial`.
-    pub name: Arc<str>,
+    pub name: Cow<'static, str>,
     pub body: Box<NativeBody>,
 }
 
@@ -36,7 +40,7 @@ pub enum Func {
 impl Func {
     /// Wraps a Rust closure as a PTC-Lisp function.
     pub fn native(
-        name: impl Into<Arc<str>>,
+        name: impl Into<Cow<'static, str>>,
         body: impl Fn(&mut Interp, &[Value]) -> Result<Value> + Send + Sync + 'static,
     ) -> Value {
         Value::Fn(Func::Native(Arc::new(NativeFn {
