@@ -115,7 +115,9 @@ fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
 
 /// The operation a const generic parameter names (`ArithOp as u8`, what
 /// [`by_op`] passes): a constant per instance, so `ints`/`test_ints` fold
-/// to one instruction.
+/// to one instruction. Closures write it as `const { op_of::<OP>() }` in
+/// their bodies: an `op` bound outside and captured would be read from the
+/// closure's environment, a jump on the operation at every call.
 #[inline(always)]
 const fn op_of<const OP: u8>() -> ArithOp {
     const ALL: [ArithOp; 11] = [
@@ -185,24 +187,23 @@ fn leaves_arith<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Code<'a> {
-    let op = const { op_of::<OP>() };
     // Two integers: computed and charged here; anything else (overflow,
     // a hidden operand, other types) goes the general way.
     let slow = move |it: &mut Interp, f: Frame| -> Result<Value> {
         if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
-            if let Some(r) = ints(it, op, a, c) {
+            if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
                 return r;
             }
         }
         let xv = x.value(it, f)?;
         let yv = y.value(it, f)?;
-        finish(it, op, xv, yv, b, span)
+        finish(it, const { op_of::<OP>() }, xv, yv, b, span)
     };
     match leaves {
         Leaves::LocalInt(s, c) => Box::new(move |it, f| {
             if let Value::Int(a) = it.stack[f.bp + s] {
                 if !it.hidden.active() {
-                    if let Some(v) = op.ints(a, c) {
+                    if let Some(v) = const { op_of::<OP>() }.ints(a, c) {
                         it.budget.tick(1)?;
                         return Ok(v);
                     }
@@ -213,7 +214,7 @@ fn leaves_arith<'a, const OP: u8>(
         Leaves::Locals(s, t) => Box::new(move |it, f| {
             if let (Value::Int(a), Value::Int(c)) = (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
                 if !it.hidden.active() {
-                    if let Some(v) = op.ints(*a, *c) {
+                    if let Some(v) = const { op_of::<OP>() }.ints(*a, *c) {
                         it.budget.tick(1)?;
                         return Ok(v);
                     }
@@ -233,22 +234,21 @@ fn leaves_test<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Test<'a> {
-    let op = const { op_of::<OP>() };
     let slow = move |it: &mut Interp, f: Frame| -> Result<bool> {
         let xv = x.value(it, f)?;
         let yv = y.value(it, f)?;
         if let (Value::Int(a), Value::Int(c)) = (&xv, &yv) {
-            if let Some(t) = op.test_ints(*a, *c) {
+            if let Some(t) = const { op_of::<OP>() }.test_ints(*a, *c) {
                 it.budget.tick(1)?;
                 return Ok(t);
             }
         }
-        Ok(finish(it, op, xv, yv, b, span)?.truthy())
+        Ok(finish(it, const { op_of::<OP>() }, xv, yv, b, span)?.truthy())
     };
     match leaves {
         Leaves::LocalInt(s, c) => Box::new(move |it, f| {
             if let Value::Int(a) = it.stack[f.bp + s] {
-                if let Some(t) = op.test_ints(a, c) {
+                if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
                     it.budget.tick(1)?;
                     return Ok(t);
                 }
@@ -257,7 +257,7 @@ fn leaves_test<'a, const OP: u8>(
         }),
         Leaves::Locals(s, t) => Box::new(move |it, f| {
             if let (Value::Int(a), Value::Int(c)) = (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
-                if let Some(t) = op.test_ints(*a, *c) {
+                if let Some(t) = const { op_of::<OP>() }.test_ints(*a, *c) {
                     it.budget.tick(1)?;
                     return Ok(t);
                 }
@@ -275,15 +275,14 @@ fn code_int_arith<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Code<'a> {
-    let op = const { op_of::<OP>() };
     Box::new(move |it, f| {
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {
-            if let Some(r) = ints(it, op, a, c) {
+            if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
                 return r;
             }
         }
-        finish(it, op, xv, Value::Int(c), b, span)
+        finish(it, const { op_of::<OP>() }, xv, Value::Int(c), b, span)
     })
 }
 
@@ -295,16 +294,15 @@ fn code_int_test<'a, const OP: u8>(
     b: &'static Builtin,
     span: Span,
 ) -> Test<'a> {
-    let op = const { op_of::<OP>() };
     Box::new(move |it, f| {
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {
-            if let Some(t) = op.test_ints(a, c) {
+            if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
                 it.budget.tick(1)?;
                 return Ok(t);
             }
         }
-        Ok(finish(it, op, xv, Value::Int(c), b, span)?.truthy())
+        Ok(finish(it, const { op_of::<OP>() }, xv, Value::Int(c), b, span)?.truthy())
     })
 }
 
@@ -347,33 +345,45 @@ pub(super) fn arith2<'a>(
         let Operand::Code(xc) = x else { unreachable!() };
         return by_op!(op, code_int_arith(xc, c, b, span));
     }
+    if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
+        let Operand::Code(xc) = x else { unreachable!() };
+        return code_text_eq(xc, c, b, span);
+    }
+    by_op!(op, general_arith(x, y, b, span))
+}
+
+/// The rest of [`arith2`]'s shapes (two leaves of other kinds, a leaf and
+/// code, code and code: `(+ (fib (- n 1)) (fib (- n 2)))`), the
+/// operation a constant.
+fn general_arith<'a, const OP: u8>(
+    x: Operand<'a>,
+    y: Operand<'a>,
+    b: &'static Builtin,
+    span: Span,
+) -> Code<'a> {
     if x.is_leaf() && y.is_leaf() {
         return Box::new(move |it, f| {
             if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
-                if let Some(r) = ints(it, op, a, c) {
+                if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
                     return r;
                 }
             }
             let xv = x.value(it, f)?;
             let yv = y.value(it, f)?;
-            finish(it, op, xv, yv, b, span)
+            finish(it, const { op_of::<OP>() }, xv, yv, b, span)
         });
-    }
-    if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
-        let Operand::Code(xc) = x else { unreachable!() };
-        return code_text_eq(xc, c, b, span);
     }
     if y.is_leaf() {
         let Operand::Code(xc) = x else { unreachable!() };
         return Box::new(move |it, f| {
             let xv = xc(it, f)?;
             if let (Value::Int(a), Some(c)) = (&xv, y.int(it, f)) {
-                if let Some(r) = ints(it, op, *a, c) {
+                if let Some(r) = ints(it, const { op_of::<OP>() }, *a, c) {
                     return r;
                 }
             }
             let yv = y.value(it, f)?;
-            finish(it, op, xv, yv, b, span)
+            finish(it, const { op_of::<OP>() }, xv, yv, b, span)
         });
     }
     if x.is_leaf() {
@@ -384,18 +394,18 @@ pub(super) fn arith2<'a>(
             let a = x.int(it, f);
             let yv = yc(it, f)?;
             if let (Some(a), Value::Int(c)) = (a, &yv) {
-                if let Some(r) = ints(it, op, a, *c) {
+                if let Some(r) = ints(it, const { op_of::<OP>() }, a, *c) {
                     return r;
                 }
             }
             let xv = x.value(it, f)?;
-            finish(it, op, xv, yv, b, span)
+            finish(it, const { op_of::<OP>() }, xv, yv, b, span)
         });
     }
     Box::new(move |it, f| {
         let xv = x.value(it, f)?;
         let yv = y.value(it, f)?;
-        finish(it, op, xv, yv, b, span)
+        finish(it, const { op_of::<OP>() }, xv, yv, b, span)
     })
 }
 
