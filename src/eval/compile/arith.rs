@@ -11,6 +11,7 @@
 use crate::analyze::expr::{ArithOp, Expr};
 use crate::builtins::Builtin;
 use crate::error::{Result, Span};
+use crate::value::map::same_key;
 use crate::value::Value;
 
 use super::{compile, Code, Interp, Test};
@@ -96,7 +97,7 @@ pub(in crate::eval) fn finish(
         // `(= (:status o) "paid")`: equal texts, no NaN to mind.
         None if op == ArithOp::Eq && super::super::walk::text_pair(&x, &y) => {
             it.budget.tick(1)?;
-            Ok(Value::Bool(x == y))
+            Ok(Value::Bool(same_key(&x, &y)))
         }
         None => it.call_builtin(b, &[x, y]).map_err(|e| e.or_span(span)),
     }
@@ -314,7 +315,9 @@ fn code_text_eq<'a>(xc: Code<'a>, c: &'a Value, b: &'static Builtin, span: Span)
         let xv = xc(it, f)?;
         if super::super::walk::text_pair(&xv, c) {
             it.budget.tick(1)?;
-            return Ok(Value::Bool(xv == *c));
+            // Two texts: `=` is the same text (inline, a shared string
+            // by pointer first).
+            return Ok(Value::Bool(same_key(&xv, c)));
         }
         finish(it, ArithOp::Eq, xv, c.clone(), b, span)
     })
