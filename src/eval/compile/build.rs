@@ -67,7 +67,7 @@ pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
             let s = *s as usize;
             Box::new(move |it, f| {
                 it.budget.tick(1)?;
-                Ok(lookup(&it.stack[f.bp + s], key).unwrap_or(Value::Nil))
+                Ok(get_const(&it.stack[f.bp + s], key))
             })
         }
         (m, Expr::Const(key)) => {
@@ -75,7 +75,7 @@ pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
             Box::new(move |it, f| {
                 let m = m(it, f)?;
                 it.budget.tick(1)?;
-                Ok(lookup(&m, key).unwrap_or(Value::Nil))
+                Ok(get_const(&m, key))
             })
         }
         (m, k) => {
@@ -89,6 +89,19 @@ pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
             })
         }
     }
+}
+
+/// `(get m key)` of a constant key: a record's interned keyword found by
+/// the inline pointer scan (`Map::get_interned`), anything else by
+/// [`lookup`].
+#[inline(always)]
+fn get_const(m: &Value, key: &Value) -> Value {
+    if let (Value::Map(m), Value::Keyword(name)) = (m, key) {
+        if let Some(v) = m.get_interned(name) {
+            return v.clone();
+        }
+    }
+    lookup(m, key).unwrap_or(Value::Nil)
 }
 
 /// `(nth v i nil)` of a destructured slot.
