@@ -88,7 +88,10 @@ impl<'f> Repeated<'f> {
             Value::Keyword(_) => Quick::Key,
             Value::Fn(Func::Builtin(b)) => match ArithOp::of_builtin(b) {
                 Some(op) => Quick::Arith(op),
-                None => Quick::Builtin(b),
+                None => match crate::builtins::numbers::int_test(b) {
+                    Some(test) => Quick::IntTest(test, b),
+                    None => Quick::Builtin(b),
+                },
             },
             _ => Quick::None,
         }
@@ -107,6 +110,9 @@ impl<'f> Repeated<'f> {
 enum Quick {
     Key,
     Arith(ArithOp),
+    /// `zero?`, `pos?`, `neg?`, `even?`, `odd?` of an integer (one step,
+    /// as the builtin); anything else calls the builtin.
+    IntTest(fn(i64) -> bool, &'static Builtin),
     /// Any other builtin: called as [`Interp::call`] calls it, without
     /// finding out again what kind of function it is.
     Builtin(&'static Builtin),
@@ -156,7 +162,7 @@ impl Interp {
     #[inline(never)]
     fn call_again_other(&mut self, r: &Repeated, args: &mut [Value]) -> Result<Value> {
         match r.quick {
-            Quick::Builtin(b) => self.call_builtin_mut(b, args),
+            Quick::Builtin(b) | Quick::IntTest(_, b) => self.call_builtin_mut(b, args),
             _ => self.call_mut(r.f, args),
         }
     }
@@ -184,7 +190,7 @@ impl Interp {
     #[inline(never)]
     fn call_again_ref_other(&mut self, r: &Repeated, args: &[Value]) -> Result<Value> {
         match r.quick {
-            Quick::Builtin(b) => self.call_builtin(b, args),
+            Quick::Builtin(b) | Quick::IntTest(_, b) => self.call_builtin(b, args),
             _ => self.call(r.f, args),
         }
     }
@@ -237,6 +243,9 @@ impl Interp {
     fn quick_call(&mut self, r: &Repeated, args: &[Value]) -> Option<Result<Value>> {
         match (r.quick, args) {
             (Quick::Key, [m]) => Some(Ok(lookup(m, r.f).unwrap_or(Value::Nil))),
+            (Quick::IntTest(test, _), [Value::Int(i)]) if !self.hidden.active() => {
+                Some(self.budget.tick_settled(1).map(|()| Value::Bool(test(*i))))
+            }
             (Quick::Arith(op), [Value::Int(a), Value::Int(b)]) => {
                 let v = op.ints(*a, *b)?;
                 // The builtin's steps: one for the call, and one per
@@ -457,6 +466,24 @@ mod tests {
             lazy += usize::from(args.iter().any(Value::may_end));
         }
         assert_eq!(lazy, 1, "a lazy-seq argument was tried");
+        // The integer predicates: an integer answered in place, anything
+        // else (a float, nil, text, two arguments) the builtin's answer.
+        for name in ["zero?", "pos?", "neg?", "even?", "odd?"] {
+            let f = i.run_program(name).result.expect("a builtin");
+            assert!(matches!(Repeated::quick(&f), Quick::IntTest(..)), "{name}");
+            let mut args: Vec<Vec<Value>> = ints.iter().map(|n| vec![Value::Int(*n)]).collect();
+            args.extend([
+                vec![Value::Float(0.0)],
+                vec![Value::Float(-2.5)],
+                vec![Value::Nil],
+                vec![Value::string("4")],
+                vec![Value::Int(1), Value::Int(2)],
+            ]);
+            for a in args {
+                let [q, slow] = both(&mut i, &f, &a);
+                assert_eq!(q, slow, "({name} {a:?})");
+            }
+        }
         let two = [Value::Nil, Value::Int(0)];
         assert_eq!(both(&mut i, &kw, &two)[0], both(&mut i, &kw, &two)[1]);
     }

@@ -60,6 +60,24 @@ pub(super) fn is_neg(_: &mut Interp, args: &[Value]) -> Result<Value> {
     sign_test("neg?", &args[0], |o| o == Ordering::Less)
 }
 
+/// The answer of clojure.core's `zero?`, `pos?`, `neg?`, `even?` or
+/// `odd?` (`b`) for an integer, what the builtin gives it: compiled calls
+/// and repeated calls of these predicates answer an integer argument
+/// in place (with the builtin's one step), anything else calls `b`.
+pub(crate) fn int_test(b: &Builtin) -> Option<fn(i64) -> bool> {
+    if b.ns != crate::builtins::Ns::Core || b.owned.is_some() {
+        return None;
+    }
+    Some(match b.name {
+        "zero?" => |i| i == 0,
+        "pos?" => |i| i > 0,
+        "neg?" => |i| i < 0,
+        "even?" => |i| i.rem_euclid(2) == 0,
+        "odd?" => |i| i.rem_euclid(2) == 1,
+        _ => return None,
+    })
+}
+
 fn parity(fname: &str, v: &Value) -> Result<i64> {
     match v {
         Value::Int(i) => Ok(i.rem_euclid(2)),

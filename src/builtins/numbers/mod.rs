@@ -39,6 +39,7 @@ mod bits;
 mod compare;
 mod convert;
 mod math;
+pub(crate) use math::int_test;
 #[cfg(test)]
 mod tests;
 

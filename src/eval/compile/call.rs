@@ -147,6 +147,27 @@ pub(super) fn nth_of_const<'a>(
     }))
 }
 
+/// `(zero? x)`, `(even? x)` and the other integer predicates
+/// (`numbers::int_test`): an integer answered in place with the builtin's
+/// step; anything else (another type, a `lazy-seq`, hidden data about)
+/// calls the builtin with the value.
+pub(super) fn int_pred<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Option<Code<'a>> {
+    let [x] = args else {
+        return None;
+    };
+    let test = crate::builtins::numbers::int_test(b)?;
+    let x = compile(x);
+    Some(Box::new(move |it, f| {
+        let v = x(it, f).map_err(|e| e.or_span(span))?;
+        if let (Value::Int(i), false) = (&v, it.hidden.active()) {
+            it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+            return Ok(Value::Bool(test(*i)));
+        }
+        it.call_builtin_accepted(b, &mut [v])
+            .map_err(|e| e.or_span(span))
+    }))
+}
+
 /// A piece of a compiled `(str …)`: a constant text, or code.
 enum Piece<'a> {
     Text(&'a str),

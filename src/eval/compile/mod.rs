@@ -14,7 +14,8 @@
 //!   closure per operation, the operation a constant in it (`arith.rs`);
 //!   `(= x "text")` compares with the constant in place;
 //! - `(str "k" i …)` writes its constant texts in place, `(nth [:a :b] i)`
-//!   reads its constant table in place (`call.rs`);
+//!   reads its constant table in place, `(zero? x)`, `(even? x)` … answer
+//!   an integer in place (`call.rs`);
 //! - `(:k m)`/`(get m k)` with a constant key read a local map in place;
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
@@ -178,6 +179,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         Expr::Call(c) => call::call(c),
         Expr::CallBuiltin(b, args, span) => call::str_of_texts(b, args, *span)
             .or_else(|| call::nth_of_const(b, args, *span))
+            .or_else(|| call::int_pred(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),
