@@ -22,11 +22,84 @@ pub(super) fn ends_with(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 pub(super) fn includes(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let (s, p) = two_strings("includes?", args)?;
     interp.tick(scan_ticks(s.len()))?;
-    // memchr's searcher: the std one sets up a two-way search per call,
-    // most of the work on the short strings programs test.
-    Ok(Value::Bool(
-        memchr::memmem::find(s.as_bytes(), p.as_bytes()).is_some(),
-    ))
+    Ok(Value::Bool(contains(s.as_bytes(), p.as_bytes())))
+}
+
+/// The haystacks at most this long are searched by [`find_short`].
+const SHORT: usize = 64;
+
+/// Whether `needle` occurs in `hay`. A short haystack (a name, a line of a
+/// few words) is scanned for the needle's first byte ([`find_short`]):
+/// setting up memchr's searcher costs more than that search. A longer one
+/// goes to memchr's searcher (the std one sets up a two-way search per
+/// call).
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    if hay.len() <= SHORT {
+        find_short(hay, needle)
+    } else {
+        memchr::memmem::find(hay, needle).is_some()
+    }
+}
+
+/// [`contains`] by the needle's first byte, then the rest compared.
+fn find_short(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let Some(last) = hay.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    let mut from = 0;
+    while let Some(j) = memchr::memchr(first, &hay[from..=last]) {
+        let at = from + j;
+        if &hay[at + 1..at + needle.len()] == rest {
+            return true;
+        }
+        from = at + 1;
+        if from > last {
+            return false;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod short_search_tests {
+    /// Every haystack of up to 6 bytes over a three-letter alphabet
+    /// against every needle of up to 3: the short search and memchr's
+    /// agree.
+    #[test]
+    fn the_short_search_finds_what_memchr_finds() {
+        fn words(max: usize) -> Vec<Vec<u8>> {
+            let mut all = vec![vec![]];
+            let mut last = vec![vec![]];
+            for _ in 0..max {
+                let next: Vec<Vec<u8>> = last
+                    .iter()
+                    .flat_map(|w: &Vec<u8>| {
+                        b"abz".iter().map(move |c| {
+                            let mut w = w.clone();
+                            w.push(*c);
+                            w
+                        })
+                    })
+                    .collect();
+                all.extend(next.iter().cloned());
+                last = next;
+            }
+            all
+        }
+        let (hays, needles) = (words(6), words(3));
+        let mut found = 0;
+        for h in &hays {
+            for n in &needles {
+                let want = memchr::memmem::find(h, n).is_some();
+                assert_eq!(super::find_short(h, n), want, "{h:?} {n:?}");
+                found += usize::from(want);
+            }
+        }
+        assert!(found > 1000 && found < hays.len() * needles.len());
+    }
 }
 
 pub(super) fn index_of(interp: &mut Interp, args: &[Value]) -> Result<Value> {
