@@ -13,8 +13,9 @@
 //! slots are never read (they are dropped when overwritten or with the
 //! frame). Steps, the depth at which `max_depth` fires, errors and the
 //! value each `defn` records as its last return are those of
-//! [`Interp::call`]. A keyword, and integer arithmetic by a core builtin,
-//! are done in place ([`Quick`]); any other builtin is called directly
+//! [`Interp::call`]. A keyword, integer arithmetic by a core builtin and
+//! the integer predicates (`zero?`, `even?` …) are done in place
+//! ([`Quick`]); any other builtin is called directly
 //! (its kind found once, not per call); any other function (a closure of
 //! several arities or a variadic one) is called by [`Interp::call_mut`].
 
@@ -103,7 +104,9 @@ impl<'f> Repeated<'f> {
 /// against it below): a keyword looking itself up in one argument (no
 /// step, as [`Interp::call`]); clojure.core's `+`, `-`, `*`, `<`, `>`,
 /// `<=`, `>=`, `=`, `==`, `mod`, `rem` or `quot` of two integers whose
-/// result is an integer or a boolean (the builtin's steps). Anything else
+/// result is an integer or a boolean (the builtin's steps); `zero?`,
+/// `pos?`, `neg?`, `even?` or `odd?` of an integer with no hidden data
+/// about (its one step). Anything else
 /// (an overflow, a division by zero, a float, another count of arguments,
 /// any other function) is called.
 #[derive(Clone, Copy)]
