@@ -63,45 +63,6 @@ fn find_short(hay: &[u8], needle: &[u8]) -> bool {
     false
 }
 
-#[cfg(test)]
-mod short_search_tests {
-    /// Every haystack of up to 6 bytes over a three-letter alphabet
-    /// against every needle of up to 3: the short search and memchr's
-    /// agree.
-    #[test]
-    fn the_short_search_finds_what_memchr_finds() {
-        fn words(max: usize) -> Vec<Vec<u8>> {
-            let mut all = vec![vec![]];
-            let mut last = vec![vec![]];
-            for _ in 0..max {
-                let next: Vec<Vec<u8>> = last
-                    .iter()
-                    .flat_map(|w: &Vec<u8>| {
-                        b"abz".iter().map(move |c| {
-                            let mut w = w.clone();
-                            w.push(*c);
-                            w
-                        })
-                    })
-                    .collect();
-                all.extend(next.iter().cloned());
-                last = next;
-            }
-            all
-        }
-        let (hays, needles) = (words(6), words(3));
-        let mut found = 0;
-        for h in &hays {
-            for n in &needles {
-                let want = memchr::memmem::find(h, n).is_some();
-                assert_eq!(super::find_short(h, n), want, "{h:?} {n:?}");
-                found += usize::from(want);
-            }
-        }
-        assert!(found > 1000 && found < hays.len() * needles.len());
-    }
-}
-
 pub(super) fn index_of(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let (s, p) = two_strings("index-of", args)?;
     interp.tick(scan_ticks(s.len()))?;
@@ -143,4 +104,43 @@ pub(super) fn last_index_of(interp: &mut Interp, args: &[Value]) -> Result<Value
         Some(b) => Value::Int(char_count(&s[..b]) as i64),
         None => Value::Nil,
     })
+}
+
+#[cfg(test)]
+mod short_search_tests {
+    /// Every haystack of up to 6 bytes over a three-letter alphabet
+    /// against every needle of up to 3: the short search and memchr's
+    /// agree.
+    #[test]
+    fn the_short_search_finds_what_memchr_finds() {
+        fn words(max: usize) -> Vec<Vec<u8>> {
+            let mut all = vec![vec![]];
+            let mut last = vec![vec![]];
+            for _ in 0..max {
+                let next: Vec<Vec<u8>> = last
+                    .iter()
+                    .flat_map(|w: &Vec<u8>| {
+                        b"abz".iter().map(move |c| {
+                            let mut w = w.clone();
+                            w.push(*c);
+                            w
+                        })
+                    })
+                    .collect();
+                all.extend(next.iter().cloned());
+                last = next;
+            }
+            all
+        }
+        let (hays, needles) = (words(6), words(3));
+        let mut found = 0;
+        for h in &hays {
+            for n in &needles {
+                let want = memchr::memmem::find(h, n).is_some();
+                assert_eq!(super::find_short(h, n), want, "{h:?} {n:?}");
+                found += usize::from(want);
+            }
+        }
+        assert!(found > 1000 && found < hays.len() * needles.len());
+    }
 }
