@@ -114,6 +114,16 @@ fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     Some(it.budget.tick(1).map(|()| v))
 }
 
+/// Forgets two values known to be numbers (or nil): they own nothing, so
+/// the out-of-line drop each would call is skipped.
+#[inline(always)]
+fn forget_ints(x: Value, y: Value) {
+    debug_assert!(matches!(x, Value::Int(_) | Value::Nil));
+    debug_assert!(matches!(y, Value::Int(_) | Value::Nil));
+    std::mem::forget(x);
+    std::mem::forget(y);
+}
+
 /// The operation a const generic parameter names (`ArithOp as u8`, what
 /// [`by_op`] passes): a constant per instance, so `ints`/`test_ints` fold
 /// to one instruction. Closures write it as `const { op_of::<OP>() }` in
@@ -240,6 +250,7 @@ fn leaves_test<'a, const OP: u8>(
         let yv = y.value(it, f)?;
         if let (Value::Int(a), Value::Int(c)) = (&xv, &yv) {
             if let Some(t) = const { op_of::<OP>() }.test_ints(*a, *c) {
+                forget_ints(xv, yv);
                 it.budget.tick(1)?;
                 return Ok(t);
             }
@@ -280,6 +291,7 @@ fn code_int_arith<'a, const OP: u8>(
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {
             if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
+                forget_ints(xv, Value::Nil);
                 return r;
             }
         }
@@ -299,6 +311,7 @@ fn code_int_test<'a, const OP: u8>(
         let xv = xc(it, f)?;
         if let Value::Int(a) = xv {
             if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
+                forget_ints(xv, Value::Nil);
                 it.budget.tick(1)?;
                 return Ok(t);
             }
@@ -382,6 +395,7 @@ fn general_arith<'a, const OP: u8>(
             let xv = xc(it, f)?;
             if let (Value::Int(a), Some(c)) = (&xv, y.int(it, f)) {
                 if let Some(r) = ints(it, const { op_of::<OP>() }, *a, c) {
+                    forget_ints(xv, Value::Nil);
                     return r;
                 }
             }
@@ -398,6 +412,7 @@ fn general_arith<'a, const OP: u8>(
             let yv = yc(it, f)?;
             if let (Some(a), Value::Int(c)) = (a, &yv) {
                 if let Some(r) = ints(it, const { op_of::<OP>() }, a, *c) {
+                    forget_ints(yv, Value::Nil);
                     return r;
                 }
             }
@@ -437,9 +452,20 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
         let Operand::Code(xc) = x else { unreachable!() };
         return Some(by_op!(op, code_int_test(xc, c, b, span)));
     }
-    Some(Box::new(move |it, f| {
+    Some(by_op!(op, general_test(x, y, b, span)))
+}
+
+/// The rest of [`test`]'s comparisons (`(< (count xs) n)`), the
+/// operation a constant.
+fn general_test<'a, const OP: u8>(
+    x: Operand<'a>,
+    y: Operand<'a>,
+    b: &'static Builtin,
+    span: Span,
+) -> Test<'a> {
+    Box::new(move |it, f| {
         if let (Some(a), Some(c)) = (x.int(it, f), y.int(it, f)) {
-            if let Some(t) = op.test_ints(a, c) {
+            if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
                 it.budget.tick(1)?;
                 return Ok(t);
             }
@@ -447,13 +473,14 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
         let xv = x.value(it, f)?;
         let yv = y.value(it, f)?;
         if let (Value::Int(a), Value::Int(c)) = (&xv, &yv) {
-            if let Some(t) = op.test_ints(*a, *c) {
+            if let Some(t) = const { op_of::<OP>() }.test_ints(*a, *c) {
+                forget_ints(xv, yv);
                 it.budget.tick(1)?;
                 return Ok(t);
             }
         }
-        Ok(finish(it, op, xv, yv, b, span)?.truthy())
-    }))
+        Ok(finish(it, const { op_of::<OP>() }, xv, yv, b, span)?.truthy())
+    })
 }
 
 /// `inc`/`dec`.
@@ -468,6 +495,7 @@ pub(super) fn step<'a>(step: i64, x: &'a Expr, b: &'static Builtin, span: Span) 
         let xv = x.value(it, f)?;
         if let Value::Int(i) = xv {
             if let Some(n) = i.checked_add(step) {
+                forget_ints(xv, Value::Nil);
                 return ints_step(it, i, n);
             }
         }

@@ -159,9 +159,11 @@ pub(super) fn int_pred<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) ->
     let x = compile(x);
     Some(Box::new(move |it, f| {
         let v = x(it, f).map_err(|e| e.or_span(span))?;
-        if let (Value::Int(i), false) = (&v, it.hidden.active()) {
+        if let (&Value::Int(i), false) = (&v, it.hidden.active()) {
+            // A number owns nothing: no drop to call.
+            std::mem::forget(v);
             it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
-            return Ok(Value::Bool(test(*i)));
+            return Ok(Value::Bool(test(i)));
         }
         it.call_builtin_accepted(b, &mut [v])
             .map_err(|e| e.or_span(span))
