@@ -204,6 +204,15 @@ impl Value {
         !matches!(self, Value::Nil | Value::Bool(false))
     }
 
+    /// [`Value::truthy`] of a value the caller is done with (a predicate's
+    /// answer): a boolean or `nil` is not passed to the out-of-line drop.
+    #[inline(always)]
+    pub(crate) fn into_truthy(self) -> bool {
+        let t = self.truthy();
+        Value::release(self);
+        t
+    }
+
     /// Whether this value owns no heap memory (`nil`, booleans, numbers):
     /// copying it is a bit copy and dropping it does nothing.
     #[inline(always)]

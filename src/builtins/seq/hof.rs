@@ -173,7 +173,7 @@ fn select(
             interp.tick(1)?;
             if interp
                 .call_again_ref(pred, std::slice::from_ref(x))?
-                .truthy()
+                .into_truthy()
                 == keep_if
             {
                 out.push(x.clone());
@@ -380,7 +380,7 @@ fn all(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<b
     let mut ok = true;
     interp.repeated(pred, |interp, pred| {
         for_each(interp, fname, coll, |interp, x| {
-            ok = interp.call_again(pred, &mut [x])?.truthy();
+            ok = interp.call_again(pred, &mut [x])?.into_truthy();
             Ok(ok)
         })
     })?;

@@ -199,7 +199,7 @@ fn test(c: &Expr) -> Test<'_> {
         return t;
     }
     let c = compile(c);
-    Box::new(move |it, f| Ok(c(it, f)?.truthy()))
+    Box::new(move |it, f| Ok(c(it, f)?.into_truthy()))
 }
 
 /// A body (implicit `do`): `nil` when empty.
