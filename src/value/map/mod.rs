@@ -458,6 +458,7 @@ pub enum Iter<'a> {
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Value, &'a Value);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             Iter::Small(it) => it.next().map(|(k, v)| (k, v)),

@@ -179,8 +179,14 @@ pub struct Iter<'a>(SlotIter<'a>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Value, &'a Value);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.by_ref().flatten().next().map(|(k, v)| (k, v))
+        // The slots in order, skipping the holes removals left.
+        loop {
+            if let Some((k, v)) = self.0.next()? {
+                return Some((k, v));
+            }
+        }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, self.0.size_hint().1)
