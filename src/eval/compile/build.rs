@@ -8,6 +8,7 @@ use crate::analyze::expr::{Expr, FnProto, Record};
 use crate::value::depth::is_nested;
 use crate::value::{cost, Func, Map, Value, Vector};
 
+use super::place::Place;
 use super::{compile, Code};
 use crate::eval::lookup::{destructure_nth, lookup};
 use crate::eval::Closure;
@@ -60,7 +61,9 @@ pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code
 }
 
 /// `(:k m)`, `(get m k)`: a map in a local and a constant key (`(:price
-/// r)`) are read in place, neither cloned.
+/// r)`) are read in place, neither cloned; so is a collection in a local,
+/// a capture or a definition looked up with a plain key (`(get by-id
+/// cid)`: [`Place`]).
 pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
     match (m, k) {
         (Expr::Local(s), Expr::Const(key)) => {
@@ -70,6 +73,38 @@ pub(super) fn get<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
                 Ok(get_const(&it.stack[f.bp + s], key))
             })
         }
+        _ => match Place::of(m, k) {
+            Some(place) => get_in_place(place, k),
+            None => get_computed(m, k),
+        },
+    }
+}
+
+/// [`get`] of a collection borrowed where it is ([`Place`]): read first
+/// (a definition with no value yet fails before the key runs), the step,
+/// then the lookup.
+fn get_in_place(place: Place, k: &Expr) -> Code<'_> {
+    match k {
+        Expr::Const(key) => Box::new(move |it, f| {
+            place.read(it, f)?;
+            it.budget.tick(1)?;
+            Ok(get_const(place.read(it, f)?, key))
+        }),
+        k => {
+            let k = compile(k);
+            Box::new(move |it, f| {
+                place.read(it, f)?;
+                let k = k(it, f)?;
+                it.budget.tick(1)?;
+                Ok(lookup(place.read(it, f)?, &k).unwrap_or(Value::Nil))
+            })
+        }
+    }
+}
+
+/// [`get`] of a computed collection.
+fn get_computed<'a>(m: &'a Expr, k: &'a Expr) -> Code<'a> {
+    match (m, k) {
         (m, Expr::Const(key)) => {
             let m = compile(m);
             Box::new(move |it, f| {

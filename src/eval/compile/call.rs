@@ -11,6 +11,7 @@ use crate::builtins::Builtin;
 use crate::error::{Error, Result, Span};
 use crate::value::{Func, Value};
 
+use super::place::Place;
 use super::{compile, Code, Interp};
 use crate::eval::{Args, Frame};
 
@@ -19,11 +20,17 @@ use crate::eval::{Args, Frame};
 pub(super) fn global(it: &Interp, id: GlobalId) -> Result<Value> {
     match it.globals.get(id) {
         Some(d) => Ok(d.value.clone()),
-        None => Err(Error::undefined(format!(
-            "{} is declared but has no value yet",
-            it.globals.name(id)
-        ))),
+        None => Err(undefined(it, id)),
     }
+}
+
+/// The error of reading a user/ definition that has no value yet.
+#[cold]
+pub(super) fn undefined(it: &Interp, id: GlobalId) -> Error {
+    Error::undefined(format!(
+        "{} is declared but has no value yet",
+        it.globals.name(id)
+    ))
 }
 
 /// Compiled arguments, evaluated into a stack array when there are few.
@@ -166,6 +173,46 @@ pub(super) fn int_pred<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) ->
             return Ok(Value::Bool(test(i)));
         }
         it.call_builtin_accepted(b, &mut [v])
+            .map_err(|e| e.or_span(span))
+    }))
+}
+
+/// `(contains? coll x)` of a collection in a local, a capture or a user/
+/// definition, and a plain key ([`Place::of`]): a set, a map or `nil` is
+/// looked into where it is (not cloned), with the builtin's one step and
+/// answer; anything else (a vector or text, hidden data about, a
+/// `lazy-seq` ever built) calls the builtin with both values.
+pub(super) fn contains_in_place<'a>(
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+) -> Option<Code<'a>> {
+    let [coll, x] = args else {
+        return None;
+    };
+    if !is_core(b, "contains?") {
+        return None;
+    }
+    let place = Place::of(coll, x)?;
+    let x = compile(x);
+    Some(Box::new(move |it, f| {
+        // The collection is read first, as the walker reads it.
+        place.read(it, f).map_err(|e| e.or_span(span))?;
+        let x = x(it, f).map_err(|e| e.or_span(span))?;
+        if !it.hidden.active() && !crate::value::any_may_end() {
+            let found = match place.read(it, f).map_err(|e| e.or_span(span))? {
+                Value::Set(s) => Some(s.contains(&x)),
+                Value::Map(m) => Some(m.contains_key(&x)),
+                Value::Nil => Some(false),
+                _ => None,
+            };
+            if let Some(found) = found {
+                it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                return Ok(Value::Bool(found));
+            }
+        }
+        let coll = place.read(it, f).map_err(|e| e.or_span(span))?.clone();
+        it.call_builtin_accepted(b, &mut [coll, x])
             .map_err(|e| e.or_span(span))
     }))
 }

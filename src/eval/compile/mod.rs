@@ -46,6 +46,7 @@ mod arith;
 pub(super) use arith::finish as arith2;
 mod build;
 mod call;
+mod place;
 
 use crate::analyze::expr::{Bind, Expr, FnArity, Loop, Slot};
 use crate::error::{Error, Result};
@@ -180,6 +181,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         Expr::CallBuiltin(b, args, span) => call::str_of_texts(b, args, *span)
             .or_else(|| call::nth_of_const(b, args, *span))
             .or_else(|| call::int_pred(b, args, *span))
+            .or_else(|| call::contains_in_place(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),

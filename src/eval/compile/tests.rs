@@ -106,6 +106,16 @@ const EXPRS: &[&str] = &[
     "(let [m {}] (assoc m (inc 1)))",
     "(let [x 1] [(try (get x) (catch Exception e (:message e))) (try (conj) (catch Exception e 0))])",
     "(let [x [1 2]] [(count x) (assoc x 0 (inc 1)) (get x 5 :none)])",
+    // Lookups into a collection borrowed where it is (a local, a capture,
+    // a definition) with a plain key, and into anything else.
+    "(let [s #{1 2} m {:a 1} v [1 2] n nil t \"abc\" x 1] [(contains? s x) (contains? s 3) (contains? m :a) (contains? m \"a\") (contains? v x) (contains? v 5) (contains? n x) (contains? t x) (contains? t 5)])",
+    "(let [x 1] (contains? x 1))",
+    "(let [s #{[1 2]} k [1 2] l (lazy-seq [1 2])] [(contains? s k) (contains? s l) (get s l)])",
+    "(def s #{1 2}) (def m {:a {:b 2} \"c\" 3}) (let [k :a c :c] [(contains? s 2) (get m k) (get s 2) (get s 5) (get (get m k) :b) (contains? m (get {:z :a} :z)) (get m c) (get m :a) (contains? m (str \"c\"))])",
+    "(def t \"abc\") (let [i 1] [(get t i) (contains? t i)])",
+    "(let [s #{1 2}] ((fn [x] [(contains? s x) (get s x) (get s 9)]) 2))",
+    "(declare later) (let [k (println \"key\")] (get later k))",
+    "(declare later) (contains? later 1)",
 ];
 
 #[test]
@@ -115,6 +125,21 @@ fn compiled_bodies_give_the_walkers_values_errors_and_steps() {
         let compiled = run_with(e, true);
         assert_eq!(compiled, walked, "{e}");
     }
+}
+
+/// A lookup whose key moves the collection's own slot (its last read)
+/// reads the collection before the key takes it, as the walker does.
+#[test]
+fn a_lookup_reads_its_collection_before_the_key_moves_it() {
+    let (v, _) = run("(defn f [x] (contains? x x)) (f 5)");
+    assert!(
+        v.contains("contains?") && v.contains("map, set or vector"),
+        "{v}"
+    );
+    let (v, _) = run("(defn g [m] (get m m)) (g [1])");
+    assert_eq!(v, "nil");
+    let (v, _) = run("(defn h [m] (get m (get m 0))) (h [0 :x])");
+    assert_eq!(v, "0");
 }
 
 #[test]
