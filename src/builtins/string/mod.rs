@@ -46,6 +46,7 @@ use names::*;
 use re::*;
 use replace::*;
 use search::*;
+pub(crate) use search::{text_test, TextTest};
 use split::*;
 
 use std::sync::Arc;

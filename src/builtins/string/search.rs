@@ -7,22 +7,65 @@ fn two_strings<'a>(fname: &str, args: &'a [Value]) -> Result<(&'a str, &'a str)>
     Ok((text(fname, &args[0])?, text(fname, &args[1])?))
 }
 
+/// clojure.string's `starts-with?`, `ends-with?` and `includes?`: the
+/// answer for two texts, and the steps it charges beyond the call's own
+/// for a haystack of `len` bytes. The builtins are these; a compiled call
+/// with a constant needle answers a text in place through the same one
+/// ([`text_test`], `eval/compile/call.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct TextTest {
+    name: &'static str,
+    pub(crate) test: fn(&str, &str) -> bool,
+    pub(crate) ticks: fn(usize) -> u64,
+}
+
+const STARTS_WITH: TextTest = TextTest {
+    name: "starts-with?",
+    test: |s, p| s.starts_with(p),
+    ticks: |_| 1,
+};
+
+const ENDS_WITH: TextTest = TextTest {
+    name: "ends-with?",
+    test: |s, p| s.ends_with(p),
+    ticks: |_| 1,
+};
+
+const INCLUDES: TextTest = TextTest {
+    name: "includes?",
+    test: |s, p| contains(s.as_bytes(), p.as_bytes()),
+    ticks: scan_ticks,
+};
+
+impl TextTest {
+    fn call(self, interp: &mut Interp, args: &[Value]) -> Result<Value> {
+        let (s, p) = two_strings(self.name, args)?;
+        interp.tick((self.ticks)(s.len()))?;
+        Ok(Value::Bool((self.test)(s, p)))
+    }
+}
+
+/// The text test `b` is, when it is one of clojure.string's through its
+/// plain entry.
+pub(crate) fn text_test(b: &Builtin) -> Option<TextTest> {
+    if b.ns != Ns::String || b.owned.is_some() {
+        return None;
+    }
+    [STARTS_WITH, ENDS_WITH, INCLUDES]
+        .into_iter()
+        .find(|t| t.name == b.name)
+}
+
 pub(super) fn starts_with(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    let (s, p) = two_strings("starts-with?", args)?;
-    interp.tick(1)?;
-    Ok(Value::Bool(s.starts_with(p)))
+    STARTS_WITH.call(interp, args)
 }
 
 pub(super) fn ends_with(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    let (s, p) = two_strings("ends-with?", args)?;
-    interp.tick(1)?;
-    Ok(Value::Bool(s.ends_with(p)))
+    ENDS_WITH.call(interp, args)
 }
 
 pub(super) fn includes(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    let (s, p) = two_strings("includes?", args)?;
-    interp.tick(scan_ticks(s.len()))?;
-    Ok(Value::Bool(contains(s.as_bytes(), p.as_bytes())))
+    INCLUDES.call(interp, args)
 }
 
 /// The haystacks at most this long are searched by [`find_short`].

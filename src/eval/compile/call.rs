@@ -217,6 +217,60 @@ pub(super) fn contains_in_place<'a>(
     }))
 }
 
+/// `(clojure.string/includes? s "text")`, `starts-with?`, `ends-with?`
+/// with a constant needle (`builtins::string::text_test`): a text, read
+/// where it is when it is a local, a capture or a definition
+/// ([`Place`]), is answered in place with the builtin's steps (the call's
+/// one, then the test's); anything else (another type, hidden data
+/// about) calls the builtin with both values.
+pub(super) fn text_test<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Option<Code<'a>> {
+    let [s, needle @ Expr::Const(Value::Str(p))] = args else {
+        return None;
+    };
+    let t = crate::builtins::string::text_test(b)?;
+    /// The answer and the test's steps, for a text with no hidden data
+    /// about.
+    #[inline(always)]
+    fn answer(
+        it: &Interp,
+        t: crate::builtins::string::TextTest,
+        v: &Value,
+        p: &str,
+    ) -> Option<(bool, u64)> {
+        match (v, it.hidden.active()) {
+            (Value::Str(s), false) => Some(((t.test)(s, p), (t.ticks)(s.len()))),
+            _ => None,
+        }
+    }
+    fn charge(it: &mut Interp, ticks: u64, found: bool) -> Result<Value> {
+        it.budget.tick_settled(1)?;
+        it.budget.tick_settled(ticks)?;
+        Ok(Value::Bool(found))
+    }
+    Some(match Place::of(s, needle) {
+        Some(place) => Box::new(move |it, f| {
+            let v = place.read(it, f).map_err(|e| e.or_span(span))?;
+            if let Some((found, ticks)) = answer(it, t, v, p) {
+                return charge(it, ticks, found).map_err(|e| e.or_span(span));
+            }
+            let v = v.clone();
+            it.call_builtin_accepted(b, &mut [v, Value::Str(p.clone())])
+                .map_err(|e| e.or_span(span))
+        }),
+        None => {
+            let s = compile(s);
+            Box::new(move |it, f| {
+                let v = s(it, f).map_err(|e| e.or_span(span))?;
+                if let Some((found, ticks)) = answer(it, t, &v, p) {
+                    return charge(it, ticks, found).map_err(|e| e.or_span(span));
+                }
+                it.call_builtin_accepted(b, &mut [v, Value::Str(p.clone())])
+                    .map_err(|e| e.or_span(span))
+            })
+        }
+    })
+}
+
 /// A piece of a compiled `(str …)`: a constant text, or code.
 enum Piece<'a> {
     Text(&'a str),

@@ -182,6 +182,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
             .or_else(|| call::nth_of_const(b, args, *span))
             .or_else(|| call::int_pred(b, args, *span))
             .or_else(|| call::contains_in_place(b, args, *span))
+            .or_else(|| call::text_test(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),

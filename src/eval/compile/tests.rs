@@ -116,6 +116,13 @@ const EXPRS: &[&str] = &[
     "(let [s #{1 2}] ((fn [x] [(contains? s x) (get s x) (get s 9)]) 2))",
     "(declare later) (let [k (println \"key\")] (get later k))",
     "(declare later) (contains? later 1)",
+    // Text tests with a constant needle: a text read in place or computed,
+    // long (steps by length) and short, and anything else.
+    "(let [s \"item-GAMMA\"] [(clojure.string/includes? s \"GAMMA\") (clojure.string/includes? s \"x\") (clojure.string/starts-with? s \"item\") (clojure.string/ends-with? s \"MA\") (clojure.string/ends-with? s \"x\") (clojure.string/includes? s \"\") (clojure.string/includes? (str s \"x\") \"Ax\")])",
+    "(let [s (apply str (repeat 500 \"ab\"))] [(clojure.string/includes? s \"ba\") (clojure.string/includes? s \"bb\") (clojure.string/starts-with? (str s) \"ab\")])",
+    "(let [n nil] (clojure.string/includes? n \"a\"))",
+    "(let [k :GAMMA c 5] [(clojure.string/includes? k \"A\") (clojure.string/starts-with? c \"5\")])",
+    "(def t \"hello\") [(clojure.string/starts-with? t \"he\") (count (filter (fn [s] (clojure.string/includes? s \"a\")) [\"a\" \"b\" \"ca\" t]))]",
 ];
 
 #[test]
