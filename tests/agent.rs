@@ -7,6 +7,7 @@
 #![cfg(feature = "agent")]
 
 mod agent_common;
+mod common;
 mod mock_llm;
 
 use std::path::Path;

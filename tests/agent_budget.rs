@@ -10,6 +10,7 @@
 #![cfg(all(feature = "agent", feature = "tokens"))]
 
 mod agent_common;
+mod common;
 mod mock_llm;
 
 use agent_common::*;
@@ -133,7 +134,6 @@ fn a_calibrated_budget_holds_in_the_providers_own_count() {
         "{stats}"
     );
     assert!(stats.contains("reported"), "{stats}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The recorded runs of `lisp-examples/` (their turns as written), each
@@ -245,5 +245,4 @@ fn eval_shows_the_reported_count_against_the_estimate_and_the_calibration() {
         .unwrap_or_else(|| panic!("{line}"));
     assert!(ratio > 1.0 && ratio < 1.6, "{line}");
     assert!(line.contains("; token budget calibrated x 1."), "{line}");
-    std::fs::remove_dir_all(&dir).ok();
 }

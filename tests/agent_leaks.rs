@@ -9,6 +9,7 @@
 #![cfg(feature = "agent")]
 
 mod agent_common;
+mod common;
 mod mock_llm;
 
 use std::time::{Duration, Instant};

@@ -8,6 +8,7 @@
 #![cfg(feature = "agent")]
 
 mod agent_common;
+mod common;
 mod mock_llm;
 
 use std::path::Path;

@@ -5,10 +5,13 @@
 //! under a 2 GB address-space limit (`ulimit -v`) and a 60 s guard, so the
 //! old behaviour fails the test instead of the machine.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use wait_timeout::ChildExt;
 
 /// Runs `ptc ARGS` under the limits, with `stdin_text` repeated forever on
@@ -79,7 +82,8 @@ fn endless_standard_input_is_refused_at_the_source_limit() {
 
 #[test]
 fn endless_data_and_session_files_are_refused() {
-    let program = std::env::temp_dir().join(format!("ptc-cli-inputs-{}.clj", std::process::id()));
+    let dir = Scratch::dir("ptc-cli-inputs");
+    let program = dir.join("p.clj");
     std::fs::write(&program, "(count data/a)").expect("program file");
     let program = program.display().to_string();
     assert_refused(
@@ -96,8 +100,7 @@ fn endless_data_and_session_files_are_refused() {
 
 #[test]
 fn a_tool_signature_30000_levels_deep_is_bad_input_naming_the_file_and_key() {
-    let dir = std::env::temp_dir().join(format!("ptc-cli-deep-sig-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = Scratch::dir("ptc-cli-deep-sig");
     for (name, ty) in [
         (
             "vector",

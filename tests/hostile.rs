@@ -5,6 +5,8 @@
 //! liveness guard (a run must end at all, well within 30 s): the limits
 //! themselves (1 s timeout, 10M steps) are what end it quickly.
 
+mod common;
+
 // One test binary; the classes of issue 17 live in `tests/hostile/`.
 #[path = "hostile/analysis.rs"]
 mod analysis;

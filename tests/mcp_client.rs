@@ -4,11 +4,14 @@
 //! the test with the install command; nothing is skipped.
 #![cfg(feature = "mcp")]
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use ptc_lisp::session::{McpServerConfig, Session, SessionFile};
 use ptc_lisp::Limits;
 
@@ -81,7 +84,7 @@ fn session(name: &str, cfg: McpServerConfig) -> Session {
 
 #[test]
 fn filesystem_server_lists_reads_and_stops() {
-    let dir = tempdir("fs");
+    let dir = Scratch::dir("ptc-mcp-fs").canonical();
     std::fs::write(dir.join("notes.txt"), "alpha\nbeta\n").unwrap();
     std::fs::write(dir.join("b.md"), "# B").unwrap();
     let dir_s = dir.to_string_lossy().into_owned();
@@ -151,7 +154,7 @@ fn filesystem_server_lists_reads_and_stops() {
 
 #[test]
 fn doc_in_a_program_shows_a_cut_description_whole() {
-    let dir = tempdir("fsdoc");
+    let dir = Scratch::dir("ptc-mcp-fsdoc").canonical();
     let dir_s = dir.to_string_lossy().into_owned();
     let mut s = session(
         "fs",
@@ -462,7 +465,7 @@ fn servers_that_fail_to_start_are_named_with_their_stderr() {
 
 #[test]
 fn session_files_start_servers_and_saved_listings_start_them_lazily() {
-    let dir = tempdir("file");
+    let dir = Scratch::dir("ptc-mcp-file").canonical();
     std::fs::create_dir_all(dir.join("docs")).unwrap();
     std::fs::write(dir.join("docs/a.txt"), "from a").unwrap();
     let text = serde_json::json!({
@@ -516,13 +519,6 @@ fn session_files_start_servers_and_saved_listings_start_them_lazily() {
         .unwrap()
         .to_string();
     assert!(e.contains("mcp.x: has both"), "{e}");
-}
-
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ptc-mcp-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d.canonicalize().unwrap()
 }
 
 /// lisp-examples/mcp-docs, live: its recorded turns run against the

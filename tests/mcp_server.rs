@@ -4,10 +4,14 @@
 //! fails the test naming that command). Malformed messages and a client
 //! vanishing mid-call over stdio are sent raw: no SDK client sends them.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::Scratch;
 
 const PTC: &str = env!("CARGO_BIN_EXE_ptc");
 const SECRET: &str = "s3cr3t-api-token-9f8e7d";
@@ -38,12 +42,10 @@ fn inspector() -> PathBuf {
     p
 }
 
-/// A fresh directory with the session file of these tests, `limits` being
-/// its `limits` object.
-fn session_file(name: &str, limits: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("ptc-mcp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh directory (removed when dropped) with the session file of these
+/// tests, `limits` being its `limits` object.
+fn session_file(name: &str, limits: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::dir(&format!("ptc-mcp-{name}"));
     let file = dir.join("session.json");
     std::fs::write(
         &file,
@@ -503,8 +505,7 @@ fn an_upstream_mcp_server_is_reached_through_ptc() {
         "the filesystem MCP server is not installed ({}): run: bash tests/setup.sh",
         fs.display()
     );
-    let dir = std::env::temp_dir().join(format!("ptc-mcp-upstream-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::dir("ptc-mcp-upstream");
     std::fs::create_dir_all(dir.join("docs")).unwrap();
     std::fs::write(dir.join("docs/a.md"), "hello from upstream\n").unwrap();
     std::fs::write(dir.join("docs/b.md"), "second\n").unwrap();
@@ -517,5 +518,4 @@ fn an_upstream_mcp_server_is_reached_through_ptc() {
     });
     std::fs::write(&file, session.to_string()).unwrap();
     scenario("upstream", &file, None);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{example_sessions, examples};
-use std::path::PathBuf;
+use common::{example_sessions, examples, Scratch};
 use std::process::{Command, Output};
 
 use ptc_lisp::render::system_prompt;
@@ -145,20 +144,13 @@ fn prompt_system_prints_the_static_system_prompt() {
     }
 }
 
-/// A fresh directory for one test under cargo's target tmpdir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("prompts-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]
 fn replay_snapshot_writes_what_replay_after_k_prints() {
-    let dir = scratch("snapshot");
+    let dir = Scratch::path("ptc-prompts-snapshot");
     let session = examples().join("renewal-emails.json");
     let (session, d) = (session.to_str().unwrap(), dir.to_str().unwrap());
     let out = ptc(&["replay", session, "--snapshot", d]);
@@ -200,7 +192,7 @@ fn replay_snapshot_writes_what_replay_after_k_prints() {
 fn replay_check_passes_then_fails_with_a_unified_diff() {
     for path in example_sessions() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let dir = scratch(&format!("check-{name}"));
+        let dir = Scratch::path(&format!("ptc-prompts-check-{name}"));
         let (session, d) = (path.to_str().unwrap(), dir.to_str().unwrap());
         let out = ptc(&["replay", session, "--snapshot", d]);
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
@@ -209,7 +201,7 @@ fn replay_check_passes_then_fails_with_a_unified_diff() {
         assert!(text(&out.stdout).starts_with("ok: "), "{name}");
     }
 
-    let dir = scratch("check-edit");
+    let dir = Scratch::path("ptc-prompts-check-edit");
     let session = examples().join("products-in-stock.json");
     let (session, d) = (session.to_str().unwrap(), dir.to_str().unwrap());
     assert_eq!(
@@ -258,14 +250,14 @@ fn replay_check_passes_then_fails_with_a_unified_diff() {
 fn replay_check_without_snapshots_is_an_input_error() {
     let session = examples().join("single-shot.json");
     let session = session.to_str().unwrap();
-    let missing = scratch("missing");
+    let missing = Scratch::path("ptc-prompts-missing");
     let out = ptc(&["replay", session, "--check", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("no such snapshot directory"), "{err}");
     assert!(err.contains(missing.to_str().unwrap()), "{err}");
 
-    let empty = scratch("empty");
+    let empty = Scratch::path("ptc-prompts-empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = ptc(&["replay", session, "--check", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

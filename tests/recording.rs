@@ -13,6 +13,7 @@
 
 #![cfg(feature = "agent")]
 
+mod common;
 mod mock_llm;
 
 use std::path::{Path, PathBuf};
@@ -20,17 +21,11 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use common::Scratch;
 use mock_llm::{MockLlm, Reply};
 use ptc_lisp::session::{FnTool, ReplayTools, Session, SessionError, SessionFile, Tool};
 use ptc_lisp::{read_value, Value};
 use serde_json::Value as Json;
-
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptc-recording-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn ptc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ptc"))
@@ -92,7 +87,7 @@ fn counted() -> (Arc<AtomicUsize>, Session) {
 fn saved_sessions_record_every_call_with_exact_values() {
     let (calls, session) = counted();
     assert_eq!(calls.load(Ordering::SeqCst), 3);
-    let dir = workdir("exact");
+    let dir = Scratch::dir("ptc-recording-exact");
     let path = dir.join("s.json");
     session.save(&path).unwrap();
     let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -130,7 +125,7 @@ fn saved_sessions_record_every_call_with_exact_values() {
 #[test]
 fn recorded_only_tools_say_how_to_attach_one_and_attached_tools_serve_new_turns() {
     let (_, session) = counted();
-    let dir = workdir("attach");
+    let dir = Scratch::dir("ptc-recording-attach");
     let path = dir.join("s.json");
     std::fs::write(&path, session.to_file().to_json()).unwrap();
 
@@ -197,7 +192,7 @@ fn mismatch(path: &Path, turn0: &str) -> String {
 #[test]
 fn a_program_that_no_longer_matches_its_recording_is_an_error() {
     let (_, session) = counted();
-    let dir = workdir("mismatch");
+    let dir = Scratch::dir("ptc-recording-mismatch");
     let path = dir.join("s.json");
     std::fs::write(&path, session.to_file().to_json()).unwrap();
 
@@ -256,7 +251,7 @@ fn log_lines(dir: &Path) -> usize {
 
 #[test]
 fn ptc_replay_is_hermetic_and_live_runs_the_tools() {
-    let dir = workdir("cli");
+    let dir = Scratch::dir("ptc-recording-cli");
     let original = command_example(&dir);
     // A hand-written file has no recording: its tools run.
     let first = ptc(&["replay", &s(&original)]);
@@ -327,7 +322,7 @@ fn ptc_replay_is_hermetic_and_live_runs_the_tools() {
 
 #[test]
 fn agent_out_and_eval_write_files_that_replay_from_their_folder() {
-    let dir = workdir("agent");
+    let dir = Scratch::dir("ptc-recording-agent");
     let original = command_example(&dir);
     let mock = MockLlm::start(vec![
         Reply::text("```clojure\n(def t (tool/temp \"Oslo\"))\n(:temp t)\n```"),
@@ -350,9 +345,8 @@ fn agent_out_and_eval_write_files_that_replay_from_their_folder() {
         "10",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let cwd = std::env::temp_dir();
-    let eval_dir = cwd.join(format!("ptc-recording-eval-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&eval_dir);
+    // Another folder, which `ptc eval` makes.
+    let eval_dir = Scratch::path("ptc-recording-eval");
     let out = ptc(&[
         "eval",
         &s(&original),
@@ -391,5 +385,4 @@ fn agent_out_and_eval_write_files_that_replay_from_their_folder() {
             "{json}"
         );
     }
-    let _ = std::fs::remove_dir_all(&eval_dir);
 }

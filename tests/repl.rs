@@ -4,22 +4,17 @@
 //! temporary directory (the history goes there). Timeouts are generous and
 //! nothing is timed: every step waits for the text it needs.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 
+use common::Scratch;
 use ptc_lisp::session::{render_messages, Role, Session, View};
 use rexpect::session::{spawn_with_options, Options, PtySession};
 
 const TIMEOUT_MS: u64 = 60_000;
 const PROMPT: &str = "user=> ";
-
-/// A fresh directory under the system's temporary directory.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptc-repl-pty-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn command(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptc"));
@@ -82,7 +77,7 @@ const SESSION: &str = r#"{
 
 #[test]
 fn a_session_in_a_real_terminal() {
-    let dir = temp_dir("session");
+    let dir = Scratch::dir("ptc-repl-pty-session");
     std::fs::write(dir.join("products.json"), SESSION).unwrap();
     let mut p = spawn(&dir, &["repl", "products.json"]);
     let banner = p.exp_string(PROMPT).unwrap();
@@ -172,12 +167,11 @@ fn a_session_in_a_real_terminal() {
     let history = std::fs::read_to_string(dir.join("data/ptc/history")).unwrap();
     assert!(history.contains("(+ 1 (count 5))"), "{history}");
     assert!(!history.contains("this is never run"), "{history}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn ptc_without_a_command_opens_the_repl() {
-    let dir = temp_dir("bare");
+    let dir = Scratch::dir("ptc-repl-pty-bare");
     let mut p = spawn(&dir, &[]);
     p.exp_string(PROMPT).unwrap();
     p.send_line("(defn f [x]").unwrap();
@@ -186,12 +180,11 @@ fn ptc_without_a_command_opens_the_repl() {
     entry(&mut p, ":help", "exact next prompt the LLM would get");
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn colour_on_a_terminal_and_never_with_plain() {
-    let dir = temp_dir("colour");
+    let dir = Scratch::dir("ptc-repl-pty-colour");
     let raw = |args: &[&str]| {
         let options = Options::new().timeout_ms(Some(TIMEOUT_MS));
         let mut p = spawn_with_options(command(&dir, args), options).unwrap();
@@ -213,12 +206,11 @@ fn colour_on_a_terminal_and_never_with_plain() {
     let plain = raw(&["repl", "--plain"]);
     let error_part = &plain[plain.find("type-error").unwrap()..];
     assert!(!error_part.contains('\x1b'), "{error_part:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_script_on_standard_input_runs_one_entry_per_form() {
-    let dir = temp_dir("script");
+    let dir = Scratch::dir("ptc-repl-pty-script");
     std::fs::write(dir.join("products.json"), SESSION).unwrap();
     let mut child = command(&dir, &["repl", "products.json"])
         .stdin(Stdio::piped())
@@ -237,7 +229,6 @@ fn a_script_on_standard_input_runs_one_entry_per_form() {
     assert!(!text.contains('\x1b'), "{text}");
     assert!(!text.contains(PROMPT), "{text}");
     assert!(text.contains("saved 4 turns to out.json"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs `script` through `ptc repl ARGS < script`; its exit code and stdout.
@@ -258,17 +249,16 @@ fn script(dir: &Path, args: &[&str], script: &str) -> (Option<i32>, String) {
 
 #[test]
 fn a_script_without_failures_exits_zero() {
-    let dir = temp_dir("script-ok");
+    let dir = Scratch::dir("ptc-repl-pty-script-ok");
     let (code, text) = script(&dir, &["repl"], "(def a 1)\n(+ a 1)\n");
     assert_eq!(code, Some(0), "{text}");
     let (code, _) = script(&dir, &["repl"], "(def a 1)\n(undefined-fn a)\n(+ a 1)\n");
     assert_eq!(code, Some(1));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn ctrl_c_interrupts_the_evaluation_and_keeps_the_session() {
-    let dir = temp_dir("interrupt");
+    let dir = Scratch::dir("ptc-repl-pty-interrupt");
     let mut p = spawn(
         &dir,
         &[
@@ -292,12 +282,11 @@ fn ctrl_c_interrupts_the_evaluation_and_keeps_the_session() {
     entry(&mut p, "y", "undefined");
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_repl_never_loses_work() {
-    let dir = temp_dir("work");
+    let dir = Scratch::dir("ptc-repl-pty-work");
     std::fs::write(dir.join("products.json"), SESSION).unwrap();
     let mut p = spawn(&dir, &["repl", "products.json"]);
     p.exp_string("[1] user=> ").unwrap();
@@ -353,7 +342,6 @@ fn the_repl_never_loses_work() {
     assert_eq!(saved.turns().len(), 4);
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The quick start's example: its recorded turns returned. The REPL opens
@@ -361,7 +349,7 @@ fn the_repl_never_loses_work() {
 /// shows the whole next prompt in the uncompressed view too.
 #[test]
 fn an_example_that_returned_opens_where_the_user_can_type() {
-    let dir = temp_dir("returned-example");
+    let dir = Scratch::dir("ptc-repl-pty-returned-example");
     let example =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("lisp-examples/products-in-stock.json");
     let example = example.to_string_lossy();
@@ -392,5 +380,4 @@ fn an_example_that_returned_opens_where_the_user_can_type() {
         "{text}"
     );
     assert!(!compressed.contains("[ASSISTANT]"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,10 +3,13 @@
 //! shape of `session.md`; bad input exits 2 naming the file. Also runs every
 //! standalone example program with `ptc run`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::Scratch;
 use serde_json::Value as Json;
 
 fn examples() -> PathBuf {
@@ -308,7 +311,7 @@ fn after_and_views() {
 
 #[test]
 fn turns_after_the_end_are_reported_not_run() {
-    let dir = scratch_dir("after-end");
+    let dir = Scratch::dir("ptc-replay-test-after-end");
     let path = dir.join("s.json");
     std::fs::write(
         &path,
@@ -323,15 +326,9 @@ fn turns_after_the_end_are_reported_not_run() {
     assert_eq!(json["turns"].as_array().unwrap().len(), 1);
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptc-replay-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn bad_input_exits_2_and_names_the_file() {
-    let dir = scratch_dir("bad");
+    let dir = Scratch::dir("ptc-replay-test-bad");
     let cases = [
         ("unknown-key.json", "{\"mission\": \"m\",\n  \"max_turn\": 3}", "unknown-key.json:2:", "unknown field `max_turn`"),
         ("bad-json.json", "{\"mission\": \"m\" \"turns\": []}", "bad-json.json:1:", "invalid JSON"),
@@ -431,8 +428,7 @@ fn every_standalone_example_program_runs() {
 
 #[test]
 fn run_with_a_session_uses_its_data_and_tools() {
-    let dir = std::env::temp_dir().join(format!("ptc-run-session-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::dir("ptc-run-session");
     let program = dir.join("p.clj");
     std::fs::write(
         &program,
@@ -464,13 +460,11 @@ fn run_with_a_session_uses_its_data_and_tools() {
         "missing.json",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn run_with_a_session_replays_its_turns_first_and_refuses_an_ended_one() {
-    let dir = std::env::temp_dir().join(format!("ptc-run-replays-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::dir("ptc-run-replays");
     let program = dir.join("p.clj");
     std::fs::write(&program, "(map :name electronics)\n").unwrap();
     let example = examples().join("products-in-stock.json");
@@ -499,7 +493,6 @@ fn run_with_a_session_replays_its_turns_first_and_refuses_an_ended_one() {
     assert!(err.contains("products-in-stock.json"), "{err}");
     assert!(err.contains("already ended (returned"), "{err}");
     assert!(stdout(&out).is_empty());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -539,8 +532,7 @@ fn json_gives_raw_responses_and_values_as_json_beside_their_text() {
 
 #[test]
 fn values_that_would_lose_information_have_no_json() {
-    let dir = std::env::temp_dir().join(format!("ptc-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::dir("ptc-json");
     let file = dir.join("s.json");
     std::fs::write(
         &file,
@@ -555,7 +547,6 @@ fn values_that_would_lose_information_have_no_json() {
         turns[1]["result_json"],
         serde_json::json!([1, 2.5, "x", {"a": null}])
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -635,8 +626,7 @@ fn wrong_inputs_point_the_way() {
 
 #[test]
 fn a_tool_call_under_plain_run_says_where_tools_come_from() {
-    let dir = std::env::temp_dir().join(format!("ptc-run-tool-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::dir("ptc-run-tool");
     let program = dir.join("p.clj");
     std::fs::write(&program, "(tool/search {:q \"x\"})").unwrap();
     let out = ptc(&["run", &program.to_string_lossy()]);
@@ -646,7 +636,6 @@ fn a_tool_call_under_plain_run_says_where_tools_come_from() {
         err.contains("tool/search is not defined") && err.contains("--session S.json"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A result that repeats shared parts prints within the turn's bound but
@@ -655,7 +644,7 @@ fn a_tool_call_under_plain_run_says_where_tools_come_from() {
 /// `_json` form is omitted and the text stays.
 #[test]
 fn values_printing_past_a_mebibyte_have_text_but_no_json() {
-    let dir = scratch_dir("json-form");
+    let dir = Scratch::dir("ptc-replay-test-json-form");
     let file = dir.join("s.json");
     std::fs::write(
         &file,
@@ -675,5 +664,4 @@ fn values_printing_past_a_mebibyte_have_text_but_no_json() {
     // A smaller one keeps both.
     assert!(turns[1]["result_json"].is_array());
     assert_eq!(json["status"]["value_json"], turns[1]["result_json"]);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,12 +3,15 @@
 //! enforced on `(return v)`, a panicking tool is a `tool-error`, and tools
 //! are bounded by the turn's deadline.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use ptc_lisp::session::{Session, SessionFile, Status};
 use ptc_lisp::{ErrorKind, Limits, Value};
 
@@ -176,8 +179,7 @@ fn a_host_tool_that_answers_after_the_deadline_ends_the_turn_in_timeout() {
 
 #[test]
 fn a_command_tool_is_killed_at_the_turn_deadline() {
-    let dir = std::env::temp_dir().join(format!("ptc-contract-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::dir("ptc-contract");
     let path: PathBuf = dir.join("s.json");
     let text = r#"{"mission": "m",
       "tools": {"slow": {"signature": "-> :int", "command": ["sh", "-c", "sleep 10; echo 1"]}},
@@ -200,7 +202,6 @@ fn a_command_tool_is_killed_at_the_turn_deadline() {
         "{:?}",
         t.error()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -210,7 +211,7 @@ fn the_readme_session_file_example_replays_to_its_return() {
     let section = &readme[readme.find("## Session files").expect("the section")..];
     let start = section.find("```json\n").unwrap() + "```json\n".len();
     let end = start + section[start..].find("\n```\n").unwrap();
-    let dir = std::env::temp_dir().join(format!("ptc-readme-{}", std::process::id()));
+    let dir = Scratch::dir("ptc-readme");
     std::fs::create_dir_all(dir.join("tools")).unwrap();
     std::fs::copy(
         root.join("lisp-examples/tools/weather.py"),
@@ -227,5 +228,4 @@ fn the_readme_session_file_example_replays_to_its_return() {
         v.as_map().unwrap().get(&Value::keyword("warmest")),
         Some(&Value::string("Lisbon"))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

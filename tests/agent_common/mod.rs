@@ -1,12 +1,15 @@
 //! Helpers of the `ptc agent` tests: a session file in a fresh directory,
 //! the built `ptc` with the mock key in its environment, `ptc replay`'s
-//! messages, and the key-leak check.
+//! messages, and the key-leak check. A test binary using it also declares
+//! `mod common;` (the [`Scratch`] directories).
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value as Json;
+
+use crate::common::Scratch;
 
 pub const KEY: &str = "sk-mock-secret-5f1d2c";
 pub const KEY_ENV: &str = "PTC_TEST_MOCK_KEY";
@@ -18,11 +21,9 @@ pub const SESSION: &str = r#"{
   "tools": {"notify": {"signature": "(message :string) -> :nil", "description": "Sends a note", "returns": null}}
 }"#;
 
-/// A fresh directory holding the session file.
-pub fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptc-agent-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// A fresh directory holding the session file, removed when dropped.
+pub fn workdir(name: &str) -> Scratch {
+    let dir = Scratch::dir(&format!("ptc-agent-{name}"));
     std::fs::write(dir.join("s.json"), SESSION).expect("session file");
     dir
 }

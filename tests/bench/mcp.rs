@@ -7,11 +7,15 @@
 //!
 //! `cargo bench --bench mcp` (release), or `--profile dev` for a quick look.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use ptc_lisp::session::{CommandTool, McpServerConfig, ScriptedTool, Session, ToolInfo};
 use ptc_lisp::{Limits, Value};
 
@@ -64,7 +68,8 @@ fn main() {
         per_call(&mut canned, "(tool/echo \"x\")"),
     ));
 
-    let script = std::env::temp_dir().join("ptc-bench-echo.sh");
+    let script_dir = Scratch::dir("ptc-bench-echo");
+    let script = script_dir.join("echo.sh");
     std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\necho '\"Echo: x\"'\n").unwrap();
     let mut command = Session::builder("bench")
         .limits(limits())

@@ -12,7 +12,9 @@ the interpreter's and rmcp's unoptimized code). Prints a Markdown table.
 
 import argparse
 import asyncio
+import atexit
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -79,6 +81,7 @@ async def main():
     ap.add_argument("--sessions", type=int, default=1000)
     a = ap.parse_args()
     session = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    atexit.register(os.unlink, session.name)  # however the run ends
     session.write('{"mission": "bench", "data": {"xs": [1, 2, 3]}}')
     session.close()
     rows = []

@@ -22,6 +22,7 @@ the machine is doing, so they compare across runs where wall times do not.
 """
 
 import argparse
+import atexit
 import os
 import shutil
 import statistics
@@ -154,6 +155,7 @@ def main():
     ptc = os.path.join(target, "release", "ptc")
 
     work = tempfile.mkdtemp(prefix="ptc-bench-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)  # however the run ends
     programs = sorted(os.path.join(args.programs, p) for p in os.listdir(args.programs) if p.endswith(".clj"))
     parse = os.path.join(work, "09-parse.clj")
     subprocess.run([sys.executable, os.path.join(SHARED_BENCH, "gen-parse-program.py"), parse],
@@ -172,7 +174,6 @@ def main():
 
     if args.callgrind:
         code = callgrind_table(ptc, programs, python_port)
-        shutil.rmtree(work, ignore_errors=True)
         return code
 
     # name -> function from program to command line (None: no such program)
@@ -224,7 +225,6 @@ def main():
 
     print_table(header, rows)
     print(f"{len(rows) - failed} passed, {failed} failed")
-    shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -232,7 +232,7 @@ fn peak_rss_kib(program: &str, heap_limit: u64) -> Option<u64> {
     if !time.exists() {
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("ptc-rss-{}", std::process::id()));
+    let dir = crate::common::Scratch::path("ptc-rss");
     std::fs::create_dir_all(&dir).ok()?;
     let file = dir.join(format!("p{}.clj", program.len()));
     std::fs::write(&file, program).ok()?;

@@ -114,11 +114,13 @@ assert b.recv(16) == bytes([signal.SIGINT])
 
 
 # A session file whose tool/wait takes a second (a command tool: the
-# program waits in Rust, the GIL released, so the SIGINT is only noted).
+# program waits in Rust, the GIL released, so the SIGINT is only noted),
+# written into the folder given (the test's tmp_path: pytest keeps the
+# folders of its last three runs only).
 WAITING_SESSION = """
-import json, os, tempfile
-def waiting_session():
-    path = os.path.join(tempfile.mkdtemp(), "s.json")
+import json, os
+def waiting_session(folder):
+    path = os.path.join(folder, "s.json")
     with open(path, "w") as f:
         json.dump({
             "mission": "m",
@@ -130,7 +132,7 @@ def waiting_session():
 """
 
 
-def test_a_sigint_before_the_watch_starts_still_stops_the_program(isolated):
+def test_a_sigint_before_the_watch_starts_still_stops_the_program(isolated, tmp_path):
     # The watch starts at the program's 4,096th step; a SIGINT that came
     # earlier (here while a tool ran) stops it there, and Python's handler
     # runs once, after it.
@@ -142,7 +144,7 @@ def test_a_sigint_before_the_watch_starts_still_stops_the_program(isolated):
 import signal
 calls = []
 signal.signal(signal.SIGINT, lambda *a: calls.append(a[0]))
-s = waiting_session()
+s = waiting_session({str(tmp_path)!r})
 ctrl_c_soon()
 t = s.run_turn("(tool/wait) {ENDLESS}")
 assert calls == [signal.SIGINT], calls
@@ -159,7 +161,7 @@ assert len(s.turns) == 1, s.turns
     )
 
 
-def test_a_sigint_before_the_watch_starts_reaches_the_previous_wakeup_fd_once(isolated):
+def test_a_sigint_before_the_watch_starts_reaches_the_previous_wakeup_fd_once(isolated, tmp_path):
     isolated(
         CTRL_C_SOON
         + "import ptc_lisp\n"
@@ -171,7 +173,7 @@ a.setblocking(False)
 b.setblocking(False)
 signal.set_wakeup_fd(a.fileno())
 signal.signal(signal.SIGINT, lambda *x: None)
-s = waiting_session()
+s = waiting_session({str(tmp_path)!r})
 ctrl_c_soon()
 t = s.run_turn("(tool/wait) {ENDLESS}")
 assert not t.success and "interrupted" in t.error.message, t
