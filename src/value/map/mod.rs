@@ -74,6 +74,21 @@ fn small_mut(entries: &mut Arc<Vec<(Value, Value)>>) -> &mut Vec<(Value, Value)>
     Arc::make_mut(entries)
 }
 
+/// Adds an entry to a small map's entries: a shared list is copied with
+/// room for it (what `Arc::make_mut` would copy, then grow again), the
+/// copy charged as [`small_mut`] charges it (`cost::charge_copy_if_shared`).
+fn small_push(entries: &mut Arc<Vec<(Value, Value)>>, entry: (Value, Value)) {
+    if Arc::strong_count(entries) == 1 {
+        Arc::make_mut(entries).push(entry);
+        return;
+    }
+    crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
+    let mut copy = Vec::with_capacity(entries.len() + 1);
+    copy.extend(entries.iter().cloned());
+    copy.push(entry);
+    *entries = Arc::new(copy);
+}
+
 /// A large map to change: its handle copied first when shared, the paths
 /// a write copies charged.
 fn large_mut(m: &mut Arc<Ordered>) -> &mut Ordered {
@@ -284,7 +299,7 @@ impl Map {
                 }
                 None if vec.len() < SMALL => {
                     *shallow &= shallow_pair(&k, &v);
-                    small_mut(vec).push((k, v));
+                    small_push(vec, (k, v));
                     None
                 }
                 None => {
