@@ -258,23 +258,89 @@ fn leaves_test<'a, const OP: u8>(
         Ok(finish(it, const { op_of::<OP>() }, xv, yv, b, span)?.truthy())
     };
     match leaves {
-        Leaves::LocalInt(s, c) => Box::new(move |it, f| {
-            if let Value::Int(a) = it.stack[f.bp + s] {
-                if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
-                    it.budget.tick(1)?;
-                    return Ok(t);
-                }
-            }
-            slow(it, f)
+        Leaves::LocalInt(s, c) => Box::new(move |it, f| match local_int_cmp::<OP>(it, f, s, c) {
+            Some(t) => it.budget.tick(1).map(|()| t),
+            None => slow(it, f),
         }),
-        Leaves::Locals(s, t) => Box::new(move |it, f| {
-            if let (Value::Int(a), Value::Int(c)) = (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
-                if let Some(t) = const { op_of::<OP>() }.test_ints(*a, *c) {
+        Leaves::Locals(s, t) => Box::new(move |it, f| match locals_cmp::<OP>(it, f, s, t) {
+            Some(t) => it.budget.tick(1).map(|()| t),
+            None => slow(it, f),
+        }),
+    }
+}
+
+/// A comparison of a local and an integer constant when the local holds
+/// an integer (the answer [`leaves_test`] charges one step for).
+#[inline(always)]
+fn local_int_cmp<const OP: u8>(it: &Interp, f: Frame, s: usize, c: i64) -> Option<bool> {
+    match it.stack[f.bp + s] {
+        Value::Int(a) => const { op_of::<OP>() }.test_ints(a, c),
+        _ => None,
+    }
+}
+
+/// A comparison of two locals that hold integers.
+#[inline(always)]
+fn locals_cmp<const OP: u8>(it: &Interp, f: Frame, s: usize, t: usize) -> Option<bool> {
+    match (&it.stack[f.bp + s], &it.stack[f.bp + t]) {
+        (Value::Int(a), Value::Int(c)) => const { op_of::<OP>() }.test_ints(*a, *c),
+        _ => None,
+    }
+}
+
+/// `(if (< n 2) then else)`: an `if` whose condition compares two
+/// [`Leaves`] answers two integers in place (one step, as
+/// [`leaves_test`]) and runs its branch from the same closure; anything
+/// else is the condition's own [`Test`] (`test`).
+pub(super) fn branch<'a>(c: &'a Expr, t: Code<'a>, e: Code<'a>) -> Code<'a> {
+    let test = super::test(c);
+    let leaves = match c {
+        Expr::Arith2(op, args, ..) if op.test_ints(0, 0).is_some() => {
+            Leaves::of(&Operand::of(&args.0), &Operand::of(&args.1)).map(|l| (*op, l))
+        }
+        _ => None,
+    };
+    match leaves {
+        Some((op, leaves)) => by_op!(op, branch_leaves(leaves, test, t, e)),
+        None => Box::new(move |it, f| if test(it, f)? { t(it, f) } else { e(it, f) }),
+    }
+}
+
+/// [`branch`] of a [`Leaves`] comparison, the operation a constant.
+fn branch_leaves<'a, const OP: u8>(
+    leaves: Leaves,
+    test: Test<'a>,
+    t: Code<'a>,
+    e: Code<'a>,
+) -> Code<'a> {
+    match leaves {
+        Leaves::LocalInt(s, c) => Box::new(move |it, f| {
+            let yes = match local_int_cmp::<OP>(it, f, s, c) {
+                Some(yes) => {
                     it.budget.tick(1)?;
-                    return Ok(t);
+                    yes
                 }
+                None => test(it, f)?,
+            };
+            if yes {
+                t(it, f)
+            } else {
+                e(it, f)
             }
-            slow(it, f)
+        }),
+        Leaves::Locals(s, u) => Box::new(move |it, f| {
+            let yes = match locals_cmp::<OP>(it, f, s, u) {
+                Some(yes) => {
+                    it.budget.tick(1)?;
+                    yes
+                }
+                None => test(it, f)?,
+            };
+            if yes {
+                t(it, f)
+            } else {
+                e(it, f)
+            }
         }),
     }
 }

@@ -135,10 +135,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         }
         Expr::If(b) => {
             let (c, t, e) = &**b;
-            let c = test(c);
-            let t = compile(t);
-            let e = compile(e);
-            Box::new(move |it, f| if c(it, f)? { t(it, f) } else { e(it, f) })
+            arith::branch(c, compile(t), compile(e))
         }
         Expr::Do(body) => seq(body),
         Expr::And(items) => {
@@ -197,7 +194,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
 }
 
 /// Compiles a condition (see [`arith::test`] for comparisons).
-fn test(c: &Expr) -> Test<'_> {
+pub(super) fn test(c: &Expr) -> Test<'_> {
     if let Some(t) = arith::test(c) {
         return t;
     }

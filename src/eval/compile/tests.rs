@@ -32,6 +32,8 @@ const EXPRS: &[&str] = &[
     "(let [r {:a 1 :b \"two\"}] [(:a r) (get r :b) (get r :c) (:a nil)])",
     "(let [x 3] (if (< x 5) (if (> (* x 2) 5) :big :small) :none))",
     "(let [x nil] (if (< x 5) 1 2))",
+    "(let [a 1 b 2 c 2.5] [(if (< a b) :y :n) (if (>= a b) :y :n) (if (< a c) :y :n) (if (= b 2) :two :no) (if (> c a) :y :n)])",
+    "(let [a 1 n nil] (if (< a n) 1 2))",
     "(let [a -3 b 0 c 4] [(zero? b) (zero? a) (pos? c) (pos? b) (neg? a) (even? a) (odd? a) (even? c) (odd? b)])",
     "(let [a 2.5 b 0.0] [(zero? b) (pos? a) (neg? a) (if (zero? b) :z :nz)])",
     "(let [a 2.5] (even? a))",
