@@ -12,7 +12,7 @@ use crate::analyze::expr::{ArithOp, Expr};
 use crate::builtins::Builtin;
 use crate::error::{Result, Span};
 use crate::value::map::same_key;
-use crate::value::Value;
+use crate::value::{Kw, Value};
 
 use super::{compile, Code, Interp, Test};
 use crate::eval::Frame;
@@ -417,6 +417,7 @@ pub(super) fn arith2<'a>(
     b: &'static Builtin,
     span: Span,
 ) -> Code<'a> {
+    let field = field_of(x);
     let x = Operand::of(x);
     let y = Operand::of(y);
     if let Some(leaves) = Leaves::of(&x, &y) {
@@ -425,13 +426,95 @@ pub(super) fn arith2<'a>(
     if let (Operand::Code(_), Operand::Const(Value::Int(c))) = (&x, &y) {
         let c = *c;
         let Operand::Code(xc) = x else { unreachable!() };
-        return by_op!(op, code_int_arith(xc, c, b, span));
+        let code = by_op!(op, code_int_arith(xc, c, b, span));
+        return match field {
+            Some((s, k)) => by_op!(op, field_int_arith(s, k, c, code)),
+            None => code,
+        };
     }
     if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
         let Operand::Code(xc) = x else { unreachable!() };
-        return code_text_eq(xc, c, b, span);
+        let code = code_text_eq(xc, c, b, span);
+        return match field {
+            Some((s, k)) => field_text_eq(s, k, c, code),
+            None => code,
+        };
     }
     by_op!(op, general_arith(x, y, b, span))
+}
+
+/// `(:k r)` (`(get r :k)`) of a record in a local: the shapes below read
+/// its field where it is, found by the interned keyword
+/// (`Map::get_interned`), with the lookup's step; a field not found so (a
+/// key of another kind, a large map, not a map) runs the lookup's code.
+fn field_of(e: &Expr) -> Option<(usize, &Kw)> {
+    match e {
+        Expr::Get(mk) => match &**mk {
+            (Expr::Local(s), Expr::Const(Value::Keyword(k))) => Some((*s as usize, k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The field [`field_of`] names, when the record holds it by the interned
+/// keyword.
+#[inline(always)]
+fn field<'i>(it: &'i Interp, f: Frame, s: usize, k: &Kw) -> Option<&'i Value> {
+    match &it.stack[f.bp + s] {
+        Value::Map(m) => m.get_interned(k),
+        _ => None,
+    }
+}
+
+/// `(- (:price r) 5)`: an integer field and an integer constant, computed
+/// in place with the lookup's step and the operation's (as `code`, the
+/// lookup's code and [`code_int_arith`], charges them); anything else is
+/// `code`.
+fn field_int_arith<'a, const OP: u8>(s: usize, k: &'a Kw, c: i64, code: Code<'a>) -> Code<'a> {
+    Box::new(move |it, f| {
+        if let Some(&Value::Int(a)) = field(it, f, s, k) {
+            if const { op_of::<OP>() }.ints(a, c).is_some() {
+                it.budget.tick(1)?;
+                if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
+                    return r;
+                }
+            }
+        }
+        code(it, f)
+    })
+}
+
+/// `(> (:price r) 50)` as a condition: [`field_int_arith`]'s shape as
+/// [`code_int_test`] answers it; anything else is `test`.
+fn field_int_test<'a, const OP: u8>(s: usize, k: &'a Kw, c: i64, test: Test<'a>) -> Test<'a> {
+    Box::new(move |it, f| {
+        if let Some(&Value::Int(a)) = field(it, f, s, k) {
+            if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
+                it.budget.tick(1)?;
+                it.budget.tick(1)?;
+                return Ok(t);
+            }
+        }
+        test(it, f)
+    })
+}
+
+/// `(= (:cat r) "a")`: a text field and a constant text compared in place
+/// (not cloned), with the lookup's step and `=`'s, as [`code_text_eq`];
+/// anything else is `code`.
+fn field_text_eq<'a>(s: usize, k: &'a Kw, c: &'a Value, code: Code<'a>) -> Code<'a> {
+    Box::new(move |it, f| {
+        if let Some(v) = field(it, f, s, k) {
+            if super::super::walk::text_pair(v, c) {
+                let eq = same_key(v, c);
+                it.budget.tick(1)?;
+                it.budget.tick(1)?;
+                return Ok(Value::Bool(eq));
+            }
+        }
+        code(it, f)
+    })
 }
 
 /// The rest of [`arith2`]'s shapes (two leaves of other kinds, a leaf and
@@ -503,6 +586,7 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
     };
     let (op, b, span) = (*op, *b, *span);
     op.test_ints(0, 0)?;
+    let field = field_of(&args.0);
     let x = Operand::of(&args.0);
     let y = Operand::of(&args.1);
     if let Some(leaves) = Leaves::of(&x, &y) {
@@ -510,13 +594,20 @@ pub(super) fn test(c: &Expr) -> Option<Test<'_>> {
     }
     if let (ArithOp::Eq, Operand::Code(_), Some(c)) = (op, &x, const_text(&y)) {
         let Operand::Code(xc) = x else { unreachable!() };
-        let eq = code_text_eq(xc, c, b, span);
+        let mut eq = code_text_eq(xc, c, b, span);
+        if let Some((s, k)) = field {
+            eq = field_text_eq(s, k, c, eq);
+        }
         return Some(Box::new(move |it, f| Ok(eq(it, f)?.truthy())));
     }
     if let (Operand::Code(_), Operand::Const(Value::Int(c))) = (&x, &y) {
         let c = *c;
         let Operand::Code(xc) = x else { unreachable!() };
-        return Some(by_op!(op, code_int_test(xc, c, b, span)));
+        let test = by_op!(op, code_int_test(xc, c, b, span));
+        return Some(match field {
+            Some((s, k)) => by_op!(op, field_int_test(s, k, c, test)),
+            None => test,
+        });
     }
     Some(by_op!(op, general_test(x, y, b, span)))
 }

@@ -12,11 +12,18 @@
 //!   never builds its boolean; the common shapes (a local and an integer
 //!   constant, two locals, computed code and an integer constant) get one
 //!   closure per operation, the operation a constant in it (`arith.rs`);
-//!   `(= x "text")` compares with the constant in place;
+//!   `(= x "text")` compares with the constant in place; a record's field
+//!   compared or computed with a constant (`(> (:price r) 50)`, `(= (:cat
+//!   r) "a")`) is read in place, not cloned; an `if` on a comparison of
+//!   two leaves runs its branch from the comparison's own closure;
 //! - `(str "k" i …)` writes its constant texts in place, `(nth [:a :b] i)`
 //!   reads its constant table in place, `(zero? x)`, `(even? x)` … answer
 //!   an integer in place (`call.rs`);
 //! - `(:k m)`/`(get m k)` with a constant key read a local map in place;
+//!   `(get m k)`, `(contains? s x)` with a plain key borrow a collection in
+//!   a local, a capture or a definition (`place.rs`); `(includes? s "t")`,
+//!   `starts-with?`, `ends-with?` with a constant needle test a text in
+//!   place;
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
 //!   reads the definition and, when it is a closure, enters it directly
