@@ -215,6 +215,50 @@ impl Set {
         }
     }
 
+    /// Adds the elements of `items` in order, as [`Set::insert`] one at a
+    /// time does (an equal element replaces the one there), calling
+    /// `grown(before, after)` after each that made the set larger (where a
+    /// builtin charges the growth); stops at `grown`'s first error. Once
+    /// the set is a hash table, the elements go straight into it: one
+    /// copy-on-write check for all of them, not one each.
+    pub(crate) fn insert_all<E>(
+        &mut self,
+        items: impl IntoIterator<Item = Value>,
+        mut grown: impl FnMut(usize, usize) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut items = items.into_iter();
+        let first = loop {
+            let Some(x) = items.next() else {
+                return Ok(());
+            };
+            if let Repr::Large(_) = self.0 {
+                break x;
+            }
+            let before = self.len();
+            self.insert(x);
+            if self.len() != before {
+                grown(before, self.len())?;
+            }
+        };
+        let Repr::Large(s) = &mut self.0 else {
+            unreachable!("the loop ends on a large set")
+        };
+        let s = large_mut(s);
+        s.sorted.take();
+        for x in std::iter::once(first).chain(items) {
+            let h = value_hash(&x);
+            match s.table.find_mut(h, |(eh, y)| *eh == h && same_key(y, &x)) {
+                Some((_, y)) => *y = x,
+                None => {
+                    let before = s.table.len();
+                    s.table.insert_unique(h, (h, x), |(eh, _)| *eh);
+                    grown(before, before + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Removes the element equal to `x`, returning it if it was present.
     pub fn remove(&mut self, x: &Value) -> Option<Value> {
         match &mut self.0 {
@@ -377,6 +421,66 @@ impl Extend<Value> for Set {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `insert_all` is `insert` one element at a time: the same set, the
+    /// same growth reported at the same elements, the same stop at an
+    /// error; whether the set starts empty, small, large or shared.
+    #[test]
+    fn insert_all_is_insert_one_by_one() {
+        let items = |n: i64| -> Vec<Value> {
+            (0..n)
+                .map(|i| match i % 3 {
+                    0 => Value::Int(i % 97),
+                    1 => Value::string(format!("s{}", i % 41)),
+                    _ => Value::Float((i % 13) as f64),
+                })
+                .collect()
+        };
+        let starts = [
+            Set::new(),
+            items(20).into_iter().collect(),
+            items(300).into_iter().collect(),
+        ];
+        for start in starts {
+            let start_len = start.len();
+            for n in [0, 1, 10, 70, 500] {
+                let mut one = start.clone();
+                let mut one_grew = Vec::new();
+                for x in items(n) {
+                    let before = one.len();
+                    one.insert(x);
+                    if one.len() != before {
+                        one_grew.push((before, one.len()));
+                    }
+                }
+                let mut all = start.clone();
+                let mut all_grew = Vec::new();
+                all.insert_all(items(n), |b, a| {
+                    all_grew.push((b, a));
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+                assert_eq!(all_grew, one_grew, "growth of {n}");
+                assert!(all.iter().eq(one.iter()), "elements of {n}");
+                // Stopped at the third growth: that many elements in.
+                let mut cut = start.clone();
+                let mut seen = 0;
+                let r = cut.insert_all(items(n), |_, _| {
+                    seen += 1;
+                    if seen == 3 {
+                        Err(())
+                    } else {
+                        Ok(())
+                    }
+                });
+                assert_eq!(r.is_err(), one_grew.len() >= 3, "stop in {n}");
+                if r.is_err() {
+                    assert_eq!(cut.len(), one_grew[2].1);
+                }
+                assert_eq!(start.len(), start_len, "the shared start is unchanged");
+            }
+        }
+    }
 
     #[test]
     fn keeps_canonical_order_across_representations() {

@@ -156,14 +156,10 @@ fn n64(n: usize) -> u64 {
 /// table that passes it.
 fn charged_set(interp: &mut Interp, items: impl IntoIterator<Item = Value>) -> Result<Set> {
     let mut out = Set::new();
-    for x in items {
-        let before = out.len();
-        out.insert(x);
-        // A duplicate adds nothing: no charge to compute.
-        if out.len() != before {
-            interp.alloc(cost::set_growth(before, out.len()))?;
-        }
-    }
+    // A duplicate adds nothing: no charge to compute.
+    out.insert_all(items, |before, after| {
+        interp.alloc(cost::set_growth(before, after))
+    })?;
     Ok(out)
 }
 
