@@ -255,18 +255,46 @@ pub fn vector_growth(from: usize, to: usize) -> u64 {
 }
 
 /// What growing an insertion-ordered map from `from` to `to` entries adds.
+#[inline]
 pub fn map_growth(from: usize, to: usize) -> u64 {
+    // One more entry in a large map (every `assoc` of a new key): most
+    // add nothing, found without computing both sizes.
+    if to == from.wrapping_add(1) && large_map_step_is_free(from) {
+        return 0;
+    }
     map_bytes(to).saturating_sub(map_bytes(from))
+}
+
+/// Whether a large map of `n + 1` entries costs what one of `n` does
+/// ([`map_bytes`]): both past `map::SMALL`, no new RRB chunk (the chunk
+/// count changes only past a multiple of 64) and the same index buckets.
+#[inline]
+fn large_map_step_is_free(n: usize) -> bool {
+    n > map::SMALL
+        && !n64(n).is_multiple_of(IMBL_CHUNK)
+        && set_buckets(n64(n)) == set_buckets(n64(n) + 1)
 }
 
 /// What growing a map of `m`'s kind (sorted or not) from `from` to `to`
 /// entries adds.
 pub fn map_growth_like(m: &map::Map, from: usize, to: usize) -> u64 {
-    map_bytes_like(m, to).saturating_sub(map_bytes_like(m, from))
+    if m.is_sorted() {
+        sorted_map_bytes(to).saturating_sub(sorted_map_bytes(from))
+    } else {
+        map_growth(from, to)
+    }
 }
 
 /// What growing a set from `from` to `to` elements adds.
+#[inline]
 pub fn set_growth(from: usize, to: usize) -> u64 {
+    // One more element in a large set: nothing until its table grows.
+    if to == from.wrapping_add(1)
+        && from > map::SMALL
+        && set_buckets(n64(from)) == set_buckets(n64(to))
+    {
+        return 0;
+    }
     set_bytes(to).saturating_sub(set_bytes(from))
 }
 
