@@ -188,6 +188,13 @@ impl Interp {
         let bp = self.stack.len();
         match args {
             Args::Borrowed(a) => self.stack.extend_from_slice(a),
+            // One or two arguments (most calls): pushed as they are, not
+            // through the iterator's reserve-and-fill.
+            Args::Owned([a]) => self.stack.push(take(a)),
+            Args::Owned([a, b]) => {
+                self.stack.push(take(a));
+                self.stack.push(take(b));
+            }
             Args::Owned(a) => self.stack.extend(a.iter_mut().map(take)),
         }
         self.finish_call(c, arity, bp)
