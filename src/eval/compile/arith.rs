@@ -569,9 +569,19 @@ fn general_arith<'a, const OP: u8>(
             finish(it, const { op_of::<OP>() }, xv, yv, b, span)
         });
     }
+    // Code and code: both run, two integers computed here.
+    let (Operand::Code(xc), Operand::Code(yc)) = (x, y) else {
+        unreachable!("the leaf shapes returned above")
+    };
     Box::new(move |it, f| {
-        let xv = x.value(it, f)?;
-        let yv = y.value(it, f)?;
+        let xv = xc(it, f)?;
+        let yv = yc(it, f)?;
+        if let (Value::Int(a), Value::Int(c)) = (&xv, &yv) {
+            if let Some(r) = ints(it, const { op_of::<OP>() }, *a, *c) {
+                forget_ints(xv, yv);
+                return r;
+            }
+        }
         finish(it, const { op_of::<OP>() }, xv, yv, b, span)
     })
 }
