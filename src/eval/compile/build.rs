@@ -26,18 +26,19 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 }
 
 pub(super) fn record(r: &Record) -> Code<'_> {
-    let values: Vec<Code> = r.values.iter().map(compile).collect();
-    let keys = &r.keys;
+    // Each constant key beside its value's code: one slice walked per
+    // record.
+    let fields: Vec<(&Value, Code)> = r.keys.iter().zip(r.values.iter().map(compile)).collect();
     // The keys are constants: whether one holds another value is known
     // now; each computed value is looked at as it is stored.
-    let keys_shallow = keys.iter().all(|k| !is_nested(k));
+    let keys_shallow = r.keys.iter().all(|k| !is_nested(k));
     Box::new(move |it, f| {
-        let mut entries = Vec::with_capacity(keys.len());
+        let mut entries = Vec::with_capacity(fields.len());
         let mut shallow = keys_shallow;
-        for (k, c) in keys.iter().zip(&values) {
+        for (k, c) in &fields {
             let v = c(it, f)?;
             shallow &= !is_nested(&v);
-            entries.push((k.clone(), v));
+            entries.push(((*k).clone(), v));
         }
         it.budget.alloc(cost::map_bytes(entries.len()))?;
         Ok(Value::Map(Map::from_distinct_known(entries, shallow)))
