@@ -315,33 +315,29 @@ fn branch_leaves<'a, const OP: u8>(
 ) -> Code<'a> {
     match leaves {
         Leaves::LocalInt(s, c) => Box::new(move |it, f| {
-            let yes = match local_int_cmp::<OP>(it, f, s, c) {
-                Some(yes) => {
-                    it.budget.tick(1)?;
-                    yes
-                }
-                None => test(it, f)?,
-            };
-            if yes {
+            if answered(it, f, local_int_cmp::<OP>(it, f, s, c), &test)? {
                 t(it, f)
             } else {
                 e(it, f)
             }
         }),
         Leaves::Locals(s, u) => Box::new(move |it, f| {
-            let yes = match locals_cmp::<OP>(it, f, s, u) {
-                Some(yes) => {
-                    it.budget.tick(1)?;
-                    yes
-                }
-                None => test(it, f)?,
-            };
-            if yes {
+            if answered(it, f, locals_cmp::<OP>(it, f, s, u), &test)? {
                 t(it, f)
             } else {
                 e(it, f)
             }
         }),
+    }
+}
+
+/// A condition's truth: a comparison answered in place (`yes`) charged
+/// its one step, anything else the condition's own test.
+#[inline(always)]
+fn answered(it: &mut Interp, f: Frame, yes: Option<bool>, test: &Test) -> Result<bool> {
+    match yes {
+        Some(yes) => it.budget.tick(1).map(|()| yes),
+        None => test(it, f),
     }
 }
 
