@@ -14,7 +14,7 @@
 //! frame). Steps, the depth at which `max_depth` fires, errors and the
 //! value each `defn` records as its last return are those of
 //! [`Interp::call`]. A keyword, integer arithmetic by a core builtin and
-//! the integer predicates (`zero?`, `even?` …) are done in place
+//! the integer predicates (`zero?`, `even?` …) and `count` are done in place
 //! ([`Quick`]); any other builtin is called directly
 //! (its kind found once, not per call); any other function (a closure of
 //! several arities or a variadic one) is called by [`Interp::call_mut`].
@@ -91,6 +91,12 @@ impl<'f> Repeated<'f> {
                 Some(op) => Quick::Arith(op),
                 None => match crate::builtins::numbers::int_test(b) {
                     Some(test) => Quick::IntTest(test, b),
+                    None if b.name == "count"
+                        && b.ns == crate::builtins::Ns::Core
+                        && b.owned.is_none() =>
+                    {
+                        Quick::Count(b)
+                    }
                     None => Quick::Builtin(b),
                 },
             },
@@ -116,6 +122,9 @@ enum Quick {
     /// `zero?`, `pos?`, `neg?`, `even?`, `odd?` of an integer (one step,
     /// as the builtin); anything else calls the builtin.
     IntTest(fn(i64) -> bool, &'static Builtin),
+    /// `count` of anything but a lazy sequence, with no hidden data about
+    /// (one step, the builtin's answer or error); anything else calls it.
+    Count(&'static Builtin),
     /// Any other builtin: called as [`Interp::call`] calls it, without
     /// finding out again what kind of function it is.
     Builtin(&'static Builtin),
@@ -165,7 +174,9 @@ impl Interp {
     #[inline(never)]
     fn call_again_other(&mut self, r: &Repeated, args: &mut [Value]) -> Result<Value> {
         match r.quick {
-            Quick::Builtin(b) | Quick::IntTest(_, b) => self.call_builtin_mut(b, args),
+            Quick::Builtin(b) | Quick::IntTest(_, b) | Quick::Count(b) => {
+                self.call_builtin_mut(b, args)
+            }
             _ => self.call_mut(r.f, args),
         }
     }
@@ -193,7 +204,9 @@ impl Interp {
     #[inline(never)]
     fn call_again_ref_other(&mut self, r: &Repeated, args: &[Value]) -> Result<Value> {
         match r.quick {
-            Quick::Builtin(b) | Quick::IntTest(_, b) => self.call_builtin(b, args),
+            Quick::Builtin(b) | Quick::IntTest(_, b) | Quick::Count(b) => {
+                self.call_builtin(b, args)
+            }
             _ => self.call(r.f, args),
         }
     }
@@ -248,6 +261,11 @@ impl Interp {
             (Quick::Key, [m]) => Some(Ok(lookup(m, r.f).unwrap_or(Value::Nil))),
             (Quick::IntTest(test, _), [Value::Int(i)]) if !self.hidden.active() => {
                 Some(self.budget.tick_settled(1).map(|()| Value::Bool(test(*i))))
+            }
+            (Quick::Count(_), [v]) if !matches!(v, Value::Lazy(_)) && !self.hidden.active() => {
+                Some(self.budget.tick_settled(1).and_then(|()| {
+                    crate::builtins::args::count("count", v).map(|n| Value::Int(n as i64))
+                }))
             }
             (Quick::Arith(op), [Value::Int(a), Value::Int(b)]) => {
                 let v = op.ints(*a, *b)?;
@@ -443,11 +461,19 @@ mod tests {
             ("count", vec!["(lazy-seq [1 2])"]),
             ("count", vec!["5"]),
             ("count", vec!["[1]", "[2]"]),
+            ("count", vec!["{:a 1 :b 2}"]),
+            ("count", vec!["\"h\u{e9}llo\""]),
+            ("count", vec!["nil"]),
+            ("count", vec!["#{1 2}"]),
             ("str", vec!["1", ":a", "nil"]),
             ("clojure.string/upper-case", vec!["\"abc\""]),
         ] {
             let f = i.run_program(name).result.expect("a builtin");
-            assert!(matches!(Repeated::quick(&f), Quick::Builtin(_)), "{name}");
+            // `count` is answered in place (`Quick::Count`), the rest called.
+            assert!(
+                matches!(Repeated::quick(&f), Quick::Builtin(_) | Quick::Count(_)),
+                "{name}"
+            );
             // Each argument made by a function returning it, so a
             // `lazy-seq` stays one (a program's result is realised).
             let makers: Vec<Value> = args

@@ -217,6 +217,63 @@ pub(super) fn contains_in_place<'a>(
     }))
 }
 
+/// `(count x)`: anything but a lazy sequence counted in place — read
+/// where it is when it is a local, a capture or a definition ([`Place`])
+/// — with the builtin's step, answer and error (`builtins::args::count`);
+/// a lazy sequence or hidden data about calls the builtin.
+pub(super) fn count_in_place<'a>(
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+) -> Option<Code<'a>> {
+    let [x] = args else {
+        return None;
+    };
+    if !is_core(b, "count") {
+        return None;
+    }
+    /// The count of `v` charged its step, or `None` for the builtin.
+    #[inline(always)]
+    fn counted(it: &mut Interp, v: &Value) -> Option<Result<Value>> {
+        if matches!(v, Value::Lazy(_)) || it.hidden.active() {
+            return None;
+        }
+        Some(
+            it.budget.tick_settled(1).and_then(|()| {
+                crate::builtins::args::count("count", v).map(|n| Value::Int(n as i64))
+            }),
+        )
+    }
+    Some(match Place::alone(x) {
+        Some(place) => Box::new(move |it, f| {
+            let v = place.read(it, f).map_err(|e| e.or_span(span))?;
+            let v = match v {
+                Value::Lazy(_) => v.clone(),
+                // Counted through a clone only when hidden data is about.
+                _ if it.hidden.active() => v.clone(),
+                _ => {
+                    let n = crate::builtins::args::count("count", v);
+                    it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                    return n.map(|n| Value::Int(n as i64)).map_err(|e| e.or_span(span));
+                }
+            };
+            it.call_builtin_accepted(b, &mut [v])
+                .map_err(|e| e.or_span(span))
+        }),
+        None => {
+            let x = compile(x);
+            Box::new(move |it, f| {
+                let v = x(it, f).map_err(|e| e.or_span(span))?;
+                if let Some(r) = counted(it, &v) {
+                    return r.map_err(|e| e.or_span(span));
+                }
+                it.call_builtin_accepted(b, &mut [v])
+                    .map_err(|e| e.or_span(span))
+            })
+        }
+    })
+}
+
 /// `(clojure.string/includes? s "text")`, `starts-with?`, `ends-with?`
 /// with a constant needle (`builtins::string::text_test`): a text, read
 /// where it is when it is a local, a capture or a definition

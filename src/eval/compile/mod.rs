@@ -23,7 +23,7 @@
 //!   `(get m k)`, `(contains? s x)` with a plain key borrow a collection in
 //!   a local, a capture or a definition (`place.rs`); `(includes? s "t")`,
 //!   `starts-with?`, `ends-with?` with a constant needle test a text in
-//!   place;
+//!   place; `(count x)` counts in place (borrowed when it can be);
 //! - builtins are bound at analysis and called with their arguments in a
 //!   stack array; a call whose head is a user/ definition (`(fib (- n 1))`)
 //!   reads the definition and, when it is a closure, enters it directly
@@ -187,6 +187,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
             .or_else(|| call::int_pred(b, args, *span))
             .or_else(|| call::contains_in_place(b, args, *span))
             .or_else(|| call::text_test(b, args, *span))
+            .or_else(|| call::count_in_place(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),

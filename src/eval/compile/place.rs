@@ -35,6 +35,17 @@ impl Place {
         }
     }
 
+    /// The place `e` reads when nothing is evaluated after it (a call's
+    /// only argument).
+    pub(super) fn alone(e: &Expr) -> Option<Place> {
+        match e {
+            Expr::Local(s) => Some(Place::Local(*s as usize)),
+            Expr::Capture(i) => Some(Place::Capture(*i as usize)),
+            Expr::Global(id) => Some(Place::Global(*id)),
+            _ => None,
+        }
+    }
+
     /// Reads the operand as the walker would, without cloning it: a
     /// definition with no value yet is the walker's error.
     #[inline(always)]

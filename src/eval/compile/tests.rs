@@ -122,6 +122,13 @@ const EXPRS: &[&str] = &[
     "(let [s #{1 2}] ((fn [x] [(contains? s x) (get s x) (get s 9)]) 2))",
     "(declare later) (let [k (println \"key\")] (get later k))",
     "(declare later) (contains? later 1)",
+    // `count` in place: of a local, a definition, a capture and computed
+    // code; a lazy sequence and other types go to the builtin.
+    "(let [v [1 2 3] m {:a 1} s #{1} t \"h\u{e9}llo\" n nil] [(count v) (count m) (count s) (count t) (count n) (count (conj v 4)) (count (map inc v))])",
+    "(let [x 5] (count x))",
+    "(count :k)",
+    "(def g [1 2]) (let [l (lazy-seq [1 2])] [(count g) (count l) ((let [v [1 2]] (fn [] (count v)))) (count (lazy-seq (cons 1 nil)))])",
+    "(declare later) (count later)",
     // Text tests with a constant needle: a text read in place or computed,
     // long (steps by length) and short, and anything else.
     "(let [s \"item-GAMMA\"] [(clojure.string/includes? s \"GAMMA\") (clojure.string/includes? s \"x\") (clojure.string/starts-with? s \"item\") (clojure.string/ends-with? s \"MA\") (clojure.string/ends-with? s \"x\") (clojure.string/includes? s \"\") (clojure.string/includes? (str s \"x\") \"Ax\")])",
