@@ -23,7 +23,10 @@ use libmimalloc_sys::{
 /// 50 → 81 ms (`perf stat -r 5`, 2026-11-23). The first arena
 /// ([`arena`]) keeps its first 4 MiB in 4 KiB pages instead, where a short
 /// program's heap fits: a run of `(println 1)` takes 8.0 MB instead of
-/// 11.5, a large heap ~730 more page faults (2026-11-28).
+/// 11.5 and starts 12 % sooner (no 4 MB of huge pages to clear); a large
+/// heap takes ~730 more page faults, +2–5 % wall time on 03-records and
+/// 07-assoc (`farm-bench -n 40`, medians, 2026-11-28). Keeping only the
+/// first 2 MiB in small pages cost +1.7 % there but started at 10.6 MB.
 struct Mimalloc;
 
 /// The alignment every mimalloc block has.
