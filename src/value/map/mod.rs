@@ -123,15 +123,16 @@ fn is_interned(x: &Value, name: &super::Kw) -> bool {
 /// The position of `k` among small entries.
 #[inline]
 fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
-    if let Value::Keyword(name) = k {
+    match k {
         // Records are looked up with the interned keyword they were built
-        // with: a pointer scan finds most keys.
-        let hit = entries.iter().position(|(x, _)| is_interned(x, name));
-        if hit.is_some() {
-            return hit;
-        }
+        // with: one scan comparing pointers (`Kw`'s equality reads the
+        // text only when one side is not interned), a key not there (an
+        // `assoc` of a new field) included; only a keyword equals one.
+        Value::Keyword(name) => entries
+            .iter()
+            .position(|(x, _)| matches!(x, Value::Keyword(xn) if xn == name)),
+        _ => entries.iter().position(|(x, _)| same_key(x, k)),
     }
-    entries.iter().position(|(x, _)| same_key(x, k))
 }
 
 impl Map {

@@ -147,3 +147,30 @@ fn union_prefers_the_left_side() {
     assert_eq!(u.get(&int(1)), Some(&int(1)));
     assert_eq!(u.len(), 2);
 }
+
+#[test]
+fn a_counted_keyword_finds_the_interned_key_of_its_name_and_back() {
+    use crate::value::Kw;
+    let interned = |s: &str| Value::Keyword(Kw::interned(s));
+    let counted = |s: &str| Value::Keyword(Kw::counted(s));
+    let mut m: Map = [(interned("a"), int(1)), (counted("b"), int(2))]
+        .into_iter()
+        .collect();
+    // Looked up and replaced by the other kind of the same name …
+    assert_eq!(m.get(&counted("a")), Some(&int(1)));
+    assert_eq!(m.get(&interned("b")), Some(&int(2)));
+    assert_eq!(m.insert(counted("a"), int(10)), Some(int(1)));
+    assert_eq!(m.insert(interned("b"), int(20)), Some(int(2)));
+    assert_eq!(m.len(), 2);
+    // … while a keyword not there, or a string of the same text, is new.
+    assert_eq!(m.get(&interned("c")), None);
+    assert_eq!(m.insert(Value::string("a"), int(3)), None);
+    assert_eq!(m.insert(interned("c"), int(4)), None);
+    assert_eq!(m.len(), 4);
+    assert!(m.keys().cloned().eq([
+        interned("a"),
+        counted("b"),
+        Value::string("a"),
+        interned("c")
+    ]));
+}
