@@ -137,6 +137,28 @@ pub fn whole(fname: &str, v: &Value) -> Error {
     }
 }
 
+/// The number of characters of `s` (what `count` and `.length` say): its
+/// length in bytes when it is ASCII (checked a word at a time), else its
+/// characters counted.
+#[inline]
+pub(crate) fn char_count(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// The byte offset of character `i` of `s`, clamped to its end: `i` itself
+/// when `s` is ASCII.
+pub(crate) fn byte_at(s: &str, i: usize) -> usize {
+    if s.is_ascii() {
+        i.min(s.len())
+    } else {
+        s.char_indices().nth(i).map_or(s.len(), |(b, _)| b)
+    }
+}
+
 /// Number of items of a counted value, without copying.
 pub fn count(fname: &str, v: &Value) -> Result<usize> {
     match v {
@@ -144,7 +166,7 @@ pub fn count(fname: &str, v: &Value) -> Result<usize> {
         Value::Nil => Ok(0),
         Value::Set(s) => Ok(s.len()),
         Value::Map(m) => Ok(m.len()),
-        Value::Str(s) => Ok(s.chars().count()),
+        Value::Str(s) => Ok(char_count(s)),
         Value::Lazy(_) => Err(whole(fname, v)),
         _ => Err(type_error(fname, "a collection", v)),
     }

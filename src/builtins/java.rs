@@ -225,12 +225,12 @@ fn trim(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 fn length(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let s = receiver(".length", &a[0])?;
     interp.tick(1 + s.len() as u64 / 64)?;
-    Ok(Value::Int(s.chars().count() as i64))
+    Ok(Value::Int(args::char_count(s) as i64))
 }
 
 fn substring(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let s = receiver(".substring", &a[0])?;
-    let n = s.chars().count() as i64;
+    let n = args::char_count(s) as i64;
     interp.tick(1 + s.len() as u64 / 64)?;
     let start = args::int(".substring", &a[1])?;
     let end = match a.get(2) {

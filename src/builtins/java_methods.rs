@@ -95,7 +95,7 @@ fn size(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let n = match &a[0] {
         Value::Str(s) => {
             interp.tick(1 + s.len() as u64 / 64)?;
-            s.chars().count()
+            args::char_count(s)
         }
         Value::Vector(v) => v.len(),
         Value::Map(m) => m.len(),

@@ -396,14 +396,7 @@ fn text<'a>(fname: &str, v: &'a Value) -> Result<&'a str> {
     args::string(fname, v)
 }
 
-/// Byte offset of character index `i` (clamped to the end).
-pub(super) fn byte_at(s: &str, i: usize) -> usize {
-    s.char_indices().nth(i).map_or(s.len(), |(b, _)| b)
-}
-
-fn char_count(s: &str) -> usize {
-    s.chars().count()
-}
+pub(super) use args::{byte_at, char_count};
 
 /// `Character.isWhitespace` (what Clojure's trim and blank? use).
 fn is_java_whitespace(c: char) -> bool {

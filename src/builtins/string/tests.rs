@@ -483,3 +483,23 @@ fn escape_with_map_and_fn() {
     });
     assert_eq!(ok(escape, &[s("abc"), f]), "\"1bc\"");
 }
+
+#[test]
+fn characters_are_counted_and_found_alike_in_ascii_and_other_text() {
+    use super::{byte_at, char_count};
+    // The ASCII shortcut against the character walk it stands in for.
+    for text in [
+        "",
+        "a",
+        "item-42-gamma",
+        "h\u{e9}llo",
+        "\u{1f600}x\u{e9}",
+        "abc\u{e9}",
+    ] {
+        assert_eq!(char_count(text), text.chars().count(), "{text:?}");
+        for i in 0..text.len() + 2 {
+            let walked = text.char_indices().nth(i).map_or(text.len(), |(b, _)| b);
+            assert_eq!(byte_at(text, i), walked, "{text:?} at {i}");
+        }
+    }
+}
