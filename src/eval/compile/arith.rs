@@ -108,10 +108,17 @@ pub(in crate::eval) fn finish(
 #[inline(always)]
 fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     let v = op.ints(a, c)?;
+    Some(charged(it, a, c, v))
+}
+
+/// `v`, the result of an operation on integers `a` and `c`, charged its
+/// step (and marked when hidden data is about).
+#[inline(always)]
+fn charged(it: &mut Interp, a: i64, c: i64, v: Value) -> Result<Value> {
     if it.hidden.active() {
         it.mark_hidden_arith(&[&Value::Int(a), &Value::Int(c)], &v);
     }
-    Some(it.budget.tick(1).map(|()| v))
+    it.budget.tick(1).map(|()| v)
 }
 
 /// Forgets two values known to be numbers (or nil): they own nothing, so
@@ -470,11 +477,10 @@ fn field<'i>(it: &'i Interp, f: Frame, s: usize, k: &Kw) -> Option<&'i Value> {
 fn field_int_arith<'a, const OP: u8>(s: usize, k: &'a Kw, c: i64, code: Code<'a>) -> Code<'a> {
     Box::new(move |it, f| {
         if let Some(&Value::Int(a)) = field(it, f, s, k) {
-            if const { op_of::<OP>() }.ints(a, c).is_some() {
+            if let Some(v) = const { op_of::<OP>() }.ints(a, c) {
+                // The lookup's step, then the operation's.
                 it.budget.tick(1)?;
-                if let Some(r) = ints(it, const { op_of::<OP>() }, a, c) {
-                    return r;
-                }
+                return charged(it, a, c, v);
             }
         }
         code(it, f)
