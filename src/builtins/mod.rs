@@ -144,6 +144,12 @@ pub struct Builtin {
 }
 
 impl Builtin {
+    /// Whether this is clojure.core's `name` through its plain entry (what
+    /// the evaluator's in-place shortcuts for a builtin stand in for).
+    pub(crate) fn is_core(&self, name: &str) -> bool {
+        self.name == name && self.ns == Ns::Core && self.owned.is_none()
+    }
+
     /// A clojure.core builtin without example.
     pub const fn new(name: &'static str, arity: Arity, doc: &'static str, f: BuiltinFn) -> Builtin {
         Builtin {

@@ -91,12 +91,7 @@ impl<'f> Repeated<'f> {
                 Some(op) => Quick::Arith(op),
                 None => match crate::builtins::numbers::int_test(b) {
                     Some(test) => Quick::IntTest(test, b),
-                    None if b.name == "count"
-                        && b.ns == crate::builtins::Ns::Core
-                        && b.owned.is_none() =>
-                    {
-                        Quick::Count(b)
-                    }
+                    None if b.is_core("count") => Quick::Count(b),
                     None => Quick::Builtin(b),
                 },
             },

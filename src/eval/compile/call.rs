@@ -116,12 +116,6 @@ pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> 
     })
 }
 
-/// Whether `b` is clojure.core's `name`, called through its plain entry
-/// (what a specialised call stands in for).
-fn is_core(b: &Builtin, name: &str) -> bool {
-    b.name == name && b.ns == crate::builtins::Ns::Core && b.owned.is_none()
-}
-
 /// `(nth [:a :b :c] i)`: a constant vector indexed by computed code (a
 /// lookup table) reads the item in place when the index is an integer in
 /// range, with `nth`'s one step; anything else (another index, hidden data
@@ -134,7 +128,7 @@ pub(super) fn nth_of_const<'a>(
     let [Expr::Const(table @ Value::Vector(items)), index] = args else {
         return None;
     };
-    if !is_core(b, "nth") {
+    if !b.is_core("nth") {
         return None;
     }
     let index = compile(index);
@@ -190,7 +184,7 @@ pub(super) fn contains_in_place<'a>(
     let [coll, x] = args else {
         return None;
     };
-    if !is_core(b, "contains?") {
+    if !b.is_core("contains?") {
         return None;
     }
     let place = Place::of(coll, x)?;
@@ -229,7 +223,7 @@ pub(super) fn count_in_place<'a>(
     let [x] = args else {
         return None;
     };
-    if !is_core(b, "count") {
+    if !b.is_core("count") {
         return None;
     }
     /// The count of `v` charged its step, or `None` for the builtin.
@@ -349,7 +343,7 @@ pub(super) fn str_of_texts<'a>(
 ) -> Option<Code<'a>> {
     let is_text = |e: &Expr| matches!(e, Expr::Const(Value::Str(_)));
     let computed = args.iter().filter(|e| !is_text(e)).count();
-    if !is_core(b, "str") || args.len() < 2 || computed == args.len() || computed > 8 {
+    if !b.is_core("str") || args.len() < 2 || computed == args.len() || computed > 8 {
         return None;
     }
     let pieces: Vec<Piece> = args
