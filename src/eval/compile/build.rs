@@ -91,6 +91,21 @@ fn get_in_place(place: Place, k: &Expr) -> Code<'_> {
             it.budget.tick(1)?;
             Ok(get_const(place.read(it, f)?, key))
         }),
+        // A key in a local is read where it is (a move still empties
+        // its slot).
+        Expr::Local(ks) | Expr::MoveLocal(ks) => {
+            let moved = matches!(k, Expr::MoveLocal(_));
+            let ks = *ks as usize;
+            Box::new(move |it, f| {
+                place.read(it, f)?;
+                it.budget.tick(1)?;
+                let v = lookup(place.read(it, f)?, &it.stack[f.bp + ks]).unwrap_or(Value::Nil);
+                if moved {
+                    super::place::end_move(&mut it.stack[f.bp + ks]);
+                }
+                Ok(v)
+            })
+        }
         k => {
             let k = compile(k);
             Box::new(move |it, f| {

@@ -188,27 +188,55 @@ pub(super) fn contains_in_place<'a>(
         return None;
     }
     let place = Place::of(coll, x)?;
-    let x = compile(x);
-    Some(Box::new(move |it, f| {
-        // The collection is read first, as the walker reads it.
-        place.read(it, f).map_err(|e| e.or_span(span))?;
-        let x = x(it, f).map_err(|e| e.or_span(span))?;
-        if !it.hidden.active() && !crate::value::any_may_end() {
-            let found = match place.read(it, f).map_err(|e| e.or_span(span))? {
-                Value::Set(s) => Some(s.contains(&x)),
-                Value::Map(m) => Some(m.contains_key(&x)),
-                Value::Nil => Some(false),
-                _ => None,
-            };
-            if let Some(found) = found {
-                it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
-                return Ok(Value::Bool(found));
-            }
+    /// Whether `coll` holds `x`, looked into in place; `None` for the
+    /// builtin.
+    #[inline(always)]
+    fn found(coll: &Value, x: &Value) -> Option<bool> {
+        match coll {
+            Value::Set(s) => Some(s.contains(x)),
+            Value::Map(m) => Some(m.contains_key(x)),
+            Value::Nil => Some(false),
+            _ => None,
         }
-        let coll = place.read(it, f).map_err(|e| e.or_span(span))?.clone();
-        it.call_builtin_accepted(b, &mut [coll, x])
-            .map_err(|e| e.or_span(span))
-    }))
+    }
+    let general = {
+        let x = compile(x);
+        move |it: &mut Interp, f: Frame| -> Result<Value> {
+            // The collection is read first, as the walker reads it.
+            place.read(it, f).map_err(|e| e.or_span(span))?;
+            let x = x(it, f).map_err(|e| e.or_span(span))?;
+            if !it.hidden.active() && !crate::value::any_may_end() {
+                if let Some(found) = found(place.read(it, f).map_err(|e| e.or_span(span))?, &x) {
+                    it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                    return Ok(Value::Bool(found));
+                }
+            }
+            let coll = place.read(it, f).map_err(|e| e.or_span(span))?.clone();
+            it.call_builtin_accepted(b, &mut [coll, x])
+                .map_err(|e| e.or_span(span))
+        }
+    };
+    // A key in a local is read where it is too: reading it cannot fail
+    // or run anything, so the collection is read once, after it; a last
+    // read (a move) still empties the slot, as the move does.
+    if let Expr::Local(s) | Expr::MoveLocal(s) = x {
+        let moved = matches!(x, Expr::MoveLocal(_));
+        let s = *s as usize;
+        return Some(Box::new(move |it, f| {
+            if !it.hidden.active() && !crate::value::any_may_end() {
+                let coll = place.read(it, f).map_err(|e| e.or_span(span))?;
+                if let Some(found) = found(coll, &it.stack[f.bp + s]) {
+                    if moved {
+                        super::place::end_move(&mut it.stack[f.bp + s]);
+                    }
+                    it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                    return Ok(Value::Bool(found));
+                }
+            }
+            general(it, f)
+        }));
+    }
+    Some(Box::new(general))
 }
 
 /// `(count x)`: anything but a lazy sequence counted in place — read

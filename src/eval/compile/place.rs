@@ -82,3 +82,16 @@ fn moves(e: &Expr, s: Slot) -> bool {
         _ => false,
     }
 }
+
+/// Ends a move made in place: a key read where it is in its last read is
+/// released from its slot as the move would have released it, so shared
+/// parts lose that count now (a scalar holds none and stays).
+#[inline(always)]
+pub(super) fn end_move(slot: &mut Value) {
+    if !matches!(
+        slot,
+        Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+    ) {
+        *slot = Value::Nil;
+    }
+}
