@@ -202,6 +202,11 @@ pub(super) fn set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Value::Set(_) = &a[0] {
         return Ok(a[0].clone());
     }
+    // A vector's items go straight into the set (no copy of them first).
+    if let Value::Vector(v) = &a[0] {
+        interp.tick(n64(v.len()))?;
+        return Ok(Value::Set(charged_set(interp, v.iter().cloned())?));
+    }
     let items = args::to_vec("set", &a[0])?;
     interp.tick(n64(items.len()))?;
     Ok(Value::Set(charged_set(interp, items)?))
