@@ -8,7 +8,8 @@ use super::{built, count_arg, test, vskip, vtake, xf};
 use crate::builtins::{args, Ns};
 use crate::error::{Error, Result};
 use crate::eval::Interp;
-use crate::value::hash::ValueTable;
+use crate::value::hash::{value_hash, ValueTable};
+use crate::value::map::same_key;
 use crate::value::order::{cmp_text, compare_values, lisp_equal};
 use crate::value::{cost, Func, Value, Vector};
 
@@ -350,18 +351,19 @@ pub(super) fn sort_by(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     )
 }
 
-// The interior mutability clippy sees (a compiled regex's match cache) is
-// not part of any hash: regexes hash by source, functions by name and address.
-#[allow(clippy::mutable_key_type)]
+/// `(distinct coll)`: the items seen kept in a table with their hashes,
+/// an item already there looked up without a copy.
 pub(super) fn distinct(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let Some(coll) = a.first() else {
         return Ok(xf::distinct());
     };
-    let mut seen: ValueTable<()> = ValueTable::default();
+    let mut seen: hashbrown::HashTable<(u64, Value)> = hashbrown::HashTable::new();
     let mut out = Vector::new();
     args::each("distinct", coll, |x| {
         interp.tick(1)?;
-        if seen.insert(x.clone(), ()).is_none() {
+        let h = value_hash(x);
+        if seen.find(h, |(eh, y)| *eh == h && same_key(y, x)).is_none() {
+            seen.insert_unique(h, (h, x.clone()), |(eh, _)| *eh);
             out.push_back(x.clone());
         }
         Ok(())
