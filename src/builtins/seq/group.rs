@@ -417,19 +417,18 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// Counts in a map, keys in the order first seen (counted in a hash
 /// table beside a vector, then built into the map once).
-// The interior mutability clippy sees (a compiled regex's match cache) is
-// not part of any hash: regexes hash by source, functions by name and address.
-#[allow(clippy::mutable_key_type)]
 pub(super) fn frequencies(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let mut index: ValueTable<usize> = ValueTable::default();
+    // Each key's hash and position in `counts`.
+    let mut index: hashbrown::HashTable<(u64, usize)> = hashbrown::HashTable::new();
     let mut counts: Vec<(Value, i64)> = Vec::new();
     args::each("frequencies", &a[0], |x| {
         interp.tick(1)?;
-        match index.get(x) {
-            Some(&i) => counts[i].1 += 1,
+        let h = value_hash(x);
+        match index.find(h, |&(eh, i)| eh == h && same_key(&counts[i].0, x)) {
+            Some(&(_, i)) => counts[i].1 += 1,
             None => {
                 interp.alloc(cost::map_insert(counts.len()))?;
-                index.insert(x.clone(), counts.len());
+                index.insert_unique(h, (h, counts.len()), |&(eh, _)| eh);
                 counts.push((x.clone(), 1));
             }
         }
