@@ -150,9 +150,9 @@ impl Interp {
         match (r.shared(args.len()), &mut *args) {
             (Some(s), [a]) => {
                 let a = super::take(a);
-                self.enter_again(s, r, |slots| slots[0] = a)
+                self.enter_again(s, r, 0, |slots| slots[0] = a)
             }
-            (Some(s), _) => self.enter_again(s, r, |slots| {
+            (Some(s), _) => self.enter_again(s, r, 0, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
                     *slot = super::take(a);
                 }
@@ -161,6 +161,49 @@ impl Interp {
                 Some(out) => out,
                 None => self.call_again_other(r, args),
             },
+        }
+    }
+
+    /// The calling builtin's step for this item ([`Interp::tick`]), then
+    /// [`Interp::call_again`]: a shared closure's call charges the two at
+    /// once (the same steps, checked before the call as before).
+    #[inline(always)]
+    pub(crate) fn tick_call_again(
+        &mut self,
+        r: &mut Repeated,
+        args: &mut [Value],
+    ) -> Result<Value> {
+        match (r.shared(args.len()), &mut *args) {
+            (Some(s), [a]) => {
+                let a = super::take(a);
+                self.enter_again(s, r, 1, |slots| slots[0] = a)
+            }
+            (Some(s), _) => self.enter_again(s, r, 1, |slots| {
+                for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
+                    *slot = super::take(a);
+                }
+            }),
+            (None, _) => {
+                self.tick(1)?;
+                self.call_again(r, args)
+            }
+        }
+    }
+
+    /// [`Interp::tick_call_again`] of arguments the caller keeps
+    /// ([`Interp::call_again_ref`]).
+    #[inline(always)]
+    pub(crate) fn tick_call_again_ref(
+        &mut self,
+        r: &mut Repeated,
+        args: &[Value],
+    ) -> Result<Value> {
+        match (r.shared(args.len()), args) {
+            (Some(s), [a]) => self.enter_again(s, r, 1, |slots| slots[0].clone_from(a)),
+            _ => {
+                self.tick(1)?;
+                self.call_again_ref(r, args)
+            }
         }
     }
 
@@ -181,8 +224,8 @@ impl Interp {
     #[inline(always)]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
         match (r.shared(args.len()), args) {
-            (Some(s), [a]) => self.enter_again(s, r, |slots| slots[0].clone_from(a)),
-            (Some(s), _) => self.enter_again(s, r, |slots| {
+            (Some(s), [a]) => self.enter_again(s, r, 0, |slots| slots[0].clone_from(a)),
+            (Some(s), _) => self.enter_again(s, r, 0, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args) {
                     slot.clone_from(a);
                 }
@@ -208,15 +251,21 @@ impl Interp {
 
     /// [`Interp::call_again`] of a closure of one fixed arity matching
     /// `args`: [`Interp::enter_closure`] with the frame kept and the body
-    /// found once.
+    /// found once; `before` steps of the caller's ([`Interp::tick`],
+    /// settled) charged with the call's own.
     #[inline(always)]
     fn enter_again(
         &mut self,
         s: Shared,
         r: &mut Repeated,
+        before: u64,
         set_args: impl FnOnce(&mut [Value]),
     ) -> Result<Value> {
-        self.budget.tick(1)?;
+        if before == 0 {
+            self.budget.tick(1)?;
+        } else {
+            self.budget.tick_settled(1 + before)?;
+        }
         let bp = match r.bp {
             Some(bp) => bp,
             None => self.push_shared_frame(s.arity.frame_size.max(s.arity.fixed), r)?,

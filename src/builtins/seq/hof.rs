@@ -48,8 +48,7 @@ fn map_colls(interp: &mut Interp, fname: &str, f: &Value, colls: &[Value]) -> Re
         let mut out = Vec::with_capacity(n);
         interp.repeated(f, |interp, f| {
             args::each(fname, coll, |x| {
-                interp.tick(1)?;
-                out.push(interp.call_again_ref(f, std::slice::from_ref(x))?);
+                out.push(interp.tick_call_again_ref(f, std::slice::from_ref(x))?);
                 Ok(())
             })
         })?;
@@ -93,8 +92,7 @@ pub(super) fn map_indexed(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vec::with_capacity(items.len());
     interp.repeated(f, |interp, f| {
         for (i, x) in items.into_iter().enumerate() {
-            interp.tick(1)?;
-            out.push(interp.call_again(f, &mut [Value::Int(i as i64), x])?);
+            out.push(interp.tick_call_again(f, &mut [Value::Int(i as i64), x])?);
         }
         Ok(())
     })?;
@@ -170,9 +168,8 @@ fn select(
     let mut out = Vec::new();
     interp.repeated(pred, |interp, pred| {
         args::each(fname, coll, |x| {
-            interp.tick(1)?;
             if interp
-                .call_again_ref(pred, std::slice::from_ref(x))?
+                .tick_call_again_ref(pred, std::slice::from_ref(x))?
                 .into_truthy()
                 == keep_if
             {
@@ -231,8 +228,7 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     interp.repeated(f, |interp, f| {
         for x in items {
-            interp.tick(1)?;
-            let r = interp.call_again(f, &mut [x])?;
+            let r = interp.tick_call_again(f, &mut [x])?;
             if !r.is_nil() {
                 out.push_back(r);
             }
@@ -269,10 +265,9 @@ pub(super) fn fold(
 ) -> Result<Value> {
     interp.repeated(f, |interp, f| {
         while let Some(x) = it.next(interp)? {
-            interp.tick(1)?;
             // The accumulator is handed over (not copied), so a collection
             // built up by `assoc`/`conj` is updated in place.
-            acc = interp.call_again(f, &mut [acc, x])?;
+            acc = interp.tick_call_again(f, &mut [acc, x])?;
             if let Value::Reduced(v) = &acc {
                 return Ok((**v).clone());
             }
@@ -318,8 +313,7 @@ pub(super) fn reduce_kv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     };
     interp.repeated(f, |interp, f| {
         for (k, v) in pairs {
-            interp.tick(1)?;
-            acc = interp.call_again(f, &mut [acc, k, v])?;
+            acc = interp.tick_call_again(f, &mut [acc, k, v])?;
             if let Value::Reduced(v) = &acc {
                 return Ok((**v).clone());
             }
