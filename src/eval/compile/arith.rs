@@ -108,17 +108,18 @@ pub(in crate::eval) fn finish(
 #[inline(always)]
 fn ints(it: &mut Interp, op: ArithOp, a: i64, c: i64) -> Option<Result<Value>> {
     let v = op.ints(a, c)?;
-    Some(charged(it, a, c, v))
+    Some(charged(it, a, c, v, 1))
 }
 
 /// `v`, the result of an operation on integers `a` and `c`, charged its
-/// step (and marked when hidden data is about).
+/// step and any `steps - 1` before it (one tick: nothing between them is
+/// seen) and marked when hidden data is about.
 #[inline(always)]
-fn charged(it: &mut Interp, a: i64, c: i64, v: Value) -> Result<Value> {
+fn charged(it: &mut Interp, a: i64, c: i64, v: Value, steps: u64) -> Result<Value> {
     if it.hidden.active() {
         it.mark_hidden_arith(&[&Value::Int(a), &Value::Int(c)], &v);
     }
-    it.budget.tick(1).map(|()| v)
+    it.budget.tick(steps).map(|()| v)
 }
 
 /// Forgets two values known to be numbers (or nil): they own nothing, so
@@ -399,7 +400,7 @@ fn code_text_eq<'a>(xc: Code<'a>, c: &'a Value, b: &'static Builtin, span: Span)
             it.budget.tick(1)?;
             // Two texts: `=` is the same text (inline, a shared string
             // by pointer first).
-            return Ok(Value::Bool(same_key(&xv, c)));
+            return Ok(Value::Bool(same_text(&xv, c)));
         }
         finish(it, ArithOp::Eq, xv, c.clone(), b, span)
     })
@@ -478,9 +479,8 @@ fn field_int_arith<'a, const OP: u8>(s: usize, k: &'a Kw, c: i64, code: Code<'a>
     Box::new(move |it, f| {
         if let Some(&Value::Int(a)) = field(it, f, s, k) {
             if let Some(v) = const { op_of::<OP>() }.ints(a, c) {
-                // The lookup's step, then the operation's.
-                it.budget.tick(1)?;
-                return charged(it, a, c, v);
+                // The lookup's step and the operation's.
+                return charged(it, a, c, v, 2);
             }
         }
         code(it, f)
@@ -493,8 +493,8 @@ fn field_int_test<'a, const OP: u8>(s: usize, k: &'a Kw, c: i64, test: Test<'a>)
     Box::new(move |it, f| {
         if let Some(&Value::Int(a)) = field(it, f, s, k) {
             if let Some(t) = const { op_of::<OP>() }.test_ints(a, c) {
-                it.budget.tick(1)?;
-                it.budget.tick(1)?;
+                // The lookup's step and the comparison's.
+                it.budget.tick(2)?;
                 return Ok(t);
             }
         }
@@ -509,14 +509,27 @@ fn field_text_eq<'a>(s: usize, k: &'a Kw, c: &'a Value, code: Code<'a>) -> Code<
     Box::new(move |it, f| {
         if let Some(v) = field(it, f, s, k) {
             if super::super::walk::text_pair(v, c) {
-                let eq = same_key(v, c);
-                it.budget.tick(1)?;
-                it.budget.tick(1)?;
+                let eq = same_text(v, c);
+                it.budget.tick(2)?;
                 return Ok(Value::Bool(eq));
             }
         }
         code(it, f)
     })
+}
+
+/// `=` of a text and a constant text ([`text_pair`](super::super::walk::text_pair)):
+/// a short constant (a category, a status) compared byte by byte inline,
+/// not through `memcmp`.
+#[inline(always)]
+fn same_text(v: &Value, c: &Value) -> bool {
+    match (v, c) {
+        (Value::Str(a), Value::Str(b)) if b.len() <= 8 => {
+            let (a, b) = (a.as_bytes(), b.as_bytes());
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+        }
+        _ => same_key(v, c),
+    }
 }
 
 /// The rest of [`arith2`]'s shapes (two leaves of other kinds, a leaf and
