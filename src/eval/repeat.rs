@@ -147,21 +147,7 @@ impl Interp {
     /// Calls the repeated function on `args`, taking their values.
     #[inline(always)]
     pub(crate) fn call_again(&mut self, r: &mut Repeated, args: &mut [Value]) -> Result<Value> {
-        match (r.shared(args.len()), &mut *args) {
-            (Some(s), [a]) => {
-                let a = super::take(a);
-                self.enter_again(s, r, 0, |slots| slots[0] = a)
-            }
-            (Some(s), _) => self.enter_again(s, r, 0, |slots| {
-                for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
-                    *slot = super::take(a);
-                }
-            }),
-            (None, _) => match self.quick_call(r, args) {
-                Some(out) => out,
-                None => self.call_again_other(r, args),
-            },
-        }
+        self.call_again_after::<0>(r, args)
     }
 
     /// The calling builtin's step for this item ([`Interp::tick`]), then
@@ -173,36 +159,34 @@ impl Interp {
         r: &mut Repeated,
         args: &mut [Value],
     ) -> Result<Value> {
+        self.call_again_after::<1>(r, args)
+    }
+
+    /// [`Interp::call_again`] after `BEFORE` steps of the caller's.
+    #[inline(always)]
+    fn call_again_after<const BEFORE: u64>(
+        &mut self,
+        r: &mut Repeated,
+        args: &mut [Value],
+    ) -> Result<Value> {
         match (r.shared(args.len()), &mut *args) {
             (Some(s), [a]) => {
                 let a = super::take(a);
-                self.enter_again(s, r, 1, |slots| slots[0] = a)
+                self.enter_again(s, r, BEFORE, |slots| slots[0] = a)
             }
-            (Some(s), _) => self.enter_again(s, r, 1, |slots| {
+            (Some(s), _) => self.enter_again(s, r, BEFORE, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
                     *slot = super::take(a);
                 }
             }),
             (None, _) => {
-                self.tick(1)?;
-                self.call_again(r, args)
-            }
-        }
-    }
-
-    /// [`Interp::tick_call_again`] of arguments the caller keeps
-    /// ([`Interp::call_again_ref`]).
-    #[inline(always)]
-    pub(crate) fn tick_call_again_ref(
-        &mut self,
-        r: &mut Repeated,
-        args: &[Value],
-    ) -> Result<Value> {
-        match (r.shared(args.len()), args) {
-            (Some(s), [a]) => self.enter_again(s, r, 1, |slots| slots[0].clone_from(a)),
-            _ => {
-                self.tick(1)?;
-                self.call_again_ref(r, args)
+                if BEFORE > 0 {
+                    self.tick(BEFORE)?;
+                }
+                match self.quick_call(r, args) {
+                    Some(out) => out,
+                    None => self.call_again_other(r, args),
+                }
             }
         }
     }
@@ -223,17 +207,43 @@ impl Interp {
     /// a builtin reads them in place; a closure's slots get copies).
     #[inline(always)]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
+        self.call_again_ref_after::<0>(r, args)
+    }
+
+    /// [`Interp::tick_call_again`] of arguments the caller keeps
+    /// ([`Interp::call_again_ref`]).
+    #[inline(always)]
+    pub(crate) fn tick_call_again_ref(
+        &mut self,
+        r: &mut Repeated,
+        args: &[Value],
+    ) -> Result<Value> {
+        self.call_again_ref_after::<1>(r, args)
+    }
+
+    /// [`Interp::call_again_ref`] after `BEFORE` steps of the caller's.
+    #[inline(always)]
+    fn call_again_ref_after<const BEFORE: u64>(
+        &mut self,
+        r: &mut Repeated,
+        args: &[Value],
+    ) -> Result<Value> {
         match (r.shared(args.len()), args) {
-            (Some(s), [a]) => self.enter_again(s, r, 0, |slots| slots[0].clone_from(a)),
-            (Some(s), _) => self.enter_again(s, r, 0, |slots| {
+            (Some(s), [a]) => self.enter_again(s, r, BEFORE, |slots| slots[0].clone_from(a)),
+            (Some(s), _) => self.enter_again(s, r, BEFORE, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args) {
                     slot.clone_from(a);
                 }
             }),
-            (None, _) => match self.quick_call(r, args) {
-                Some(out) => out,
-                None => self.call_again_ref_other(r, args),
-            },
+            (None, _) => {
+                if BEFORE > 0 {
+                    self.tick(BEFORE)?;
+                }
+                match self.quick_call(r, args) {
+                    Some(out) => out,
+                    None => self.call_again_ref_other(r, args),
+                }
+            }
         }
     }
 

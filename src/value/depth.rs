@@ -184,20 +184,10 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
             let mut i = 0;
             while i < items.len() {
                 let run = items.run_from(i);
-                // A run of scalars adds nothing to the height 2 already
-                // counted (one test of the tag each).
-                let scalar = |c: &Value| {
-                    matches!(
-                        c,
-                        Value::Nil
-                            | Value::Bool(_)
-                            | Value::Int(_)
-                            | Value::Float(_)
-                            | Value::Str(_)
-                            | Value::Keyword(_)
-                    )
-                };
-                if !run.iter().all(scalar) {
+                // A run holding nothing nested (scalars) adds nothing to
+                // the height 2 already counted (one test each; a run of
+                // records stops at its first).
+                if run.iter().any(is_nested) {
                     for c in run {
                         see_child(c, &mut height, work);
                     }
