@@ -122,6 +122,15 @@ const EXPRS: &[&str] = &[
     "(let [s #{1 2}] ((fn [x] [(contains? s x) (get s x) (get s 9)]) 2))",
     "(declare later) (let [k (println \"key\")] (get later k))",
     "(declare later) (contains? later 1)",
+    // A key in a local read where it is: texts in their last read (moved),
+    // in a closure a builtin calls over and over, and a key shared with a
+    // collection written after it.
+    "(def m {\"k\" 1}) (def s #{\"k\"}) (let [a (str \"k\") b (str \"k\") c (str \"z\")] [(get m a) (contains? s b) (contains? s c) (get m c)])",
+    "(let [s #{\"a\" \"b\"} m {\"a\" 1}] [(filterv (fn [x] (contains? s x)) [\"a\" \"c\" \"b\"]) (mapv (fn [x] (get m x)) [\"a\" \"c\"])])",
+    "(let [v [1] k v] [(contains? #{[1]} k) (conj v 2)])",
+    // `=` of a text field or computed text and a constant text: short
+    // constants compared inline, of every length up to 8 and past it.
+    "(let [r {:c \"ab\"} q {:c \"abcdefghij\"} e {:c \"\"}] [(= (:c r) \"ab\") (= (:c r) \"a\") (= (:c r) \"ac\") (= (:c r) \"ba\") (= (:c q) \"abcdefghij\") (= (:c q) \"abcdefgh\") (= (:c e) \"\") (= (:c r) :ab) (= (str \"a\" \"b\") \"ab\") (= (str \"a\") \"abcdefgh\")])",
     // `count` in place: of a local, a definition, a capture and computed
     // code; a lazy sequence and other types go to the builtin.
     "(let [v [1 2 3] m {:a 1} s #{1} t \"h\u{e9}llo\" n nil] [(count v) (count m) (count s) (count t) (count n) (count (conj v 4)) (count (map inc v))])",
