@@ -398,8 +398,8 @@ fn code_text_eq<'a>(xc: Code<'a>, c: &'a Value, b: &'static Builtin, span: Span)
         let xv = xc(it, f)?;
         if super::super::walk::text_pair(&xv, c) {
             it.budget.tick(1)?;
-            // Two texts: `=` is the same text (inline, a shared string
-            // by pointer first).
+            // Two texts: `=` is the same text, compared inline
+            // ([`same_text`]).
             return Ok(Value::Bool(same_text(&xv, c)));
         }
         finish(it, ArithOp::Eq, xv, c.clone(), b, span)
