@@ -165,15 +165,14 @@ pub fn vector_bytes_for(n: u64) -> u64 {
 }
 
 /// An insertion-ordered map of `n` entries: nothing when empty; up to
-/// `map::SMALL` an `Arc`'d array of `(key, value)` pairs; past it the
+/// `map::SMALL` an array of `(key, value)` pairs after a count, a length
+/// and a capacity, in one allocation (`shared_vec.rs`); past it the
 /// `Arc`'d [`map::Ordered`]: its entries in an imbl vector and a hash
 /// index of their positions ([`map_index_bytes`]).
 pub fn map_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
-        n if n <= map::SMALL => {
-            ARC_HEADER + size_of::<Vec<(Value, Value)>>() as u64 + n64(n) * map::ENTRY_BYTES
-        }
+        n if n <= map::SMALL => super::shared_vec::HEADER_BYTES + n64(n) * map::ENTRY_BYTES,
         n => (ARC_HEADER + map::ORDERED_BYTES)
             .saturating_add(rrb(n64(n), map::SLOT_BYTES))
             .saturating_add(map_index_bytes(n)),

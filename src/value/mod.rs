@@ -31,6 +31,7 @@ pub(crate) mod order;
 pub(crate) mod regex;
 pub(crate) mod serial;
 pub(crate) mod set;
+pub(crate) mod shared_vec;
 pub(crate) mod size;
 pub(crate) mod vector;
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
 use crate::value::depth::is_nested;
+use crate::value::map::Entries;
 use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::place::Place;
@@ -33,7 +34,8 @@ pub(super) fn record(r: &Record) -> Code<'_> {
     // now; each computed value is looked at as it is stored.
     let keys_shallow = r.keys.iter().all(|k| !is_nested(k));
     Box::new(move |it, f| {
-        let mut entries = Vec::with_capacity(fields.len());
+        // Built in place: one allocation, the map's own.
+        let mut entries = Entries::with_capacity(fields.len());
         let mut shallow = keys_shallow;
         for (k, c) in &fields {
             let v = c(it, f)?;
@@ -41,7 +43,7 @@ pub(super) fn record(r: &Record) -> Code<'_> {
             entries.push(((*k).clone(), v));
         }
         it.budget.alloc(cost::map_bytes(entries.len()))?;
-        Ok(Value::Map(Map::from_distinct_known(entries, shallow)))
+        Ok(Value::Map(Map::from_entries_known(entries, shallow)))
     })
 }
 

@@ -5,7 +5,8 @@
 //! kept in the canonical order of its keys.
 //!
 //! Most maps a program meets are small records (`{:id 1 :name "x"}`): a map
-//! of up to [`SMALL`] entries is an array shared by `Arc` (copied on write,
+//! of up to [`SMALL`] entries is an array in one reference-counted
+//! allocation ([`SharedVec`]: copied on write,
 //! scanned for keys: interned keywords compare by pointer), and a larger one
 //! an [`Ordered`] map (an index of key hashes beside the entries,
 //! structurally shared). Equality, order and hashing ignore the order of entries
@@ -20,12 +21,16 @@ use std::sync::Arc;
 pub use ordered::Ordered;
 
 use super::depth::is_nested;
+use super::shared_vec::SharedVec;
 use super::{cost, Value};
 
 /// Largest number of entries kept as an array.
 pub const SMALL: usize = 16;
 
 type Sorted = imbl::OrdMap<Value, Value>;
+
+/// A small map's entries.
+pub(crate) type Entries = SharedVec<(Value, Value)>;
 
 /// Bytes of one `(key, value)` pair: a small map's entry, a sorted map's
 /// B-tree key (`value/cost.rs`).
@@ -47,7 +52,7 @@ enum Repr {
     /// Entries (never none), and whether none of them holds another value
     /// ([`Map::is_shallow_record`]). The flag lives in the handle: copies share
     /// what it describes, and each write through a handle updates it.
-    Small(Arc<Vec<(Value, Value)>>, bool),
+    Small(Entries, bool),
     Large(Arc<Ordered>),
     /// `sorted-map`: canonical key order, at any size (possibly empty).
     Sorted(Arc<Sorted>),
@@ -69,24 +74,20 @@ pub(crate) fn same_key(x: &Value, k: &Value) -> bool {
 
 /// A small map's entries to change: copied first when another map holds
 /// them too, the copy charged to the heap (`value/cost.rs`).
-fn small_mut(entries: &mut Arc<Vec<(Value, Value)>>) -> &mut Vec<(Value, Value)> {
-    cost::charge_copy_if_shared(entries, || cost::map_bytes(entries.len()));
-    Arc::make_mut(entries)
+fn small_mut(entries: &mut Entries) -> &mut [(Value, Value)] {
+    if !entries.is_unique() {
+        crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
+    }
+    entries.make_mut()
 }
 
 /// Adds an entry to a small map's entries: a shared list is copied with
-/// room for it (what `Arc::make_mut` would copy, then grow again), the
-/// copy charged as [`small_mut`] charges it (`cost::charge_copy_if_shared`).
-fn small_push(entries: &mut Arc<Vec<(Value, Value)>>, entry: (Value, Value)) {
-    if Arc::strong_count(entries) == 1 {
-        Arc::make_mut(entries).push(entry);
-        return;
+/// room for it, the copy charged as [`small_mut`] charges it.
+fn small_push(entries: &mut Entries, entry: (Value, Value)) {
+    if !entries.is_unique() {
+        crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
     }
-    crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
-    let mut copy = Vec::with_capacity(entries.len() + 1);
-    copy.extend(entries.iter().cloned());
-    copy.push(entry);
-    *entries = Arc::new(copy);
+    entries.push(entry);
 }
 
 /// A large map to change: its handle copied first when shared, the paths
@@ -163,7 +164,9 @@ impl Map {
     /// A map of one entry.
     pub fn unit(k: Value, v: Value) -> Map {
         let shallow = shallow_pair(&k, &v);
-        Map(Repr::Small(Arc::new(vec![(k, v)]), shallow))
+        let mut entries = Entries::with_capacity(1);
+        entries.push((k, v));
+        Map(Repr::Small(entries, shallow))
     }
 
     /// A map of `entries` in their order, without duplicate keys (what a
@@ -183,7 +186,19 @@ impl Map {
         if entries.is_empty() {
             Map::new()
         } else {
-            Map(Repr::Small(Arc::new(entries), shallow))
+            Map(Repr::Small(Entries::from_vec(entries), shallow))
+        }
+    }
+
+    /// A record's entries, built in place (`compile/build.rs`): as
+    /// [`Map::from_distinct_known`].
+    pub(crate) fn from_entries_known(entries: Entries, shallow: bool) -> Map {
+        debug_assert!(entries.len() <= SMALL);
+        debug_assert_eq!(shallow, shallow_entries(&entries));
+        if entries.is_empty() {
+            Map::new()
+        } else {
+            Map(Repr::Small(entries, shallow))
         }
     }
 
@@ -208,7 +223,7 @@ impl Map {
     pub fn shared_addr(&self) -> Option<usize> {
         match &self.0 {
             Repr::Empty => None,
-            Repr::Small(v, _) => super::shared_addr(v),
+            Repr::Small(v, _) => (v.strong_count() > 1).then(|| v.addr()),
             Repr::Large(m) => super::shared_addr(m),
             Repr::Sorted(m) => super::shared_addr(m),
         }
@@ -218,7 +233,7 @@ impl Map {
     pub fn ptr_eq(&self, other: &Map) -> bool {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
-            (Repr::Small(a, _), Repr::Small(b, _)) => Arc::ptr_eq(a, b),
+            (Repr::Small(a, _), Repr::Small(b, _)) => a.ptr_eq(b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
@@ -304,9 +319,10 @@ impl Map {
                     None
                 }
                 None => {
-                    let entries = Arc::try_unwrap(std::mem::take(vec))
-                        .unwrap_or_else(|shared| (*shared).clone());
-                    let mut large = Ordered::from_distinct(entries);
+                    let Repr::Small(entries, _) = std::mem::take(&mut self.0) else {
+                        unreachable!("a small map")
+                    };
+                    let mut large = Ordered::from_distinct(entries.into_vec());
                     large.insert(k, v);
                     self.0 = Repr::Large(Arc::new(large));
                     None
@@ -357,7 +373,10 @@ impl Map {
             Repr::Small(vec, _) => {
                 // What is left of a shallow map is shallow.
                 let i = position(vec, k)?;
-                let (_, v) = small_mut(vec).remove(i);
+                if !vec.is_unique() {
+                    crate::eval::budget::charge_heap(cost::map_bytes(vec.len()));
+                }
+                let (_, v) = vec.remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
                 }
@@ -515,7 +534,7 @@ impl IntoIterator for Map {
     fn into_iter(self) -> Self::IntoIter {
         let entries: Vec<(Value, Value)> = match self.0 {
             Repr::Empty => Vec::new(),
-            Repr::Small(v, _) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
+            Repr::Small(v, _) => v.into_vec(),
             Repr::Large(m) => match Arc::try_unwrap(m) {
                 Ok(m) => m.into_entries().collect(),
                 Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),

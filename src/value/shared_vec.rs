@@ -1,0 +1,384 @@
+//! [`SharedVec`]: a reference-counted, copy-on-write array in one
+//! allocation — a count, a length and a capacity, then the items — behind
+//! a thin pointer.
+//!
+//! Small maps keep their entries in one (`map/mod.rs`): a record is one
+//! allocation instead of an `Arc` holding a `Vec` (two), is read through
+//! one pointer instead of two, and costs a 16-byte header instead of the
+//! `Arc`'s and the `Vec`'s 40 bytes. An unshared one grows in place (as
+//! a `Vec` does: doubling, at least 4); a shared one is copied on write,
+//! with room for what the write adds.
+//!
+//! The counting is `Arc`'s: a clone adds one (relaxed), a drop takes one
+//! (release) and the last one (after an acquire fence) drops the items
+//! and frees the allocation; "unique" is a count of one read with acquire
+//! ordering, so values can be shared between threads.
+
+use std::alloc::{self, Layout};
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{self, AtomicUsize, Ordering};
+
+/// What comes before the items.
+#[repr(C)]
+struct Header {
+    count: AtomicUsize,
+    len: u32,
+    cap: u32,
+}
+
+/// Bytes before the first item (the items' alignment is at most the
+/// header's, checked at compile time in [`SharedVec::layout`]).
+const ITEMS: usize = std::mem::size_of::<Header>();
+
+/// Bytes of the header, as `value/cost.rs` charges it.
+pub(crate) const HEADER_BYTES: u64 = ITEMS as u64;
+
+/// A reference-counted array in one allocation (module docs). Never
+/// empty of allocation: a `SharedVec` always points at a header.
+pub(crate) struct SharedVec<T> {
+    ptr: NonNull<Header>,
+    _items: PhantomData<T>,
+}
+
+// Like `Arc<[T]>`: shared between threads when the items can be.
+unsafe impl<T: Send + Sync> Send for SharedVec<T> {}
+unsafe impl<T: Send + Sync> Sync for SharedVec<T> {}
+
+impl<T> SharedVec<T> {
+    /// The allocation for `cap` items.
+    fn layout(cap: usize) -> Layout {
+        const {
+            assert!(std::mem::align_of::<T>() <= std::mem::align_of::<Header>());
+            assert!(std::mem::size_of::<T>() > 0);
+        }
+        let bytes = std::mem::size_of::<T>()
+            .checked_mul(cap)
+            .and_then(|b| b.checked_add(ITEMS))
+            .expect("shared vector capacity overflow");
+        Layout::from_size_align(bytes, std::mem::align_of::<Header>())
+            .expect("shared vector capacity overflow")
+    }
+
+    /// An empty array with room for `cap` items.
+    #[inline]
+    pub(crate) fn with_capacity(cap: usize) -> SharedVec<T> {
+        let cap32 = u32::try_from(cap).expect("shared vector capacity overflow");
+        let layout = Self::layout(cap);
+        // SAFETY: the layout is never zero-sized (it holds the header).
+        let raw = unsafe { alloc::alloc(layout) }.cast::<Header>();
+        let Some(ptr) = NonNull::new(raw) else {
+            alloc::handle_alloc_error(layout)
+        };
+        // SAFETY: `ptr` is a fresh allocation with room for the header.
+        unsafe {
+            ptr.as_ptr().write(Header {
+                count: AtomicUsize::new(1),
+                len: 0,
+                cap: cap32,
+            });
+        }
+        SharedVec {
+            ptr,
+            _items: PhantomData,
+        }
+    }
+
+    /// The items of `v`, moved (not cloned) into one allocation.
+    pub(crate) fn from_vec(mut v: Vec<T>) -> SharedVec<T> {
+        let mut out = Self::with_capacity(v.len());
+        // SAFETY: `out` has room for `v.len()` items; they are moved, and
+        // `v` forgets them before it frees its buffer.
+        unsafe {
+            ptr::copy_nonoverlapping(v.as_ptr(), out.items_ptr(), v.len());
+            out.header_mut().len = v.len() as u32;
+            v.set_len(0);
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn header(&self) -> &Header {
+        // SAFETY: `ptr` points at a live header while any handle exists.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    /// The header to change: only through a unique handle (callers check).
+    ///
+    /// # Safety
+    /// No other handle may exist.
+    #[inline(always)]
+    unsafe fn header_mut(&mut self) -> &mut Header {
+        unsafe { self.ptr.as_mut() }
+    }
+
+    #[inline(always)]
+    fn items_ptr(&self) -> *mut T {
+        // SAFETY: the items start `ITEMS` bytes into the allocation.
+        unsafe { self.ptr.as_ptr().cast::<u8>().add(ITEMS).cast::<T>() }
+    }
+
+    /// The number of items.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.header().len as usize
+    }
+
+    #[inline(always)]
+    fn capacity(&self) -> usize {
+        self.header().cap as usize
+    }
+
+    /// Whether this is the only handle: its items can change in place.
+    #[inline(always)]
+    pub(crate) fn is_unique(&self) -> bool {
+        self.header().count.load(Ordering::Acquire) == 1
+    }
+
+    /// The number of handles to this array.
+    pub(crate) fn strong_count(&self) -> usize {
+        self.header().count.load(Ordering::Acquire)
+    }
+
+    /// Whether both handles share one array.
+    #[inline]
+    pub(crate) fn ptr_eq(&self, other: &SharedVec<T>) -> bool {
+        self.ptr == other.ptr
+    }
+
+    /// The array's address (identity for walks over shared parts).
+    pub(crate) fn addr(&self) -> usize {
+        self.ptr.as_ptr() as usize
+    }
+
+    /// Appends `x` to a unique array, growing it when full.
+    #[inline(always)]
+    fn push_unique(&mut self, x: T) {
+        debug_assert!(self.is_unique());
+        let len = self.len();
+        if len == self.capacity() {
+            self.grow(len + 1);
+        }
+        // SAFETY: unique, with room for one more item past `len`.
+        unsafe {
+            self.items_ptr().add(len).write(x);
+            self.header_mut().len += 1;
+        }
+    }
+
+    /// Reallocates a unique array with room for at least `min` items.
+    #[cold]
+    fn grow(&mut self, min: usize) {
+        let old = Self::layout(self.capacity());
+        let cap = min.max(self.capacity() * 2).max(4);
+        let cap32 = u32::try_from(cap).expect("shared vector capacity overflow");
+        let new = Self::layout(cap);
+        // SAFETY: unique; `old` is the layout the allocation was made
+        // with, and the items move with the bytes.
+        let raw = unsafe { alloc::realloc(self.ptr.as_ptr().cast(), old, new.size()) };
+        let Some(ptr) = NonNull::new(raw.cast::<Header>()) else {
+            alloc::handle_alloc_error(new)
+        };
+        self.ptr = ptr;
+        // SAFETY: still unique.
+        unsafe { self.header_mut().cap = cap32 };
+    }
+}
+
+impl<T: Clone> SharedVec<T> {
+    /// A copy of the items with room for `extra` more.
+    fn copy_with(&self, extra: usize) -> SharedVec<T> {
+        let mut out = Self::with_capacity(self.len() + extra);
+        for x in self.iter() {
+            out.push_unique(x.clone());
+        }
+        out
+    }
+
+    /// The items to change: copied first when another handle shares them.
+    #[inline]
+    pub(crate) fn make_mut(&mut self) -> &mut [T] {
+        if !self.is_unique() {
+            self.unshare(0);
+        }
+        // SAFETY: unique now; `len` items are initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.items_ptr(), self.len()) }
+    }
+
+    /// Appends `x`: in place when unique, else to a copy with room for it.
+    #[inline]
+    pub(crate) fn push(&mut self, x: T) {
+        if !self.is_unique() {
+            self.unshare(1);
+        }
+        self.push_unique(x);
+    }
+
+    /// Replaces a shared handle by a copy with room for `extra` more.
+    #[cold]
+    #[inline(never)]
+    fn unshare(&mut self, extra: usize) {
+        *self = self.copy_with(extra);
+    }
+
+    /// Removes and returns the item at `i` (a shared array copied first).
+    ///
+    /// # Panics
+    /// When `i` is out of bounds.
+    pub(crate) fn remove(&mut self, i: usize) -> T {
+        let len = self.len();
+        assert!(i < len, "shared vector index {i} out of bounds ({len})");
+        self.make_mut();
+        // SAFETY: unique; item `i` is read out and the rest moved down over
+        // it before the length forgets the last place.
+        unsafe {
+            let p = self.items_ptr().add(i);
+            let x = p.read();
+            ptr::copy(p.add(1), p, len - i - 1);
+            self.header_mut().len -= 1;
+            x
+        }
+    }
+
+    /// The items as a `Vec`: moved out when unique, cloned when shared.
+    pub(crate) fn into_vec(mut self) -> Vec<T> {
+        if !self.is_unique() {
+            return self.to_vec();
+        }
+        let len = self.len();
+        let mut v = Vec::with_capacity(len);
+        // SAFETY: unique; the items move to `v` and the length forgets
+        // them, so dropping `self` frees the allocation alone.
+        unsafe {
+            ptr::copy_nonoverlapping(self.items_ptr(), v.as_mut_ptr(), len);
+            v.set_len(len);
+            self.header_mut().len = 0;
+        }
+        v
+    }
+}
+
+impl<T> Deref for SharedVec<T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` items are initialised and nothing changes them
+        // while this borrow lives (changes need `&mut self` and uniqueness).
+        unsafe { std::slice::from_raw_parts(self.items_ptr(), self.len()) }
+    }
+}
+
+impl<T> Clone for SharedVec<T> {
+    #[inline]
+    fn clone(&self) -> SharedVec<T> {
+        let old = self.header().count.fetch_add(1, Ordering::Relaxed);
+        // As `Arc`: a count this large means handles are being leaked.
+        if old > isize::MAX as usize {
+            std::process::abort();
+        }
+        SharedVec {
+            ptr: self.ptr,
+            _items: PhantomData,
+        }
+    }
+}
+
+impl<T> Drop for SharedVec<T> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.header().count.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        atomic::fence(Ordering::Acquire);
+        self.drop_last();
+    }
+}
+
+impl<T> SharedVec<T> {
+    /// The last handle's drop: the items, then the allocation.
+    #[inline(never)]
+    fn drop_last(&mut self) {
+        let layout = Self::layout(self.capacity());
+        // SAFETY: the last handle: nothing else reads the items or the
+        // allocation; `len` items are initialised.
+        unsafe {
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.items_ptr(), self.len()));
+            alloc::dealloc(self.ptr.as_ptr().cast(), layout);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SharedVec;
+    use std::sync::Arc;
+
+    #[test]
+    fn one_allocation_of_the_header_and_the_items() {
+        type Pair = (u64, u64, u64, u64, u64, u64);
+        assert_eq!(super::HEADER_BYTES, 16);
+        assert_eq!(SharedVec::<Pair>::layout(3).size(), 16 + 3 * 48);
+        assert_eq!(std::mem::size_of::<SharedVec<Pair>>(), 8);
+    }
+
+    #[test]
+    fn push_grows_and_keeps_items() {
+        let mut v = SharedVec::with_capacity(1);
+        for i in 0..20 {
+            v.push(Arc::new(i));
+        }
+        assert_eq!(v.len(), 20);
+        assert!(v.iter().enumerate().all(|(i, x)| **x == i));
+    }
+
+    #[test]
+    fn writes_to_a_shared_copy_leave_the_other_alone() {
+        let item = Arc::new("x".to_string());
+        let mut a = SharedVec::from_vec(vec![item.clone(), item.clone()]);
+        let b = a.clone();
+        assert!(a.ptr_eq(&b) && !a.is_unique());
+        a.push(item.clone());
+        a.make_mut()[0] = Arc::new("y".to_string());
+        assert!(!a.ptr_eq(&b) && a.is_unique() && b.is_unique());
+        assert_eq!(b.len(), 2);
+        assert_eq!(*b[0], "x");
+        assert_eq!((a.len(), a[0].as_str()), (3, "y"));
+        // a: two of `item`; b: two; the local: one.
+        assert_eq!(Arc::strong_count(&item), 5);
+        drop((a, b));
+        assert_eq!(Arc::strong_count(&item), 1);
+    }
+
+    #[test]
+    fn remove_and_into_vec_move_items_once() {
+        let item = Arc::new(7);
+        let mut a = SharedVec::from_vec((0..5).map(|_| item.clone()).collect());
+        let shared = a.clone();
+        let out = a.remove(1);
+        assert_eq!((a.len(), shared.len()), (4, 5));
+        drop(out);
+        let moved = a.into_vec();
+        assert_eq!(moved.len(), 4);
+        let cloned = shared.clone().into_vec();
+        assert_eq!(cloned.len(), 5);
+        assert_eq!(Arc::strong_count(&item), 1 + 4 + 5 + 5);
+        drop((moved, cloned, shared));
+        assert_eq!(Arc::strong_count(&item), 1);
+    }
+
+    #[test]
+    fn shared_between_threads() {
+        let v = SharedVec::from_vec((0..100).map(Arc::new).collect::<Vec<_>>());
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let v = v.clone();
+                std::thread::spawn(move || v.iter().map(|x| **x).sum::<i32>())
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), 4950);
+        }
+        assert!(v.is_unique());
+    }
+}
