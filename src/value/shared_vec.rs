@@ -35,6 +35,13 @@ const ITEMS: usize = std::mem::size_of::<Header>();
 /// Bytes of the header, as `value/cost.rs` charges it.
 pub(crate) const HEADER_BYTES: u64 = ITEMS as u64;
 
+/// A capacity past `u32` or the address space: never asked for (small
+/// maps hold at most `map::SMALL` entries), a panic as `Vec`'s would be.
+#[cold]
+fn overflow() -> ! {
+    panic!("shared vector capacity overflow")
+}
+
 /// A reference-counted array in one allocation (module docs). Never
 /// empty of allocation: a `SharedVec` always points at a header.
 pub(crate) struct SharedVec<T> {
@@ -55,16 +62,19 @@ impl<T> SharedVec<T> {
         }
         let bytes = std::mem::size_of::<T>()
             .checked_mul(cap)
-            .and_then(|b| b.checked_add(ITEMS))
-            .expect("shared vector capacity overflow");
-        Layout::from_size_align(bytes, std::mem::align_of::<Header>())
-            .expect("shared vector capacity overflow")
+            .and_then(|b| b.checked_add(ITEMS));
+        match bytes.map(|b| Layout::from_size_align(b, std::mem::align_of::<Header>())) {
+            Some(Ok(layout)) => layout,
+            _ => overflow(),
+        }
     }
 
     /// An empty array with room for `cap` items.
     #[inline]
     pub(crate) fn with_capacity(cap: usize) -> SharedVec<T> {
-        let cap32 = u32::try_from(cap).expect("shared vector capacity overflow");
+        let Ok(cap32) = u32::try_from(cap) else {
+            overflow()
+        };
         let layout = Self::layout(cap);
         // SAFETY: the layout is never zero-sized (it holds the header).
         let raw = unsafe { alloc::alloc(layout) }.cast::<Header>();
@@ -172,7 +182,9 @@ impl<T> SharedVec<T> {
     fn grow(&mut self, min: usize) {
         let old = Self::layout(self.capacity());
         let cap = min.max(self.capacity() * 2).max(4);
-        let cap32 = u32::try_from(cap).expect("shared vector capacity overflow");
+        let Ok(cap32) = u32::try_from(cap) else {
+            overflow()
+        };
         let new = Self::layout(cap);
         // SAFETY: unique; `old` is the layout the allocation was made
         // with, and the items move with the bytes.
