@@ -312,7 +312,14 @@ impl Interp {
     #[inline(always)]
     fn quick_call(&mut self, r: &Repeated, args: &[Value]) -> Option<Result<Value>> {
         match (r.quick, args) {
-            (Quick::Key, [m]) => Some(Ok(lookup(m, r.f).unwrap_or(Value::Nil))),
+            // A record's field by its interned keyword: read inline.
+            (Quick::Key, [m]) => Some(Ok(match (m, r.f) {
+                (Value::Map(map), Value::Keyword(k)) => match map.get_interned(k) {
+                    Some(v) => v.clone(),
+                    None => lookup(m, r.f).unwrap_or(Value::Nil),
+                },
+                _ => lookup(m, r.f).unwrap_or(Value::Nil),
+            })),
             (Quick::IntTest(test, _), [Value::Int(i)]) if !self.hidden.active() => {
                 Some(self.budget.tick_settled(1).map(|()| Value::Bool(test(*i))))
             }

@@ -40,11 +40,22 @@ pub(super) fn record(r: &Record) -> Code<'_> {
         for (k, c) in &fields {
             let v = c(it, f)?;
             shallow &= !is_nested(&v);
-            entries.push(((*k).clone(), v));
+            entries.push((clone_key(k), v));
         }
         it.budget.alloc(cost::map_bytes(entries.len()))?;
         Ok(Value::Map(Map::from_entries_known(entries, shallow)))
     })
+}
+
+/// A record's constant key, copied: a keyword (the usual key) inline,
+/// not through `Value::clone`'s out-of-line match (an interned one is a
+/// pointer copy).
+#[inline(always)]
+fn clone_key(k: &Value) -> Value {
+    match k {
+        Value::Keyword(kw) => Value::Keyword(kw.clone()),
+        _ => k.clone(),
+    }
 }
 
 pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code<'a> {

@@ -25,7 +25,22 @@ impl Clone for Flat {
     }
 }
 
+impl Drop for Flat {
+    /// The items one by one with a tag test each: scalars (a `range`, a
+    /// `map` of numbers) own nothing and are not dropped through a call.
+    fn drop(&mut self) {
+        for v in self.items.drain(..) {
+            Value::release(v);
+        }
+    }
+}
+
 impl Flat {
+    /// The items, moved out (the drop then has none left to visit).
+    pub(super) fn take_items(mut self) -> Vec<Value> {
+        std::mem::take(&mut self.items)
+    }
+
     pub(super) fn new(items: Vec<Value>) -> Arc<Flat> {
         Arc::new(Flat {
             items,
@@ -58,9 +73,9 @@ impl Flat {
     /// kept tree when there is one).
     pub(super) fn into_tree(this: Arc<Flat>) -> Large {
         match Arc::try_unwrap(this) {
-            Ok(flat) => match flat.tree.into_inner() {
+            Ok(mut flat) => match flat.tree.take() {
                 Some(tree) => tree,
-                None => Large::from(flat.items),
+                None => Large::from(flat.take_items()),
             },
             Err(shared) => shared.tree().clone(),
         }
@@ -74,7 +89,7 @@ impl Vector {
             if f.items.len() <= SMALL {
                 let items = match std::mem::take(&mut self.0) {
                     Repr::Flat(f) => {
-                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), |f| f.items)
+                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), Flat::take_items)
                     }
                     _ => Vec::new(),
                 };

@@ -110,7 +110,7 @@ impl IntoIterator for Vector {
         match self.0 {
             Repr::Small(v) => IntoIter::Small(v.into_iter()),
             Repr::Flat(f) => match Arc::try_unwrap(f) {
-                Ok(f) => IntoIter::Small(f.items.into_iter()),
+                Ok(f) => IntoIter::Small(f.take_items().into_iter()),
                 // Shared: its items are copied (each is cloned when taken
                 // anyway).
                 Err(f) => IntoIter::Small(f.items.clone().into_iter()),
