@@ -165,7 +165,13 @@ fn select(
             source: coll.clone(),
         }));
     }
-    let mut out = Vec::new();
+    // Room for every item of a vector: no copies as the result grows; the
+    // room left over given back at the end (in place when at most half of
+    // it is: the allocator keeps the block).
+    let mut out = match coll {
+        Value::Vector(v) => Vec::with_capacity(v.len()),
+        _ => Vec::new(),
+    };
     interp.repeated(pred, |interp, pred| {
         args::each(fname, coll, |x| {
             if interp
@@ -178,6 +184,7 @@ fn select(
             Ok(())
         })
     })?;
+    out.shrink_to_fit();
     built(interp, Vector::from_vec(out))
 }
 
