@@ -35,11 +35,20 @@ pub(crate) fn printed(
 ) -> Result<Value> {
     interp.tick(parts as u64 + 1)?;
     let room = heap_room(interp);
-    // Printed into the interpreter's buffer, then copied into the string's
-    // own allocation: one allocation per string built.
+    in_text_buf(interp, |out| write(out, room))
+}
+
+/// A string written by `write` into the interpreter's buffer, then copied
+/// into the string's own allocation (one allocation per string built, and
+/// no growth of a new `String` on the way) and charged to the heap; `write`
+/// says false when it outgrew the heap room (an out-of-room error).
+pub(super) fn in_text_buf(
+    interp: &mut Interp,
+    write: impl FnOnce(&mut String) -> bool,
+) -> Result<Value> {
     let mut out = std::mem::take(&mut interp.text_buf);
     out.clear();
-    let r = if write(&mut out, room) {
+    let r = if write(&mut out) {
         interp
             .alloc(cost::string_bytes(out.len()))
             .map(|()| Value::string(out.as_str()))
@@ -53,7 +62,7 @@ pub(crate) fn printed(
     r
 }
 
-/// The largest buffer [`printed`] keeps for the next string.
+/// The largest buffer [`in_text_buf`] keeps for the next string.
 const KEPT_BUFFER: usize = 64 * 1024;
 
 pub(super) fn str_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {

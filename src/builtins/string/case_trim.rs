@@ -52,13 +52,30 @@ pub(super) fn escape(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 pub(super) fn lower_case(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let s = text("lower-case", &args[0])?;
     interp.tick(scan_ticks(s.len()))?;
+    if s.is_ascii() {
+        return ascii_mapped(interp, s, str::make_ascii_lowercase);
+    }
     built(interp, s.to_lowercase())
 }
 
 pub(super) fn upper_case(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let s = text("upper-case", &args[0])?;
     interp.tick(scan_ticks(s.len()))?;
+    if s.is_ascii() {
+        return ascii_mapped(interp, s, str::make_ascii_uppercase);
+    }
     built(interp, s.to_uppercase())
+}
+
+/// An ASCII text's case changed in the interpreter's buffer (the same
+/// answer `to_uppercase`/`to_lowercase` give ASCII), copied once into its
+/// own allocation.
+fn ascii_mapped(interp: &mut Interp, s: &str, change: fn(&mut str)) -> Result<Value> {
+    super::build::in_text_buf(interp, |out| {
+        out.push_str(s);
+        change(out.as_mut_str());
+        true
+    })
 }
 
 pub(super) fn reverse(interp: &mut Interp, args: &[Value]) -> Result<Value> {
