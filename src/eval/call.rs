@@ -190,14 +190,48 @@ impl Interp {
             Args::Borrowed(a) => self.stack.extend_from_slice(a),
             // One or two arguments (most calls): pushed as they are, not
             // through the iterator's reserve-and-fill.
-            Args::Owned([a]) => self.stack.push(take(a)),
+            Args::Owned([a]) => self.push_value(take(a)),
             Args::Owned([a, b]) => {
-                self.stack.push(take(a));
-                self.stack.push(take(b));
+                self.push_value(take(a));
+                self.push_value(take(b));
             }
             Args::Owned(a) => self.stack.extend(a.iter_mut().map(take)),
         }
         self.finish_call(c, arity, bp)
+    }
+
+    /// [`Interp::enter_closure`] of arguments already on the stack above
+    /// `bp` (the frame's start): a closure of one fixed arity runs in
+    /// place; any other gets them as a list.
+    #[inline(always)]
+    pub(crate) fn enter_pushed(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+        let n = self.stack.len() - bp;
+        let arity = match c.proto.arities.as_slice() {
+            [only] if !only.variadic && only.fixed == n => only,
+            _ => return self.enter_pushed_other(c, bp),
+        };
+        if let Err(e) = self.budget.tick(1).and_then(|()| self.budget.enter()) {
+            self.drop_frame(bp);
+            return Err(e);
+        }
+        self.finish_call(c, arity, bp)
+    }
+
+    /// [`Interp::enter_pushed`] out of line: for a call site that keeps its
+    /// own code small (another function's call; a function's call of
+    /// itself has the body inline).
+    #[inline(never)]
+    pub(crate) fn enter_pushed_apart(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+        self.enter_pushed(c, bp)
+    }
+
+    /// [`Interp::enter_pushed`] of another arity: the arguments taken off
+    /// the stack and passed as [`Interp::enter_closure`] takes them.
+    #[cold]
+    #[inline(never)]
+    fn enter_pushed_other(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+        let mut args: Vec<Value> = self.stack.drain(bp..).collect();
+        self.enter_closure(c, Args::Owned(&mut args))
     }
 
     /// [`Interp::enter_closure`] of a closure of several arities, or a

@@ -236,6 +236,23 @@ impl Interp {
         bp
     }
 
+    /// Pushes `v` on the evaluation stack: an argument of a call, or a
+    /// frame's first slots. (`Vec::push` written out: in the call paths
+    /// it is not inlined, and its call is most of the push.)
+    #[inline(always)]
+    pub(crate) fn push_value(&mut self, v: Value) {
+        let len = self.stack.len();
+        if len == self.stack.capacity() {
+            self.stack.reserve(1);
+        }
+        // SAFETY: there is room for one more value at `len` (reserved
+        // above); it is written before the length counts it.
+        unsafe {
+            self.stack.as_mut_ptr().add(len).write(v);
+            self.stack.set_len(len + 1);
+        }
+    }
+
     pub(crate) fn pop_frame(&mut self, bp: usize) {
         self.stack.truncate(bp);
         self.pending_recur = false;

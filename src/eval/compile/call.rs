@@ -97,6 +97,65 @@ impl<'a> ArgsCode<'a> {
     }
 }
 
+impl ArgsCode<'_> {
+    /// Evaluates the arguments onto the evaluation stack, where a
+    /// closure's frame starts (nested calls while they are evaluated push
+    /// and pop above them), and passes `k` their base; on an error the
+    /// ones pushed are dropped.
+    #[inline(always)]
+    fn pushed(
+        &self,
+        it: &mut Interp,
+        f: Frame,
+        k: impl FnOnce(&mut Interp, usize) -> Result<Value>,
+    ) -> Result<Value> {
+        let bp = it.stack.len();
+        match self {
+            ArgsCode::Zero => {}
+            ArgsCode::One(a) => {
+                let v = a(it, f)?;
+                it.push_value(v);
+            }
+            ArgsCode::Two(a, b) => {
+                let v = a(it, f)?;
+                it.push_value(v);
+                let r = b(it, f);
+                push_or_drop(it, bp, r)?;
+            }
+            ArgsCode::Three(a, b, c) => {
+                let v = a(it, f)?;
+                it.push_value(v);
+                let r = b(it, f);
+                push_or_drop(it, bp, r)?;
+                let r = c(it, f);
+                push_or_drop(it, bp, r)?;
+            }
+            ArgsCode::Many(codes) => {
+                for c in codes {
+                    let r = c(it, f);
+                    push_or_drop(it, bp, r)?;
+                }
+            }
+        }
+        k(it, bp)
+    }
+}
+
+/// Pushes an argument's value; on its error drops the ones above `bp`.
+#[inline(always)]
+fn push_or_drop(it: &mut Interp, bp: usize, r: Result<Value>) -> Result<()> {
+    match r {
+        Ok(v) => {
+            it.push_value(v);
+            Ok(())
+        }
+        Err(e) => {
+            it.drop_frame(bp);
+            Err(e)
+        }
+    }
+}
+
 /// `(f args…)` of a builtin resolved at analysis. The number of arguments
 /// is checked here, once: a call `b` accepts goes straight to the builtin
 /// ([`Interp::call_builtin_accepted`]); any other gets the arity error
@@ -473,12 +532,13 @@ pub(super) fn call(c: &Call) -> Code<'_> {
                 // 1))`) is held by its caller already: no count changes.
                 let r = match it.globals.get(id).map(|d| &d.value) {
                     Some(Value::Fn(Func::Closure(c))) => match f.closure {
+                        // Its arguments evaluated straight into its frame.
                         Some(me) if Arc::ptr_eq(me, c) => {
-                            args.with(it, f, |it, vals| it.enter_closure(me, Args::Owned(vals)))
+                            args.pushed(it, f, |it, bp| it.enter_pushed(me, bp))
                         }
                         _ => {
                             let c = c.clone();
-                            args.with(it, f, |it, vals| it.enter_closure(&c, Args::Owned(vals)))
+                            args.pushed(it, f, |it, bp| it.enter_pushed_apart(&c, bp))
                         }
                     },
                     _ => {
