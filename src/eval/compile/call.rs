@@ -100,15 +100,10 @@ impl<'a> ArgsCode<'a> {
 impl ArgsCode<'_> {
     /// Evaluates the arguments onto the evaluation stack, where a
     /// closure's frame starts (nested calls while they are evaluated push
-    /// and pop above them), and passes `k` their base; on an error the
-    /// ones pushed are dropped.
+    /// and pop above them), and returns their base; on an error the ones
+    /// pushed are dropped.
     #[inline(always)]
-    fn pushed(
-        &self,
-        it: &mut Interp,
-        f: Frame,
-        k: impl FnOnce(&mut Interp, usize) -> Result<Value>,
-    ) -> Result<Value> {
+    fn push(&self, it: &mut Interp, f: Frame) -> Result<usize> {
         let bp = it.stack.len();
         match self {
             ArgsCode::Zero => {}
@@ -137,7 +132,7 @@ impl ArgsCode<'_> {
                 }
             }
         }
-        k(it, bp)
+        Ok(bp)
     }
 }
 
@@ -533,12 +528,14 @@ pub(super) fn call(c: &Call) -> Code<'_> {
                 let r = match it.globals.get(id).map(|d| &d.value) {
                     Some(Value::Fn(Func::Closure(c))) => match f.closure {
                         // Its arguments evaluated straight into its frame.
-                        Some(me) if Arc::ptr_eq(me, c) => {
-                            args.pushed(it, f, |it, bp| it.enter_pushed(me, bp))
-                        }
+                        Some(me) if Arc::ptr_eq(me, c) => match args.push(it, f) {
+                            Ok(bp) => it.enter_pushed(me, bp),
+                            Err(e) => Err(e),
+                        },
                         _ => {
                             let c = c.clone();
-                            args.pushed(it, f, |it, bp| it.enter_pushed_apart(&c, bp))
+                            args.push(it, f)
+                                .and_then(|bp| it.enter_pushed_apart(&c, bp))
                         }
                     },
                     _ => {
