@@ -83,6 +83,13 @@ const EXPRS: &[&str] = &[
     // A function calling itself by name, and one that redefines its name.
     "(defn up [n] (if (< n 3) (up (inc n)) n)) (up 0)",
     "(defn g [n] (if (= n 0) :old (do (def g (fn [x] :new)) (g (dec n))))) [(g 2) (g 5)]",
+    // Arguments pushed onto the callee's frame: an error in a later one
+    // (the ones pushed dropped), a wrong number of them, a call of another
+    // definition, and a call of itself that fails after some returned.
+    "(defn f2 [a b] (if (= a 0) b (f2 (dec a) (/ 10 (- a 1))))) (f2 3 [1])",
+    "(defn f3 [a b c] (if (< a 1) [a b c] (f3 (dec a) [a] {:b b}))) [(f3 3 nil 0) (f3 1 2)]",
+    "(defn v1 [& xs] (count xs)) (defn w [n] (if (= n 0) (v1 1 2 3) (w (dec n)))) (w 4)",
+    "(defn h1 [x] (inc x)) (defn h2 [n acc] (if (= n 0) acc (h2 (dec n) (h1 acc)))) [(h2 50 0) (h2 2 :x)]",
     // `str` with constant texts: scalars written in place, anything else
     // (collections, lazy sequences, floats, functions) by the builtin.
     "(let [i 42 k :kw n nil b false s \"t\"] [(str \"a\" i) (str \"a\" k \"-\" n b s \"z\") (str \"x\" -7)])",
