@@ -312,7 +312,9 @@ impl Interp {
     #[inline(always)]
     fn quick_call(&mut self, r: &Repeated, args: &[Value]) -> Option<Result<Value>> {
         match (r.quick, args) {
-            // A record's field by its interned keyword: read inline.
+            // A record's field by its interned keyword: read inline
+            // (`lookup_ref` has the same test first, but through it, not
+            // inlined here, 04 took 1.7 % more instructions, measured).
             (Quick::Key, [m]) => Some(Ok(match (m, r.f) {
                 (Value::Map(map), Value::Keyword(k)) => match map.get_interned(k) {
                     Some(v) => v.clone(),

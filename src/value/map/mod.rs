@@ -75,18 +75,22 @@ pub(crate) fn same_key(x: &Value, k: &Value) -> bool {
 /// A small map's entries to change: copied first when another map holds
 /// them too, the copy charged to the heap (`value/cost.rs`).
 fn small_mut(entries: &mut Entries) -> &mut [(Value, Value)] {
+    charge_copy_if_shared(entries);
+    entries.make_mut()
+}
+
+/// Charges the copy a write to shared entries makes (`value/cost.rs`).
+#[inline]
+fn charge_copy_if_shared(entries: &Entries) {
     if !entries.is_unique() {
         crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
     }
-    entries.make_mut()
 }
 
 /// Adds an entry to a small map's entries: a shared list is copied with
 /// room for it, the copy charged as [`small_mut`] charges it.
 fn small_push(entries: &mut Entries, entry: (Value, Value)) {
-    if !entries.is_unique() {
-        crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
-    }
+    charge_copy_if_shared(entries);
     entries.push(entry);
 }
 
@@ -373,9 +377,7 @@ impl Map {
             Repr::Small(vec, _) => {
                 // What is left of a shallow map is shallow.
                 let i = position(vec, k)?;
-                if !vec.is_unique() {
-                    crate::eval::budget::charge_heap(cost::map_bytes(vec.len()));
-                }
+                charge_copy_if_shared(vec);
                 let (_, v) = vec.remove(i);
                 if vec.is_empty() {
                     self.0 = Repr::Empty;
