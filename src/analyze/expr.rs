@@ -319,6 +319,9 @@ pub struct FnArity {
     /// Whether the rest goes into slot `fixed`.
     pub variadic: bool,
     pub frame_size: usize,
+    /// Whether a `recur` in the body jumps back to this arity (the caller
+    /// then loops; without one the body runs once).
+    pub recurs: bool,
     pub prologue: Vec<Bind>,
     pub body: Expr,
     /// The prologue and body compiled by `eval/compile/` at the first call.

@@ -507,13 +507,16 @@ impl Analyzer<'_> {
             }
         }
         let params: Arc<[Slot]> = slots.iter().map(|(slot, _)| *slot).collect();
-        let body = self.with_recur(Some(params), |a| a.body(body, true));
+        let body = self.with_recur(Some(params.clone()), |a| a.body(body, true));
+        // Each `(recur …)` back to this arity holds the parameters' slots.
+        let recurs = Arc::strong_count(&params) > 1;
         let frame_size = self.scope().frame_size as usize;
         self.restore(mark);
         Ok(FnArity {
             fixed: fixed_patterns.len(),
             variadic: rest_pattern.is_some(),
             frame_size,
+            recurs,
             prologue,
             body: body?,
             compiled: Default::default(),

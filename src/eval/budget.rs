@@ -481,6 +481,28 @@ impl Budget {
         }
     }
 
+    /// One step for a call, then [`Budget::enter`]: the same two checks in
+    /// the same order, with one test on the usual path.
+    #[inline(always)]
+    pub fn tick_enter(&mut self) -> Result<()> {
+        self.steps = self.steps.saturating_add(1);
+        self.depth += 1;
+        if self.steps >= self.next_check || self.depth > self.max_depth {
+            return self.tick_enter_slow();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tick_enter_slow(&mut self) -> Result<()> {
+        self.depth -= 1;
+        if self.steps >= self.next_check {
+            self.slow_tick(0)?;
+        }
+        self.enter()
+    }
+
     /// Enters a function call.
     #[inline(always)]
     pub fn enter(&mut self) -> Result<()> {

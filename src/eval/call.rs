@@ -183,8 +183,7 @@ impl Interp {
             [only] if !only.variadic && only.fixed == args.len() => only,
             _ => return self.enter_other_arity(c, args),
         };
-        self.budget.tick(1)?;
-        self.budget.enter()?;
+        self.budget.tick_enter()?;
         let bp = self.stack.len();
         match args {
             Args::Borrowed(a) => self.stack.extend_from_slice(a),
@@ -210,7 +209,7 @@ impl Interp {
             [only] if !only.variadic && only.fixed == n => only,
             _ => return self.enter_pushed_other(c, bp),
         };
-        if let Err(e) = self.budget.tick(1).and_then(|()| self.budget.enter()) {
+        if let Err(e) = self.budget.tick_enter() {
             self.drop_frame(bp);
             return Err(e);
         }
@@ -301,7 +300,7 @@ impl Interp {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn record_return(&mut self, id: GlobalId, v: &Value) {
         match (self.fn_returns.get_mut(id as usize), v) {
             // An integer over an integer (`fib`): written in place, without
@@ -339,6 +338,9 @@ impl Interp {
             closure: Some(c),
         };
         let code = super::compile::fn_body(arity);
+        if !arity.recurs {
+            return code.run(self, frame);
+        }
         loop {
             let v = code.run(self, frame)?;
             if !std::mem::take(&mut self.pending_recur) {
