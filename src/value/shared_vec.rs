@@ -20,20 +20,19 @@ use std::ops::Deref;
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{self, AtomicUsize, Ordering};
 
-/// What comes before the items.
+/// What comes before the items: the count, the length, the capacity,
+/// and what the array's owner keeps beside them (`extra`: nothing, or a
+/// record's shared keys, `map/mod.rs`).
 #[repr(C)]
-struct Header {
+struct Header<H> {
     count: AtomicUsize,
     len: u32,
     cap: u32,
+    extra: H,
 }
 
-/// Bytes before the first item (the items' alignment is at most the
-/// header's, checked at compile time in [`SharedVec::layout`]).
-const ITEMS: usize = std::mem::size_of::<Header>();
-
-/// Bytes of the header, as `value/cost.rs` charges it.
-pub(crate) const HEADER_BYTES: u64 = ITEMS as u64;
+/// Bytes of the header without `extra`, as `value/cost.rs` charges it.
+pub(crate) const HEADER_BYTES: u64 = std::mem::size_of::<Header<()>>() as u64;
 
 /// A capacity past `u32` or the address space: never asked for (small
 /// maps hold at most `map::SMALL` entries), a panic as `Vec`'s would be.
@@ -42,42 +41,61 @@ fn overflow() -> ! {
     panic!("shared vector capacity overflow")
 }
 
-/// A reference-counted array in one allocation (module docs). Never
-/// empty of allocation: a `SharedVec` always points at a header.
-pub(crate) struct SharedVec<T> {
-    ptr: NonNull<Header>,
+/// A reference-counted array in one allocation (module docs), with
+/// `extra` in its header. Never empty of allocation: a `SharedVec` always
+/// points at a header.
+pub(crate) struct SharedVec<T, H = ()> {
+    ptr: NonNull<Header<H>>,
     _items: PhantomData<T>,
 }
 
 // Like `Arc<[T]>`: shared between threads when the items can be.
-unsafe impl<T: Send + Sync> Send for SharedVec<T> {}
-unsafe impl<T: Send + Sync> Sync for SharedVec<T> {}
+unsafe impl<T: Send + Sync, H: Send + Sync> Send for SharedVec<T, H> {}
+unsafe impl<T: Send + Sync, H: Send + Sync> Sync for SharedVec<T, H> {}
 
 impl<T> SharedVec<T> {
+    /// An empty array with room for `cap` items.
+    #[inline]
+    pub(crate) fn with_capacity(cap: usize) -> SharedVec<T> {
+        Self::with_capacity_and(cap, ())
+    }
+
+    /// The items of `v`, moved (not cloned) into one allocation.
+    pub(crate) fn from_vec(v: Vec<T>) -> SharedVec<T> {
+        Self::from_vec_and(v, ())
+    }
+}
+
+impl<T, H> SharedVec<T, H> {
+    /// Bytes before the first item (the items' alignment is at most the
+    /// header's, checked at compile time in [`SharedVec::layout`]).
+    const ITEMS: usize = std::mem::size_of::<Header<H>>();
+
     /// The allocation for `cap` items.
     fn layout(cap: usize) -> Layout {
         const {
-            assert!(std::mem::align_of::<T>() <= std::mem::align_of::<Header>());
+            assert!(std::mem::align_of::<T>() <= std::mem::align_of::<Header<H>>());
+            assert!(std::mem::size_of::<Header<H>>().is_multiple_of(std::mem::align_of::<T>()));
             assert!(std::mem::size_of::<T>() > 0);
         }
         let bytes = std::mem::size_of::<T>()
             .checked_mul(cap)
-            .and_then(|b| b.checked_add(ITEMS));
-        match bytes.map(|b| Layout::from_size_align(b, std::mem::align_of::<Header>())) {
+            .and_then(|b| b.checked_add(Self::ITEMS));
+        match bytes.map(|b| Layout::from_size_align(b, std::mem::align_of::<Header<H>>())) {
             Some(Ok(layout)) => layout,
             _ => overflow(),
         }
     }
 
-    /// An empty array with room for `cap` items.
+    /// An empty array with room for `cap` items, `extra` in its header.
     #[inline]
-    pub(crate) fn with_capacity(cap: usize) -> SharedVec<T> {
+    pub(crate) fn with_capacity_and(cap: usize, extra: H) -> SharedVec<T, H> {
         let Ok(cap32) = u32::try_from(cap) else {
             overflow()
         };
         let layout = Self::layout(cap);
         // SAFETY: the layout is never zero-sized (it holds the header).
-        let raw = unsafe { alloc::alloc(layout) }.cast::<Header>();
+        let raw = unsafe { alloc::alloc(layout) }.cast::<Header<H>>();
         let Some(ptr) = NonNull::new(raw) else {
             alloc::handle_alloc_error(layout)
         };
@@ -87,6 +105,7 @@ impl<T> SharedVec<T> {
                 count: AtomicUsize::new(1),
                 len: 0,
                 cap: cap32,
+                extra,
             });
         }
         SharedVec {
@@ -95,9 +114,16 @@ impl<T> SharedVec<T> {
         }
     }
 
-    /// The items of `v`, moved (not cloned) into one allocation.
-    pub(crate) fn from_vec(mut v: Vec<T>) -> SharedVec<T> {
-        let mut out = Self::with_capacity(v.len());
+    /// What the header keeps beside the counts.
+    #[inline(always)]
+    pub(crate) fn extra(&self) -> &H {
+        &self.header().extra
+    }
+
+    /// The items of `v`, moved (not cloned) into one allocation, `extra`
+    /// in its header.
+    pub(crate) fn from_vec_and(mut v: Vec<T>, extra: H) -> SharedVec<T, H> {
+        let mut out = Self::with_capacity_and(v.len(), extra);
         // SAFETY: `out` has room for `v.len()` items; they are moved, and
         // `v` forgets them before it frees its buffer.
         unsafe {
@@ -107,9 +133,11 @@ impl<T> SharedVec<T> {
         }
         out
     }
+}
 
+impl<T, H> SharedVec<T, H> {
     #[inline(always)]
-    fn header(&self) -> &Header {
+    fn header(&self) -> &Header<H> {
         // SAFETY: `ptr` points at a live header while any handle exists.
         unsafe { self.ptr.as_ref() }
     }
@@ -119,14 +147,14 @@ impl<T> SharedVec<T> {
     /// # Safety
     /// No other handle may exist.
     #[inline(always)]
-    unsafe fn header_mut(&mut self) -> &mut Header {
+    unsafe fn header_mut(&mut self) -> &mut Header<H> {
         unsafe { self.ptr.as_mut() }
     }
 
     #[inline(always)]
     fn items_ptr(&self) -> *mut T {
         // SAFETY: the items start `ITEMS` bytes into the allocation.
-        unsafe { self.ptr.as_ptr().cast::<u8>().add(ITEMS).cast::<T>() }
+        unsafe { self.ptr.as_ptr().cast::<u8>().add(Self::ITEMS).cast::<T>() }
     }
 
     /// The number of items.
@@ -153,7 +181,7 @@ impl<T> SharedVec<T> {
 
     /// Whether both handles share one array.
     #[inline]
-    pub(crate) fn ptr_eq(&self, other: &SharedVec<T>) -> bool {
+    pub(crate) fn ptr_eq(&self, other: &SharedVec<T, H>) -> bool {
         self.ptr == other.ptr
     }
 
@@ -189,7 +217,7 @@ impl<T> SharedVec<T> {
         // SAFETY: unique; `old` is the layout the allocation was made
         // with, and the items move with the bytes.
         let raw = unsafe { alloc::realloc(self.ptr.as_ptr().cast(), old, new.size()) };
-        let Some(ptr) = NonNull::new(raw.cast::<Header>()) else {
+        let Some(ptr) = NonNull::new(raw.cast::<Header<H>>()) else {
             alloc::handle_alloc_error(new)
         };
         self.ptr = ptr;
@@ -198,10 +226,10 @@ impl<T> SharedVec<T> {
     }
 }
 
-impl<T: Clone> SharedVec<T> {
-    /// A copy of the items with room for `extra` more.
-    fn copy_with(&self, extra: usize) -> SharedVec<T> {
-        let mut out = Self::with_capacity(self.len() + extra);
+impl<T: Clone, H: Clone> SharedVec<T, H> {
+    /// A copy of the items (and of `extra`) with room for `more` items.
+    fn copy_with(&self, more: usize) -> SharedVec<T, H> {
+        let mut out = Self::with_capacity_and(self.len() + more, self.extra().clone());
         for x in self.iter() {
             out.push_unique(x.clone());
         }
@@ -227,11 +255,22 @@ impl<T: Clone> SharedVec<T> {
         self.push_unique(x);
     }
 
+    /// Appends `x` and puts `extra` in the header (for the old one): in
+    /// place when unique, else to a copy with room for `x`.
+    pub(crate) fn push_with_extra(&mut self, x: T, extra: H) {
+        if !self.is_unique() {
+            self.unshare(1);
+        }
+        // SAFETY: unique now.
+        unsafe { self.header_mut().extra = extra };
+        self.push_unique(x);
+    }
+
     /// Replaces a shared handle by a copy with room for `extra` more.
     #[cold]
     #[inline(never)]
-    fn unshare(&mut self, extra: usize) {
-        *self = self.copy_with(extra);
+    fn unshare(&mut self, more: usize) {
+        *self = self.copy_with(more);
     }
 
     /// Removes and returns the item at `i` (a shared array copied first).
@@ -253,6 +292,25 @@ impl<T: Clone> SharedVec<T> {
         }
     }
 
+    /// Hands each item to `f` in order: moved out when unique, cloned
+    /// when shared (no `Vec` on the way, as [`SharedVec::into_vec`] has).
+    pub(crate) fn for_each_owned(mut self, mut f: impl FnMut(T)) {
+        if !self.is_unique() {
+            self.iter().cloned().for_each(f);
+            return;
+        }
+        let len = self.len();
+        // SAFETY: unique; the length forgets the items first, so a panic
+        // in `f` leaks the rest instead of dropping one twice, and
+        // dropping `self` frees the allocation alone.
+        unsafe {
+            self.header_mut().len = 0;
+            for i in 0..len {
+                f(self.items_ptr().add(i).read());
+            }
+        }
+    }
+
     /// The items as a `Vec`: moved out when unique, cloned when shared.
     pub(crate) fn into_vec(mut self) -> Vec<T> {
         if !self.is_unique() {
@@ -271,7 +329,7 @@ impl<T: Clone> SharedVec<T> {
     }
 }
 
-impl<T> Deref for SharedVec<T> {
+impl<T, H> Deref for SharedVec<T, H> {
     type Target = [T];
     #[inline]
     fn deref(&self) -> &[T] {
@@ -281,9 +339,9 @@ impl<T> Deref for SharedVec<T> {
     }
 }
 
-impl<T> Clone for SharedVec<T> {
+impl<T, H> Clone for SharedVec<T, H> {
     #[inline]
-    fn clone(&self) -> SharedVec<T> {
+    fn clone(&self) -> SharedVec<T, H> {
         let old = self.header().count.fetch_add(1, Ordering::Relaxed);
         // As `Arc`: a count this large means handles are being leaked.
         if old > isize::MAX as usize {
@@ -296,7 +354,7 @@ impl<T> Clone for SharedVec<T> {
     }
 }
 
-impl<T> Drop for SharedVec<T> {
+impl<T, H> Drop for SharedVec<T, H> {
     #[inline]
     fn drop(&mut self) {
         if self.header().count.fetch_sub(1, Ordering::Release) != 1 {
@@ -307,8 +365,8 @@ impl<T> Drop for SharedVec<T> {
     }
 }
 
-impl<T> SharedVec<T> {
-    /// The last handle's drop: the items, then the allocation.
+impl<T, H> SharedVec<T, H> {
+    /// The last handle's drop: the items and `extra`, then the allocation.
     #[inline(never)]
     fn drop_last(&mut self) {
         let layout = Self::layout(self.capacity());
@@ -316,6 +374,7 @@ impl<T> SharedVec<T> {
         // allocation; `len` items are initialised.
         unsafe {
             ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.items_ptr(), self.len()));
+            ptr::drop_in_place(&raw mut (*self.ptr.as_ptr()).extra);
             alloc::dealloc(self.ptr.as_ptr().cast(), layout);
         }
     }
@@ -332,6 +391,43 @@ mod tests {
         assert_eq!(super::HEADER_BYTES, 16);
         assert_eq!(SharedVec::<Pair>::layout(3).size(), 16 + 3 * 48);
         assert_eq!(std::mem::size_of::<SharedVec<Pair>>(), 8);
+        // With a pointer beside the counts (a record's shape).
+        assert_eq!(SharedVec::<u64, Box<u8>>::layout(3).size(), 24 + 3 * 8);
+        assert_eq!(std::mem::size_of::<SharedVec<u64, Box<u8>>>(), 8);
+    }
+
+    #[test]
+    fn extra_is_copied_with_the_items_and_dropped_with_the_last_handle() {
+        let shape = Arc::new("keys");
+        let mut a: SharedVec<Arc<i32>, Arc<&str>> = SharedVec::with_capacity_and(1, shape.clone());
+        a.push(Arc::new(1));
+        let b = a.clone();
+        // Copied on write: the copy holds the extra too.
+        a.push(Arc::new(2));
+        assert!(!a.ptr_eq(&b));
+        assert!(Arc::ptr_eq(a.extra(), &shape) && Arc::ptr_eq(b.extra(), &shape));
+        assert_eq!(Arc::strong_count(&shape), 3);
+        drop(b);
+        assert_eq!(Arc::strong_count(&shape), 2);
+        drop(a);
+        assert_eq!(Arc::strong_count(&shape), 1);
+    }
+
+    #[test]
+    fn for_each_owned_moves_when_unique_and_clones_when_shared() {
+        let item = Arc::new(7);
+        let a = SharedVec::from_vec(vec![item.clone(), item.clone()]);
+        let shared = a.clone();
+        let mut seen = Vec::new();
+        a.for_each_owned(|x| seen.push(x));
+        // Cloned: `shared` still holds its two.
+        assert_eq!(Arc::strong_count(&item), 1 + 2 + 2);
+        seen.clear();
+        shared.for_each_owned(|x| seen.push(x));
+        // Moved: the array's two are now `seen`'s, none dropped or added.
+        assert_eq!((seen.len(), Arc::strong_count(&item)), (2, 3));
+        drop(seen);
+        assert_eq!(Arc::strong_count(&item), 1);
     }
 
     #[test]
