@@ -179,6 +179,17 @@ pub fn map_bytes(n: usize) -> u64 {
     }
 }
 
+/// A record of `n` fields (`map::Fields`): its values after a header
+/// holding the counts and its shape's pointer, in one allocation; the
+/// shape (its keys) is shared by every record of its kind and not
+/// charged to each.
+pub fn record_bytes(n: usize) -> u64 {
+    match n {
+        0 => 0,
+        n => map::RECORD_HEADER_BYTES + n64(n) * VALUE,
+    }
+}
+
 /// The imbl tree a large map's flat entries become (`map/entries.rs`:
 /// the first write to entries another map holds too builds it): its
 /// handle and RRB chunks of entry slots.
@@ -214,6 +225,8 @@ pub fn sorted_map_bytes(n: usize) -> u64 {
 pub fn map_bytes_like(m: &map::Map, n: usize) -> u64 {
     if m.is_sorted() {
         sorted_map_bytes(n)
+    } else if m.is_record() && n == m.len() {
+        record_bytes(n)
     } else {
         map_bytes(n)
     }

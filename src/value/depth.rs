@@ -197,18 +197,15 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
         }
         Value::Set(items) => items.iter().for_each(|c| see_child(c, &mut height, work)),
         Value::Map(m) if m.is_shallow_record() => {}
-        Value::Map(m) => match m.small_entries() {
-            Some(entries) => {
-                for (k, x) in entries {
+        Value::Map(m) => {
+            let small = m.for_each_small_part(|c| see_child(c, &mut height, work));
+            if !small {
+                m.iter().for_each(|(k, x)| {
                     see_child(k, &mut height, work);
                     see_child(x, &mut height, work);
-                }
+                });
             }
-            None => m.iter().for_each(|(k, x)| {
-                see_child(k, &mut height, work);
-                see_child(x, &mut height, work);
-            }),
-        },
+        }
         Value::Fn(Func::Closure(c)) => {
             let groups = c.group.iter().flat_map(|g| g.members.iter());
             for x in c.captures.iter().chain(groups.flat_map(|(_, caps)| caps)) {
@@ -271,8 +268,13 @@ fn quick_height(c: &Value, levels: u32) -> Option<usize> {
             }
         }
         Value::Map(m) => {
-            for (k, x) in m.small_entries()? {
-                h = h.max(below(k, levels - 1)?).max(below(x, levels - 1)?);
+            let mut known = true;
+            let small = m.for_each_small_part(|x| match below(x, levels - 1) {
+                Some(hx) => h = h.max(hx),
+                None => known = false,
+            });
+            if !(small && known) {
+                return None;
             }
         }
         _ => return None,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
 use crate::value::depth::is_nested;
-use crate::value::map::Entries;
+use crate::value::map::{shape_of, Fields};
 use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::place::Place;
@@ -27,35 +27,24 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 }
 
 pub(super) fn record(r: &Record) -> Code<'_> {
-    // Each constant key beside its value's code: one slice walked per
-    // record.
-    let fields: Vec<(&Value, Code)> = r.keys.iter().zip(r.values.iter().map(compile)).collect();
+    let codes: Vec<Code> = r.values.iter().map(compile).collect();
     // The keys are constants: whether one holds another value is known
     // now; each computed value is looked at as it is stored.
     let keys_shallow = r.keys.iter().all(|k| !is_nested(k));
+    // Every record built here shares these keys (`map::Shape`).
+    let shape = shape_of(r.keys.clone());
     Box::new(move |it, f| {
-        // Built in place: one allocation, the map's own.
-        let mut entries = Entries::with_capacity(fields.len());
+        // Built in place: one allocation, the record's own.
+        let mut fields = Fields::with_capacity_and(codes.len(), shape.clone());
         let mut shallow = keys_shallow;
-        for (k, c) in &fields {
+        for c in &codes {
             let v = c(it, f)?;
             shallow &= !is_nested(&v);
-            entries.push((clone_key(k), v));
+            fields.push(v);
         }
-        it.budget.alloc(cost::map_bytes(entries.len()))?;
-        Ok(Value::Map(Map::from_entries_known(entries, shallow)))
+        it.budget.alloc(cost::record_bytes(fields.len()))?;
+        Ok(Value::Map(Map::from_fields_known(fields, shallow)))
     })
-}
-
-/// A record's constant key, copied: a keyword (the usual key) inline,
-/// not through `Value::clone`'s out-of-line match (an interned one is a
-/// pointer copy).
-#[inline(always)]
-fn clone_key(k: &Value) -> Value {
-    match k {
-        Value::Keyword(kw) => Value::Keyword(kw.clone()),
-        _ => k.clone(),
-    }
 }
 
 pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code<'a> {

@@ -32,6 +32,55 @@ type Sorted = imbl::OrdMap<Value, Value>;
 /// A small map's entries.
 pub(crate) type Entries = SharedVec<(Value, Value)>;
 
+/// A record's keys: distinct, at most [`SMALL`], never none; shared by
+/// every record built with them (one per record literal in the code), and
+/// the shape records of it take when one more key is added to them
+/// ([`Transition`]).
+pub(crate) type Shape = SharedVec<Value, Transition>;
+
+/// The shape with one more key that records of a shape took when that key
+/// was added (`(assoc row :total t)` over many rows gives every row the
+/// same new shape); the first key added to records of a shape is kept,
+/// records given another one become small maps.
+#[derive(Default)]
+pub(crate) struct Transition(std::sync::OnceLock<(Value, Shape)>);
+
+impl Clone for Transition {
+    /// Never in fact: a shape is not written after it is made, so not
+    /// copied; a copy would start without a transition.
+    fn clone(&self) -> Transition {
+        Transition::default()
+    }
+}
+
+/// A shape of `keys` (distinct, at most [`SMALL`]).
+pub(crate) fn shape_of(keys: Vec<Value>) -> Shape {
+    Shape::from_vec_and(keys, Transition::default())
+}
+
+/// The shape of `shape`'s keys and `k` (a key it does not have), when
+/// records of `shape` were not given another key first.
+fn shape_with(shape: &Shape, k: &Value) -> Option<Shape> {
+    if shape.len() >= SMALL {
+        return None;
+    }
+    let (key, next) = shape.extra().0.get_or_init(|| {
+        let mut keys = shape.to_vec();
+        keys.push(k.clone());
+        (k.clone(), shape_of(keys))
+    });
+    same_key(key, k).then(|| next.clone())
+}
+
+/// A record's values, in its shape's key order, the shape in the header:
+/// 24 bytes an entry where a small map's are 48 (`{:id 1 :name "x"}`
+/// built a hundred thousand times keeps its keys once).
+pub(crate) type Fields = SharedVec<Value, Shape>;
+
+/// Bytes of a record's header (the counts and its shape's pointer).
+pub(crate) const RECORD_HEADER_BYTES: u64 =
+    super::shared_vec::HEADER_BYTES + std::mem::size_of::<Shape>() as u64;
+
 /// Bytes of one `(key, value)` pair: a small map's entry, a sorted map's
 /// B-tree key (`value/cost.rs`).
 pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<(Value, Value)>() as u64;
@@ -53,6 +102,10 @@ enum Repr {
     /// ([`Map::is_shallow_record`]). The flag lives in the handle: copies share
     /// what it describes, and each write through a handle updates it.
     Small(Entries, bool),
+    /// A record: its values beside keys it shares with its kind (a small
+    /// map's entries in two parts), and whether it is shallow, as `Small`.
+    /// Any write but a new value for one of its keys makes it `Small`.
+    Record(Fields, bool),
     Large(Arc<Ordered>),
     /// `sorted-map`: canonical key order, at any size (possibly empty).
     Sorted(Arc<Sorted>),
@@ -85,6 +138,32 @@ fn charge_copy_if_shared(entries: &Entries) {
     if !entries.is_unique() {
         crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
     }
+}
+
+/// A record's values to change: copied first when shared, the copy
+/// charged (`value/cost.rs`).
+fn record_mut(fields: &mut Fields) -> &mut [Value] {
+    if !fields.is_unique() {
+        crate::eval::budget::charge_heap(cost::record_bytes(fields.len()));
+    }
+    fields.make_mut()
+}
+
+/// A record's entries as a small map's: moved when unshared; the new
+/// array charged as a copy.
+#[cold]
+fn record_entries(fields: Fields) -> Entries {
+    let n = fields.len();
+    crate::eval::budget::charge_heap(cost::map_bytes(n));
+    let mut entries = Entries::with_capacity(n + 1);
+    let keys = fields.extra().clone();
+    let mut keys = keys.iter();
+    fields.for_each_owned(|v| {
+        if let Some(k) = keys.next() {
+            entries.push((k.clone(), v));
+        }
+    });
+    entries
 }
 
 /// Adds an entry to a small map's entries: a shared list is copied with
@@ -123,6 +202,41 @@ fn shallow_entries(entries: &[(Value, Value)]) -> bool {
 #[inline(always)]
 fn is_interned(x: &Value, name: &super::Kw) -> bool {
     matches!(x, Value::Keyword(xn) if xn.same_interned(name))
+}
+
+/// The value of the first of a record's keys that `is`.
+#[inline(always)]
+fn record_find(v: &Fields, is: impl Fn(&Value) -> bool) -> Option<&Value> {
+    let keys: &[Value] = v.extra();
+    for (i, x) in v.iter().enumerate() {
+        // SAFETY: a record's shape has a key for each of its values
+        // (`Map::from_fields_known` makes no record otherwise, and no
+        // write changes how many values it has).
+        if is(unsafe { keys.get_unchecked(i) }) {
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// The value of key `k` in a record (as [`position`] finds it).
+#[inline(always)]
+fn record_get<'a>(v: &'a Fields, k: &Value) -> Option<&'a Value> {
+    match k {
+        Value::Keyword(name) => record_find(v, |x| matches!(x, Value::Keyword(xn) if xn == name)),
+        _ => record_find(v, |x| same_key(x, k)),
+    }
+}
+
+/// The position of `k` among a record's keys (as [`position`]).
+#[inline]
+fn key_position(keys: &[Value], k: &Value) -> Option<usize> {
+    match k {
+        Value::Keyword(name) => keys
+            .iter()
+            .position(|x| matches!(x, Value::Keyword(xn) if xn == name)),
+        _ => keys.iter().position(|x| same_key(x, k)),
+    }
 }
 
 /// The position of `k` among small entries.
@@ -194,15 +308,37 @@ impl Map {
         }
     }
 
-    /// A record's entries, built in place (`compile/build.rs`): as
+    /// A record of `fields` (their shape's keys, in order), built in
+    /// place (`compile/build.rs`); `shallow` as
     /// [`Map::from_distinct_known`].
-    pub(crate) fn from_entries_known(entries: Entries, shallow: bool) -> Map {
-        debug_assert!(entries.len() <= SMALL);
-        debug_assert_eq!(shallow, shallow_entries(&entries));
-        if entries.is_empty() {
+    pub(crate) fn from_fields_known(fields: Fields, shallow: bool) -> Map {
+        debug_assert!(fields.len() == fields.extra().len() && fields.len() <= SMALL);
+        if fields.len() != fields.extra().len() {
+            // Never so: a record holds a value for each key of its shape
+            // (its reads rely on it, `record_find`).
+            let keys = fields.extra().clone();
+            return keys.iter().cloned().zip(fields.into_vec()).collect();
+        }
+        if fields.is_empty() {
             Map::new()
         } else {
-            Map(Repr::Small(entries, shallow))
+            Map(Repr::Record(fields, shallow))
+        }
+    }
+
+    /// Whether this map is a record ([`Fields`]: its keys shared with the
+    /// other records of its kind); `value/cost.rs` charges it as one.
+    pub fn is_record(&self) -> bool {
+        matches!(self.0, Repr::Record(..))
+    }
+
+    /// A record made a small map (before a write that changes its keys).
+    fn unshape(&mut self) {
+        if let Repr::Record(..) = self.0 {
+            let Repr::Record(fields, shallow) = std::mem::take(&mut self.0) else {
+                unreachable!("a record")
+            };
+            self.0 = Repr::Small(record_entries(fields), shallow);
         }
     }
 
@@ -211,6 +347,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => 0,
             Repr::Small(v, _) => v.len(),
+            Repr::Record(v, _) => v.len(),
             Repr::Large(m) => m.len(),
             Repr::Sorted(m) => m.len(),
         }
@@ -228,6 +365,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v, _) => (v.strong_count() > 1).then(|| v.addr()),
+            Repr::Record(v, _) => (v.strong_count() > 1).then(|| v.addr()),
             Repr::Large(m) => super::shared_addr(m),
             Repr::Sorted(m) => super::shared_addr(m),
         }
@@ -238,6 +376,7 @@ impl Map {
         match (&self.0, &other.0) {
             (Repr::Empty, Repr::Empty) => true,
             (Repr::Small(a, _), Repr::Small(b, _)) => a.ptr_eq(b),
+            (Repr::Record(a, _), Repr::Record(b, _)) => a.ptr_eq(b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
@@ -249,6 +388,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v, _) => position(v, k).map(|i| &v[i].1),
+            Repr::Record(v, _) => record_get(v, k),
             Repr::Large(m) => m.get(k),
             Repr::Sorted(m) => m.get(k),
         }
@@ -262,6 +402,7 @@ impl Map {
     pub fn get_interned(&self, name: &super::Kw) -> Option<&Value> {
         match &self.0 {
             Repr::Small(v, _) => v.iter().find(|(x, _)| is_interned(x, name)).map(|(_, v)| v),
+            Repr::Record(v, _) => record_find(v, |x| is_interned(x, name)),
             _ => None,
         }
     }
@@ -272,6 +413,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Record(v, _) => record_find(v, is_key),
             Repr::Large(m) => m.get_by(super::hash::str_hash(text), is_key),
             Repr::Sorted(m) => m.get(&Value::string(text)),
         }
@@ -283,6 +425,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            Repr::Record(v, _) => record_find(v, is_key),
             Repr::Large(m) => m.get_by(super::hash::keyword_hash(name), is_key),
             Repr::Sorted(m) => m.get(&Value::keyword(name)),
         }
@@ -293,6 +436,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => None,
             Repr::Small(v, _) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
+            Repr::Record(v, _) => key_position(v.extra(), k).map(|i| (&v.extra()[i], &v[i])),
             Repr::Large(m) => m.get_key_value(k),
             Repr::Sorted(m) => m.get_key_value(k),
         }
@@ -308,6 +452,28 @@ impl Map {
     /// place.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         match &mut self.0 {
+            Repr::Record(fields, shallow) => match key_position(fields.extra(), &k) {
+                Some(i) => {
+                    *shallow &= !is_nested(&v);
+                    Some(std::mem::replace(&mut record_mut(fields)[i], v))
+                }
+                None => match shape_with(fields.extra(), &k) {
+                    // Another field for a record: it keeps its kind.
+                    Some(next) => {
+                        *shallow &= shallow_pair(&k, &v);
+                        if !fields.is_unique() {
+                            let n = fields.len();
+                            crate::eval::budget::charge_heap(cost::record_bytes(n));
+                        }
+                        fields.push_with_extra(v, next);
+                        None
+                    }
+                    None => {
+                        self.unshape();
+                        self.insert(k, v)
+                    }
+                },
+            },
             Repr::Empty => {
                 *self = Map::unit(k, v);
                 None
@@ -348,6 +514,11 @@ impl Map {
                 *shallow = false;
                 Some(&mut small_mut(v)[i].1)
             }
+            Repr::Record(v, shallow) => {
+                let i = key_position(v.extra(), k)?;
+                *shallow = false;
+                Some(&mut record_mut(v)[i])
+            }
             Repr::Large(m) => large_mut(m).get_mut(k),
             Repr::Sorted(m) => sorted_mut(m).get_mut(k),
         }
@@ -364,6 +535,10 @@ impl Map {
                 let i = position(v, k)?;
                 Some(std::mem::replace(&mut small_mut(v)[i].1, Value::Nil))
             }
+            Repr::Record(v, _) => {
+                let i = key_position(v.extra(), k)?;
+                Some(std::mem::replace(&mut record_mut(v)[i], Value::Nil))
+            }
             _ => self
                 .get_mut(k)
                 .map(|slot| std::mem::replace(slot, Value::Nil)),
@@ -374,6 +549,11 @@ impl Map {
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
         match &mut self.0 {
             Repr::Empty => None,
+            Repr::Record(v, _) => {
+                key_position(v.extra(), k)?;
+                self.unshape();
+                self.remove(k)
+            }
             Repr::Small(vec, _) => {
                 // What is left of a shallow map is shallow.
                 let i = position(vec, k)?;
@@ -412,13 +592,27 @@ impl Map {
         Entry { map: self, key: k }
     }
 
-    /// The entries of a small map as a slice (`None` for a large one), for
-    /// scans that want no iterator.
-    pub fn small_entries(&self) -> Option<&[(Value, Value)]> {
+    /// Calls `f` on each key and each value of a map of at most [`SMALL`]
+    /// entries (keys and values in no particular order), for walks that
+    /// want no iterator; `false` (nothing visited) for a large or sorted
+    /// map.
+    #[inline]
+    pub fn for_each_small_part<'a>(&'a self, mut f: impl FnMut(&'a Value)) -> bool {
         match &self.0 {
-            Repr::Empty => Some(&[]),
-            Repr::Small(v, _) => Some(v),
-            Repr::Large(_) | Repr::Sorted(_) => None,
+            Repr::Empty => true,
+            Repr::Small(v, _) => {
+                for (k, x) in v.iter() {
+                    f(k);
+                    f(x);
+                }
+                true
+            }
+            Repr::Record(v, _) => {
+                v.extra().iter().for_each(&mut f);
+                v.iter().for_each(f);
+                true
+            }
+            Repr::Large(_) | Repr::Sorted(_) => false,
         }
     }
 
@@ -431,7 +625,7 @@ impl Map {
     /// instead of scanning every record.
     #[inline]
     pub fn is_shallow_record(&self) -> bool {
-        matches!(self.0, Repr::Small(_, true))
+        matches!(self.0, Repr::Small(_, true) | Repr::Record(_, true))
     }
 
     /// The entries in order (insertion order; key order for a sorted map).
@@ -439,6 +633,7 @@ impl Map {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
             Repr::Small(v, _) => Iter::Small(v.iter()),
+            Repr::Record(v, _) => Iter::Record(v.extra(), v),
             Repr::Large(m) => Iter::Large(m.iter()),
             Repr::Sorted(m) => Iter::Sorted(m.iter()),
         }
@@ -487,6 +682,8 @@ impl<'a> Entry<'a> {
 pub enum Iter<'a> {
     /// Over a map of at most [`SMALL`] entries.
     Small(std::slice::Iter<'a, (Value, Value)>),
+    /// Over a record's keys and values (the rest of each).
+    Record(&'a [Value], &'a [Value]),
     /// Over a larger insertion-ordered map.
     Large(ordered::Iter<'a>),
     /// Over a `sorted-map`.
@@ -499,6 +696,11 @@ impl<'a> Iterator for Iter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             Iter::Small(it) => it.next().map(|(k, v)| (k, v)),
+            Iter::Record(keys, vals) => {
+                let ((k, ks), (v, vs)) = (keys.split_first()?, vals.split_first()?);
+                (*keys, *vals) = (ks, vs);
+                Some((k, v))
+            }
             Iter::Large(it) => it.next(),
             Iter::Sorted(it) => it.next(),
         }
@@ -506,6 +708,7 @@ impl<'a> Iterator for Iter<'a> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             Iter::Small(it) => it.size_hint(),
+            Iter::Record(keys, _) => (keys.len(), Some(keys.len())),
             Iter::Large(it) => it.size_hint(),
             Iter::Sorted(it) => it.size_hint(),
         }
@@ -516,6 +719,11 @@ impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         match self {
             Iter::Small(it) => it.next_back().map(|(k, v)| (k, v)),
+            Iter::Record(keys, vals) => {
+                let ((k, ks), (v, vs)) = (keys.split_last()?, vals.split_last()?);
+                (*keys, *vals) = (ks, vs);
+                Some((k, v))
+            }
             Iter::Large(it) => it.next_back(),
             Iter::Sorted(it) => it.next_back(),
         }
@@ -537,6 +745,10 @@ impl IntoIterator for Map {
         let entries: Vec<(Value, Value)> = match self.0 {
             Repr::Empty => Vec::new(),
             Repr::Small(v, _) => v.into_vec(),
+            Repr::Record(v, _) => {
+                let keys = v.extra().clone();
+                keys.iter().cloned().zip(v.into_vec()).collect()
+            }
             Repr::Large(m) => match Arc::try_unwrap(m) {
                 Ok(m) => m.into_entries().collect(),
                 Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),

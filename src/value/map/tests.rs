@@ -174,3 +174,72 @@ fn a_counted_keyword_finds_the_interned_key_of_its_name_and_back() {
         interned("c")
     ]));
 }
+
+/// A record of `keys` (one shape) holding `vals`.
+fn record(shape: &Shape, vals: &[Value]) -> Map {
+    let mut fields = Fields::with_capacity_and(vals.len(), shape.clone());
+    vals.iter().for_each(|v| fields.push(v.clone()));
+    Map::from_fields_known(fields, true)
+}
+
+fn kw(name: &str) -> Value {
+    Value::keyword_interned(name)
+}
+
+#[test]
+fn records_read_write_and_compare_as_the_small_map_of_their_entries() {
+    let shape = shape_of(vec![kw("id"), kw("name")]);
+    let mut r = record(&shape, &[int(1), int(2)]);
+    let small: Map = [(kw("id"), int(1)), (kw("name"), int(2))]
+        .into_iter()
+        .collect();
+    assert!(r.is_record() && !small.is_record());
+    assert!(Value::Map(r.clone()) == Value::Map(small));
+    assert_eq!(r.get(&kw("name")), Some(&int(2)));
+    assert_eq!(r.get_keyword("id"), Some(&int(1)));
+    assert_eq!(r.get(&kw("nope")), None);
+    assert!(r
+        .iter()
+        .rev()
+        .map(|(k, _)| k.clone())
+        .eq([kw("name"), kw("id")]));
+    // A new value for one of its keys, through a copy: both stay records.
+    let before = r.clone();
+    assert_eq!(r.insert(kw("id"), int(7)), Some(int(1)));
+    assert!(r.is_record() && before.is_record());
+    assert_eq!(
+        (before.get(&kw("id")), r.get(&kw("id"))),
+        (Some(&int(1)), Some(&int(7)))
+    );
+    *r.get_mut(&kw("name")).unwrap() = int(8);
+    assert_eq!(r.take_value(&kw("name")), Some(int(8)));
+    // A removed key makes it a small map, in order.
+    r.remove(&kw("id"));
+    assert!(!r.is_record());
+    assert!(r.keys().cloned().eq([kw("name")]));
+    assert_eq!(before.len(), 2);
+}
+
+#[test]
+fn records_given_the_same_new_key_share_one_new_shape_and_another_key_makes_a_small_map() {
+    let shape = shape_of(vec![kw("a")]);
+    let (mut x, mut y) = (record(&shape, &[int(1)]), record(&shape, &[int(2)]));
+    let kept = x.clone();
+    x.insert(kw("b"), int(10));
+    y.insert(kw("b"), int(20));
+    let shape_of_map = |m: &Map| match &m.0 {
+        Repr::Record(f, _) => f.extra().addr(),
+        _ => 0,
+    };
+    assert!(x.is_record() && y.is_record());
+    assert_eq!(shape_of_map(&x), shape_of_map(&y));
+    assert_ne!(shape_of_map(&x), shape_of_map(&kept));
+    assert!(x.keys().cloned().eq([kw("a"), kw("b")]));
+    assert_eq!((kept.len(), x.get(&kw("b"))), (1, Some(&int(10))));
+    // Another key than the one the shape took first: a small map.
+    let mut z = record(&shape, &[int(3)]);
+    z.insert(kw("c"), int(30));
+    assert!(!z.is_record());
+    assert!(z.keys().cloned().eq([kw("a"), kw("c")]));
+    assert!(z.iter().map(|(_, v)| v.clone()).eq([int(3), int(30)]));
+}
