@@ -5,6 +5,8 @@
 
 use serde_json::{Map as JsonMap, Number, Value as Json};
 
+use super::depth::is_nested;
+use super::map::{self, Shape};
 use super::{Map, Value};
 
 /// Converts a JSON value; object keys become keywords.
@@ -17,7 +19,17 @@ pub fn from_json(json: &Json) -> Value {
             None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
         },
         Json::String(s) => Value::string(s.as_str()),
-        Json::Array(items) => Value::vector_from(items.iter().map(from_json)),
+        Json::Array(items) => {
+            // Objects of the same keys in the same order (the rows of a
+            // table) become records sharing one shape (`map::Shape`).
+            let mut last: Option<Shape> = None;
+            Value::vector_from(items.iter().map(|item| match item {
+                Json::Object(obj) if !obj.is_empty() && obj.len() <= map::SMALL => {
+                    record_from_json(obj, &mut last)
+                }
+                _ => from_json(item),
+            }))
+        }
         Json::Object(obj) => {
             let mut m = Map::new();
             for (k, v) in obj {
@@ -26,6 +38,35 @@ pub fn from_json(json: &Json) -> Value {
             Value::Map(m)
         }
     }
+}
+
+/// An object of at most `map::SMALL` keys as a record: of the shape `last`
+/// when it has the same keys in the same order, else of a new one (kept in
+/// `last` for the next object).
+fn record_from_json(obj: &JsonMap<String, Json>, last: &mut Option<Shape>) -> Value {
+    let same_keys = |shape: &Shape| {
+        shape.len() == obj.len()
+            && shape
+                .iter()
+                .zip(obj.keys())
+                .all(|(k, name)| matches!(k, Value::Keyword(kw) if &**kw == name.as_str()))
+    };
+    let shape = match last {
+        Some(shape) if same_keys(shape) => shape.clone(),
+        _ => {
+            let shape = map::shape_of(obj.keys().map(|k| Value::keyword_interned(k)).collect());
+            *last = Some(shape.clone());
+            shape
+        }
+    };
+    let mut fields = map::Fields::with_capacity_and(obj.len(), shape);
+    let mut shallow = true;
+    for v in obj.values() {
+        let v = from_json(v);
+        shallow &= !is_nested(&v);
+        fields.push(v);
+    }
+    Value::Map(Map::from_fields_known(fields, shallow))
 }
 
 /// Converts a value to JSON for tools and machine-readable output.
@@ -202,6 +243,32 @@ mod tests {
         );
         assert_eq!(to_json(&v), json);
         assert_eq!(to_json_lossless(&v), Some(json));
+    }
+
+    #[test]
+    fn rows_of_the_same_keys_share_one_shape_and_read_as_maps() {
+        let json: Json = serde_json::from_str(
+            r#"[{"id": 1, "tags": ["a"]}, {"id": 2, "tags": []}, {"tags": [], "id": 3}, {}]"#,
+        )
+        .unwrap();
+        let v = from_json(&json);
+        let Value::Vector(rows) = &v else {
+            panic!("a vector")
+        };
+        let maps: Vec<&Map> = rows.iter().map(|r| r.as_map().unwrap()).collect();
+        assert!(maps[..3].iter().all(|m| m.is_record()) && !maps[3].is_record());
+        let shape = |m: &Map| crate::value::map::shape_addr(m);
+        // The first two share a shape; the third's keys come in another order.
+        assert_eq!(shape(maps[0]), shape(maps[1]));
+        assert_ne!(shape(maps[1]), shape(maps[2]));
+        assert!(maps[2]
+            .keys()
+            .cloned()
+            .eq([Value::keyword("tags"), Value::keyword("id")]));
+        assert_eq!(maps[1].get(&Value::keyword("id")), Some(&Value::Int(2)));
+        // The depth check's flag: a record holding a vector is not shallow.
+        assert!(!maps[0].is_shallow_record());
+        assert_eq!(to_json(&v), json);
     }
 
     #[test]

@@ -53,6 +53,16 @@ impl Clone for Transition {
     }
 }
 
+/// The address of a record's shape (`None` for other maps): records of
+/// one shape share it (tests).
+#[cfg(test)]
+pub(crate) fn shape_addr(m: &Map) -> Option<usize> {
+    match &m.0 {
+        Repr::Record(f, _) => Some(f.extra().addr()),
+        _ => None,
+    }
+}
+
 /// A shape of `keys` (distinct, at most [`SMALL`]).
 pub(crate) fn shape_of(keys: Vec<Value>) -> Shape {
     Shape::from_vec_and(keys, Transition::default())
