@@ -52,8 +52,11 @@
 //! items, past that its flat header and `n` slots, and imbl's 64-slot
 //! chunks too once the first write to items another copy holds builds its
 //! tree (charged then, once; later copies a handle and the chunk written);
-//! a map its `Arc`'d array of
-//! 48-byte pairs up to 16 entries, then its entries' chunks beside a hash
+//! a map its array of
+//! 48-byte pairs after a 16-byte header (counts, length, capacity) up to
+//! 16 entries — a record its 24-byte values after a 24-byte header (the
+//! same and its shape's pointer), the shape, its keys, shared by every
+//! record of its kind and not charged to each — then its entries' chunks beside a hash
 //! table of (hash, position) buckets, a power of two at most 7/8 full, which
 //! a map adding or removing a key copies whole when another map shares it
 //! (a `sorted-map`, a B-tree of pairs); a set its

@@ -8,7 +8,9 @@
 //! `map::SMALL`), so it follows them when they change. What is counted:
 //!
 //! * the payload: each item's [`Value`] slot (24 bytes), each map entry's
-//!   `(Value, Value)` pair, each large set element beside its hash;
+//!   `(Value, Value)` pair (a record's value slot: its keys are its
+//!   shape's, shared by its kind and not charged to each record), each
+//!   large set element beside its hash;
 //! * the headers of the allocations that hold it: the `Arc` counts (two
 //!   words), the `Vec` or struct the `Arc` wraps, a string's text;
 //! * for large collections, the persistent structures around the payload,

@@ -7,7 +7,10 @@
 //! Most maps a program meets are small records (`{:id 1 :name "x"}`): a map
 //! of up to [`SMALL`] entries is an array in one reference-counted
 //! allocation ([`SharedVec`]: copied on write,
-//! scanned for keys: interned keywords compare by pointer), and a larger one
+//! scanned for keys: interned keywords compare by pointer); a record built
+//! by a record literal (or read from a JSON array of like objects) keeps
+//! only its values there, its keys in a [`Shape`] shared by its kind; and a
+//! larger one
 //! an [`Ordered`] map (an index of key hashes beside the entries,
 //! structurally shared). Equality, order and hashing ignore the order of entries
 //! (`order.rs`, `hash.rs`). The API mirrors the subset of std's maps that
