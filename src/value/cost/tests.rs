@@ -274,3 +274,36 @@ fn one_more_map_entry_costs_what_the_two_sizes_say() {
         assert_eq!(set_growth(n, n + 1), full, "set {n} -> {}", n + 1);
     }
 }
+
+#[test]
+fn records_are_charged_their_values_and_the_copies_their_writes_make() {
+    // One allocation: the counts, the shape's pointer, then the values.
+    assert_eq!(record_bytes(0), 0);
+    for n in 1..=map::SMALL {
+        assert_eq!(record_bytes(n), 8 + 4 + 4 + 8 + n as u64 * VALUE, "{n}");
+        assert!(record_bytes(n) < map_bytes(n));
+    }
+    let shape = map::shape_of(vec![Value::keyword("a"), Value::keyword("b")]);
+    let mut fields = map::Fields::with_capacity_and(2, shape);
+    fields.push(Value::Int(1));
+    fields.push(Value::Int(2));
+    let mut r = Map::from_fields_known(fields, true);
+    assert!(r.is_record());
+    assert_eq!(map_bytes_like(&r, 2), record_bytes(2));
+    metered();
+    let held = r.clone();
+    r.insert(Value::keyword("a"), Value::Int(3));
+    assert_eq!(
+        metered(),
+        record_bytes(2),
+        "a shared record's values copied"
+    );
+    r.insert(Value::keyword("b"), Value::Int(4));
+    assert_eq!(metered(), 0, "the copy is this record's own now");
+    // A key the shape takes next: the record's values copied when shared.
+    let mut other = held.clone();
+    other.insert(Value::keyword("c"), Value::Int(5));
+    assert!(other.is_record());
+    assert_eq!(metered(), record_bytes(2));
+    drop(held);
+}
