@@ -117,7 +117,9 @@ enum Repr {
     Small(Entries, bool),
     /// A record: its values beside keys it shares with its kind (a small
     /// map's entries in two parts), and whether it is shallow, as `Small`.
-    /// Any write but a new value for one of its keys makes it `Small`.
+    /// A new value for one of its keys keeps it a record, and so does the
+    /// key its shape takes next ([`Transition`]); any other write makes it
+    /// `Small`.
     Record(Fields, bool),
     Large(Arc<Ordered>),
     /// `sorted-map`: canonical key order, at any size (possibly empty).
@@ -223,8 +225,9 @@ fn record_find(v: &Fields, is: impl Fn(&Value) -> bool) -> Option<&Value> {
     let keys: &[Value] = v.extra();
     for (i, x) in v.iter().enumerate() {
         // SAFETY: a record's shape has a key for each of its values
-        // (`Map::from_fields_known` makes no record otherwise, and no
-        // write changes how many values it has).
+        // (`Map::from_fields_known` makes no record otherwise; a write
+        // that adds a value gives the record the shape with one more key,
+        // `push_with_extra` in `Map::insert`, and none removes one).
         if is(unsafe { keys.get_unchecked(i) }) {
             return Some(x);
         }
