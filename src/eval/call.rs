@@ -337,7 +337,19 @@ impl Interp {
             bp,
             closure: Some(c),
         };
-        let code = super::compile::fn_body(arity);
+        self.run_body(super::compile::fn_body(arity), arity, frame)
+    }
+
+    /// Runs `arity`'s compiled body in `frame`: once, or, when it has a
+    /// `recur` back to itself, again each time it ends in one (a step
+    /// each).
+    #[inline(always)]
+    pub(crate) fn run_body(
+        &mut self,
+        code: &Compiled,
+        arity: &FnArity,
+        frame: Frame,
+    ) -> Result<Value> {
         if !arity.recurs {
             return code.run(self, frame);
         }

@@ -285,18 +285,7 @@ impl Interp {
             bp,
             closure: Some(s.c),
         };
-        let out = loop {
-            match s.code.run(self, frame) {
-                Ok(v) if !std::mem::take(&mut self.pending_recur) => break Ok(v),
-                Ok(_) => {
-                    if let Err(e) = self.budget.tick(1) {
-                        break Err(e);
-                    }
-                }
-                Err(e) => break Err(e),
-            }
-        };
-        match out {
+        match self.run_body(s.code, s.arity, frame) {
             Ok(v) => {
                 if let Some(id) = s.c.proto.global {
                     self.record_return(id, &v);
