@@ -124,6 +124,25 @@ impl ArithOp {
         })
     }
 
+    /// The steps the builtin charges for a call of two arguments: one for
+    /// the call, and one per argument but for `mod`, `rem` and `quot`.
+    #[inline]
+    pub fn steps_of_two(self) -> u64 {
+        match self {
+            ArithOp::Mod | ArithOp::Rem | ArithOp::Quot => 1,
+            _ => 3,
+        }
+    }
+
+    /// Whether the operation is a comparison (its answer a boolean).
+    #[inline]
+    pub fn is_test(self) -> bool {
+        matches!(
+            self,
+            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq
+        )
+    }
+
     /// The result for two integers; `None` (overflow, division by zero)
     /// leaves the error to the builtin.
     #[inline]

@@ -393,6 +393,19 @@ impl Budget {
         Ok(())
     }
 
+    /// Charges `n` steps ([`Budget::tick_settled`]) when they fit under
+    /// the step limit, and says whether it did; when they do not, only
+    /// this thread's meter is settled, and the caller charges them one by
+    /// one so the limit fires where it always would.
+    pub(crate) fn tick_if_room(&mut self, n: u64) -> Result<bool> {
+        self.tick_settled(0)?;
+        if self.steps.saturating_add(n) > self.step_limit {
+            return Ok(false);
+        }
+        self.tick(n)?;
+        Ok(true)
+    }
+
     #[cold]
     fn slow_tick(&mut self, heap: u64) -> Result<()> {
         let (work, more_heap) = drain_meter();

@@ -208,6 +208,25 @@ impl SeqIter {
         })
     }
 
+    /// The items this iterator gives next when they sit in one array (a
+    /// small or flat vector being walked): what [`SeqIter::skip_in_array`]
+    /// then passes over.
+    pub(crate) fn rest_in_array(&self) -> Option<&[Value]> {
+        match self {
+            SeqIter::Finite { items, pos, run } if run.is_empty() && items.is_contiguous() => {
+                Some(items.run_from(*pos))
+            }
+            _ => None,
+        }
+    }
+
+    /// Passes over the first `n` items of [`SeqIter::rest_in_array`].
+    pub(crate) fn skip_in_array(&mut self, n: usize) {
+        if let SeqIter::Finite { pos, .. } = self {
+            *pos += n;
+        }
+    }
+
     /// Whether the sequence never ends.
     pub fn is_infinite(&self) -> bool {
         !matches!(self, SeqIter::Finite { .. })

@@ -321,13 +321,7 @@ impl Interp {
             }
             (Quick::Arith(op), [Value::Int(a), Value::Int(b)]) => {
                 let v = op.ints(*a, *b)?;
-                // The builtin's steps: one for the call, and one per
-                // argument but for `mod`, `rem` and `quot`.
-                let steps = match op {
-                    ArithOp::Mod | ArithOp::Rem | ArithOp::Quot => 1,
-                    _ => 3,
-                };
-                if let Err(e) = self.budget.tick_settled(steps) {
+                if let Err(e) = self.budget.tick_settled(op.steps_of_two()) {
                     return Some(Err(e));
                 }
                 if self.hidden.active() {
@@ -337,6 +331,54 @@ impl Interp {
             }
             _ => None,
         }
+    }
+
+    /// The first items of `items` folded into `acc` by the repeated
+    /// function at once, when it is integer arithmetic done in place
+    /// ([`Quick::Arith`]) and `acc` and the items are integers: how many
+    /// were folded (none for anything else). Stops before an item that is
+    /// not an integer and before a call that would not give an integer (an
+    /// overflow, a division by zero, a comparison's boolean), which the
+    /// caller then calls as usual. The steps are those of `reduce` calling
+    /// it item by item — one for the item, the builtin's for the call — and
+    /// are charged together only when they all fit under the step limit:
+    /// otherwise nothing is folded here and the caller's calls reach the
+    /// limit at the item they always did. Nothing else happens between two
+    /// such calls (no hidden data is about), so folding them at once is
+    /// not observable.
+    pub(crate) fn fold_ints(
+        &mut self,
+        r: &Repeated,
+        acc: &mut Value,
+        items: &[Value],
+    ) -> Result<usize> {
+        let (Quick::Arith(op), &mut Value::Int(mut a)) = (r.quick, &mut *acc) else {
+            return Ok(0);
+        };
+        if self.hidden.active() {
+            return Ok(0);
+        }
+        let mut n = 0usize;
+        for x in items {
+            let (&Value::Int(b), false) = (x, op.is_test()) else {
+                break;
+            };
+            match op.ints(a, b) {
+                Some(Value::Int(v)) => a = v,
+                _ => break,
+            }
+            n += 1;
+        }
+        let per_item = 1 + op.steps_of_two();
+        if n == 0
+            || !self
+                .budget
+                .tick_if_room(per_item.saturating_mul(n as u64))?
+        {
+            return Ok(0);
+        }
+        *acc = Value::Int(a);
+        Ok(n)
     }
 
     /// The first call's frame, kept for the next ones.
@@ -610,5 +652,89 @@ mod tests {
         let (_, lb) = steps(&f.replace('N', "200"));
         // Per iteration: the test, the call, the addition, `inc`, `recur`.
         assert_eq!(lb - la, 100 * 5);
+    }
+
+    /// Integer arithmetic folded at once (`Interp::fold_ints`) against the
+    /// same fold called item by item: the same value or error, the same
+    /// steps, and a step limit that fires at the same point (the steps of
+    /// the whole fold just fitting, and one short of it).
+    #[test]
+    fn ints_folded_at_once_give_what_the_calls_give() {
+        use super::{Quick, Repeated};
+        use crate::value::Value;
+
+        fn fold(
+            i: &mut Interp,
+            f: &Value,
+            quick: Quick,
+            init: i64,
+            items: &[Value],
+        ) -> (String, u64, usize) {
+            let mut r = Repeated {
+                f,
+                shared: None,
+                bp: None,
+                quick,
+            };
+            let before = i.budget.steps();
+            let mut at_once = 0;
+            let out: crate::error::Result<Value> = (|| {
+                let mut acc = Value::Int(init);
+                at_once = i.fold_ints(&r, &mut acc, items)?;
+                for x in &items[at_once..] {
+                    acc = i.tick_call_again(&mut r, &mut [acc, x.clone()])?;
+                }
+                Ok(acc)
+            })();
+            let shown = match out {
+                Ok(v) => v.to_string(),
+                Err(e) => format!("{:?}: {}", e.kind(), e.message()),
+            };
+            (shown, i.budget.steps() - before, at_once)
+        }
+        let with_limit = |max: Option<u64>| {
+            let limits = Limits {
+                max_steps: max,
+                ..Limits::none()
+            };
+            Interp::new(Box::new(StaticHost::default()), limits)
+        };
+        let ints = |xs: &[i64]| xs.iter().map(|&x| Value::Int(x)).collect::<Vec<_>>();
+        let cases: Vec<(&str, i64, Vec<Value>)> = vec![
+            ("+", 0, ints(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10])),
+            ("*", 1, ints(&[3, -2, 5, 7])),
+            ("-", 100, ints(&[1, 2, 3])),
+            ("mod", 1_000_003, ints(&[97, 13, 5])),
+            ("quot", 1_000, ints(&[3, 0, 2])),
+            ("+", i64::MAX - 3, ints(&[1, 1, 1, 1, 1])),
+            ("<", 1, ints(&[2, 3])),
+            (
+                "+",
+                0,
+                vec![Value::Int(1), Value::Float(0.5), Value::Int(2)],
+            ),
+        ];
+        let mut folded = 0;
+        for (name, init, items) in &cases {
+            let mut probe = with_limit(None);
+            let f = probe.run_program(name).result.expect("a builtin");
+            assert!(matches!(Repeated::quick(&f), Quick::Arith(_)), "{name}");
+            let whole = fold(&mut probe, &f, Quick::None, *init, items);
+            let mut i = with_limit(None);
+            let fast = fold(&mut i, &f, Repeated::quick(&f), *init, items);
+            assert_eq!((&fast.0, fast.1), (&whole.0, whole.1), "{name} {init}");
+            folded += fast.2;
+            // Limits around the fold's own steps (the interpreters start at
+            // zero: nothing ran in them).
+            for max in whole.1.saturating_sub(2)..=whole.1 + 1 {
+                let per_call = fold(&mut with_limit(Some(max)), &f, Quick::None, *init, items);
+                let mut i = with_limit(Some(max));
+                let fast = fold(&mut i, &f, Repeated::quick(&f), *init, items);
+                assert_eq!((fast.0, fast.1), (per_call.0, per_call.1), "{name} {max}");
+            }
+        }
+        // Most of the cases were folded at once (the others stop at the
+        // item they cannot fold).
+        assert!(folded >= 20, "{folded}");
     }
 }

@@ -271,6 +271,11 @@ pub(super) fn fold(
     it: &mut SeqIter,
 ) -> Result<Value> {
     interp.repeated(f, |interp, f| {
+        // Integer arithmetic over integers in an array: folded at once.
+        if let Some(items) = it.rest_in_array() {
+            let n = interp.fold_ints(f, &mut acc, items)?;
+            it.skip_in_array(n);
+        }
         while let Some(x) = it.next(interp)? {
             // The accumulator is handed over (not copied), so a collection
             // built up by `assoc`/`conj` is updated in place.
