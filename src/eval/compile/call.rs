@@ -53,6 +53,23 @@ impl<'a> ArgsCode<'a> {
         }
     }
 
+    /// The arguments of a call of `b` (a function it only calls may be
+    /// built once: `once.rs`).
+    fn of_call(b: &'static Builtin, args: &'a [Expr]) -> ArgsCode<'a> {
+        if args.len() < 3 {
+            return ArgsCode::of(args);
+        }
+        let codes: Vec<Code<'a>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| super::once::arg(b, i, a))
+            .collect();
+        match <[Code<'a>; 3]>::try_from(codes) {
+            Ok([a, b, c]) => ArgsCode::Three(a, b, c),
+            Err(codes) => ArgsCode::Many(codes),
+        }
+    }
+
     /// Evaluates the arguments and passes them to `k`.
     #[inline(always)]
     fn with(
@@ -157,7 +174,7 @@ fn push_or_drop(it: &mut Interp, bp: usize, r: Result<Value>) -> Result<()> {
 /// after its arguments are evaluated, as the walker gives it.
 pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Code<'a> {
     let accepted = b.arity.accepts(args.len());
-    let args = ArgsCode::of(args);
+    let args = ArgsCode::of_call(b, args);
     if !accepted {
         return Box::new(move |it, f| {
             args.with(it, f, |it, vals| it.call_builtin_mut(b, vals))

@@ -53,6 +53,7 @@ mod arith;
 pub(super) use arith::finish as arith2;
 mod build;
 mod call;
+mod once;
 mod place;
 
 use crate::analyze::expr::{Bind, Expr, FnArity, Loop, Slot};
