@@ -24,6 +24,13 @@ pub enum Expr {
     /// analyzer proved nothing reads the slot afterwards), so a collection
     /// held only there can be updated in place by the callee.
     MoveLocal(Slot),
+    /// A builtin's argument reading a local that its other arguments read
+    /// too and nothing reads after the call (`(assoc v :n (inc (:n v)))`
+    /// in tail position): the compiled call takes the value out of the
+    /// slot once the other arguments are evaluated (reading a local has no
+    /// effect, so when it is read cannot be told), so the callee can
+    /// update it in place. Read anywhere else, it is a [`Expr::Local`].
+    MoveLocalLate(Slot),
     Capture(u32),
     /// The closure being run (a named `fn` referring to itself).
     SelfFn,

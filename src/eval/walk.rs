@@ -12,7 +12,7 @@ impl Interp {
     pub(crate) fn eval(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
         match e {
             Expr::Const(v) => Ok(v.clone()),
-            Expr::Local(s) => Ok(self.local(frame, *s).clone()),
+            Expr::Local(s) | Expr::MoveLocalLate(s) => Ok(self.local(frame, *s).clone()),
             Expr::MoveLocal(s) => Ok(std::mem::replace(
                 &mut self.stack[frame.bp + *s as usize],
                 Value::Nil,

@@ -40,6 +40,11 @@ enum ArgsCode<'a> {
     Two(Code<'a>, Code<'a>),
     Three(Code<'a>, Code<'a>, Code<'a>),
     Many(Vec<Code<'a>>),
+    /// Arguments one of which takes a local late ([`Expr::MoveLocalLate`]):
+    /// the arguments (`Two`, `Three` or `Many`, `nil` in its place), its
+    /// position and the local's slot. (Any other such argument of the
+    /// call reads its local as a [`Expr::Local`] does.)
+    Late(Box<ArgsCode<'a>>, usize, usize),
 }
 
 impl<'a> ArgsCode<'a> {
@@ -56,6 +61,28 @@ impl<'a> ArgsCode<'a> {
     /// The arguments of a call of `b` (a function it only calls may be
     /// built once: `once.rs`).
     fn of_call(b: &'static Builtin, args: &'a [Expr]) -> ArgsCode<'a> {
+        let late = args.iter().enumerate().find_map(|(i, a)| match a {
+            Expr::MoveLocalLate(s) if args.len() >= 2 => Some((i, *s as usize)),
+            _ => None,
+        });
+        if let Some((late, slot)) = late {
+            let codes: Vec<Code<'a>> = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match i == late {
+                    true => Box::new(|_: &mut Interp, _: Frame| Ok(Value::Nil)) as Code<'a>,
+                    false => super::once::arg(b, i, a),
+                })
+                .collect();
+            let inner = match <[Code<'a>; 3]>::try_from(codes) {
+                Ok([a, b, c]) => ArgsCode::Three(a, b, c),
+                Err(codes) => match <[Code<'a>; 2]>::try_from(codes) {
+                    Ok([a, b]) => ArgsCode::Two(a, b),
+                    Err(codes) => ArgsCode::Many(codes),
+                },
+            };
+            return ArgsCode::Late(Box::new(inner), late, slot);
+        }
         if args.len() < 3 {
             return ArgsCode::of(args);
         }
@@ -110,7 +137,51 @@ impl<'a> ArgsCode<'a> {
                 }
                 k(it, &mut vals)
             }
+            ArgsCode::Late(inner, i, s) => {
+                // The arguments as the inner code evaluates them (written
+                // out: `with` calling itself would never end compiling).
+                let take = |it: &mut Interp| std::mem::replace(&mut it.stack[f.bp + s], Value::Nil);
+                match &**inner {
+                    ArgsCode::Two(a, b) => {
+                        let a = a(it, f)?;
+                        let b = b(it, f)?;
+                        let mut vals = [a, b];
+                        vals[*i] = take(it);
+                        k(it, &mut vals)
+                    }
+                    ArgsCode::Three(a, b, c) => {
+                        let a = a(it, f)?;
+                        let b = b(it, f)?;
+                        let c = c(it, f)?;
+                        let mut vals = [a, b, c];
+                        vals[*i] = take(it);
+                        k(it, &mut vals)
+                    }
+                    other => {
+                        let mut vals = other.values(it, f)?;
+                        vals[*i] = take(it);
+                        k(it, &mut vals)
+                    }
+                }
+            }
         }
+    }
+
+    /// The arguments' values in a `Vec`, in order.
+    fn values(&self, it: &mut Interp, f: Frame) -> Result<Vec<Value>> {
+        let codes: Vec<&Code> = match self {
+            ArgsCode::Zero => vec![],
+            ArgsCode::One(a) => vec![a],
+            ArgsCode::Two(a, b) => vec![a, b],
+            ArgsCode::Three(a, b, c) => vec![a, b, c],
+            ArgsCode::Many(codes) => codes.iter().collect(),
+            ArgsCode::Late(inner, i, s) => {
+                let mut vals = inner.values(it, f)?;
+                vals[*i] = std::mem::replace(&mut it.stack[f.bp + s], Value::Nil);
+                return Ok(vals);
+            }
+        };
+        codes.into_iter().map(|c| c(it, f)).collect()
     }
 }
 
@@ -146,6 +217,12 @@ impl ArgsCode<'_> {
                 for c in codes {
                     let r = c(it, f);
                     push_or_drop(it, bp, r)?;
+                }
+            }
+            // Built for builtins only (`of_call`); pushed all the same.
+            ArgsCode::Late(..) => {
+                for v in self.values(it, f)? {
+                    it.push_value(v);
                 }
             }
         }

@@ -121,7 +121,7 @@ pub(crate) fn loop_code(l: &Loop) -> &Compiled {
 pub(crate) fn compile(e: &Expr) -> Code<'_> {
     match e {
         Expr::Const(v) => Box::new(move |_, _| Ok(v.clone())),
-        Expr::Local(s) => {
+        Expr::Local(s) | Expr::MoveLocalLate(s) => {
             let s = *s as usize;
             Box::new(move |it, f| Ok(it.stack[f.bp + s].clone()))
         }

@@ -68,7 +68,11 @@ impl Place {
 /// lookup of those): it runs no call, so it cannot redefine anything.
 fn is_plain(e: &Expr) -> bool {
     match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::MoveLocal(_) | Expr::Capture(_) => true,
+        Expr::Const(_)
+        | Expr::Local(_)
+        | Expr::MoveLocal(_)
+        | Expr::MoveLocalLate(_)
+        | Expr::Capture(_) => true,
         Expr::Get(mk) => is_plain(&mk.0) && is_plain(&mk.1),
         _ => false,
     }
