@@ -13,7 +13,7 @@ use crate::analyze::{Analyzer, Context};
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::{budget, run_on_big_stack, Frame, Globals, Interp};
 use crate::reader::{read_program, Form, FormKind};
-use crate::value::{depth, regex, Func, Value};
+use crate::value::{depth, regex, Func, Returned, Value};
 
 /// How a program ended.
 #[derive(Debug)]
@@ -172,12 +172,15 @@ impl Interp {
     /// than [`depth::MAX_DEPTH`] is forgotten here, on the big stack, rather
     /// than kept for the host to drop (the turn itself did not fail: the
     /// program never asked to keep that value).
-    fn forget_deep_returns(&mut self, before: &[Option<Value>]) {
+    fn forget_deep_returns(&mut self, before: &[Option<Returned>]) {
         for (i, slot) in self.fn_returns.iter_mut().enumerate() {
-            let Some(v) = slot else { continue };
+            let Some(v) = slot.as_ref().and_then(Returned::value) else {
+                continue;
+            };
             let unchanged = before
                 .get(i)
                 .and_then(Option::as_ref)
+                .and_then(Returned::value)
                 .is_some_and(|old| same_storage(old, v));
             if !unchanged && depth::exceeds(v, depth::MAX_DEPTH) {
                 *slot = None;

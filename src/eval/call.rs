@@ -305,8 +305,8 @@ impl Interp {
         match (self.fn_returns.get_mut(id as usize), v) {
             // An integer over an integer (`fib`): written in place, without
             // the out-of-line drop and clone.
-            (Some(Some(Value::Int(old))), Value::Int(n)) => *old = *n,
-            (Some(slot), _) => *slot = Some(v.clone()),
+            (Some(Some(Returned::Value(Value::Int(old)))), &Value::Int(n)) => *old = n,
+            (Some(slot), _) => *slot = Some(Returned::of(v)),
             (None, _) => self.record_first_return(id, v),
         }
     }
@@ -314,11 +314,12 @@ impl Interp {
     #[cold]
     fn record_first_return(&mut self, id: GlobalId, v: &Value) {
         self.fn_returns.resize(id as usize + 1, None);
-        self.fn_returns[id as usize] = Some(v.clone());
+        self.fn_returns[id as usize] = Some(Returned::of(v));
     }
 
-    /// The value a `defn` function returned from its last successful call.
-    pub(crate) fn last_return(&self, id: GlobalId) -> Option<&Value> {
+    /// What is kept of the value a `defn` function returned from its last
+    /// successful call (`value/returned.rs`).
+    pub(crate) fn last_return(&self, id: GlobalId) -> Option<&Returned> {
         self.fn_returns.get(id as usize).and_then(Option::as_ref)
     }
 

@@ -48,7 +48,7 @@ use std::sync::Arc;
 use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result};
-use crate::value::{Func, Map, Value, Vector};
+use crate::value::{Func, Map, Returned, Value, Vector};
 
 pub use budget::{Budget, Limits};
 pub use compile::Compiled;
@@ -147,7 +147,7 @@ pub struct Interp {
     /// The value each `defn` function returned from its most recent
     /// successful call, by [`crate::analyze::expr::GlobalId`] (kept across
     /// turns; the prelude shows its type, R-25).
-    pub(crate) fn_returns: Vec<Option<Value>>,
+    pub(crate) fn_returns: Vec<Option<Returned>>,
     /// The user/ definitions the current program has (re)defined, in order.
     pub(crate) defined: Vec<GlobalId>,
     /// Values derived from hidden data, for the renderer.

@@ -467,7 +467,10 @@ mod tests {
         let Some(last) = i.globals.id("walk").and_then(|id| i.last_return(id)) else {
             panic!("walk's last return")
         };
-        assert_eq!(last.to_string(), "9");
+        assert_eq!(
+            last,
+            &crate::value::Returned::Value(crate::value::Value::Int(9))
+        );
     }
 
     /// A quick call (`Quick`) against the call it stands in for: the same

@@ -9,7 +9,7 @@ use crate::analyze::expr::{FnProto, GlobalId};
 use crate::error::{Error, ErrorKind};
 use crate::eval::hidden::HiddenMarks;
 use crate::eval::{Globals, Interp};
-use crate::value::{Func, Value};
+use crate::value::{Func, Returned, Value};
 
 pub use crate::eval::ToolCall;
 
@@ -166,8 +166,9 @@ pub struct MemoryEntry {
 pub struct FnInfo {
     /// The parameter vectors as written, whitespace collapsed: `[x] [x y]`.
     pub params: String,
-    /// The value its most recent successful call returned, if any.
-    pub last_return: Option<Value>,
+    /// What is kept of the value its most recent successful call
+    /// returned, if any (its type label is shown: [`Returned`]).
+    pub last_return: Option<Returned>,
 }
 
 impl MemoryView {
@@ -181,7 +182,7 @@ impl MemoryView {
     /// function (by its definition id) returned from its last call.
     pub fn from_globals(
         globals: &Globals,
-        last_return: impl Fn(GlobalId) -> Option<Value>,
+        last_return: impl Fn(GlobalId) -> Option<Returned>,
     ) -> MemoryView {
         let entries = globals
             .iter()
@@ -278,7 +279,7 @@ mod tests {
             f,
             Some(FnInfo {
                 params: "[x & more]".into(),
-                last_return: Some(Value::Int(3))
+                last_return: Some(Returned::Value(Value::Int(3)))
             })
         );
         assert_eq!(

@@ -2,7 +2,7 @@
 //! type labels, samples and docstring cleaning.
 
 use crate::format::to_clojure;
-use crate::value::{LazySeq, Value};
+use crate::value::{LazySeq, Returned, Value};
 
 /// The column (0-based) where the `;` of an entry's comment goes.
 pub const COMMENT_COLUMN: usize = 33;
@@ -40,6 +40,17 @@ pub fn type_label(v: &Value) -> String {
         Value::Var(_) => "var".into(),
         Value::Lazy(_) => "list[infinite]".into(),
         Value::Reduced(_) => "reduced".into(),
+    }
+}
+
+/// The type label of what is kept of a function's last return: a
+/// collection's from its kind and size, as [`type_label`] gives it.
+pub fn returned_label(r: &Returned) -> String {
+    match r {
+        Returned::List(n) => format!("list[{n}]"),
+        Returned::Map(n) => format!("map[{n}]"),
+        Returned::Set(n) => format!("set[{n}]"),
+        Returned::Value(v) => type_label(v),
     }
 }
 

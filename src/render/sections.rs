@@ -2,7 +2,7 @@
 //! a function from the input to its text (`None` = section left out).
 
 use super::input::{MemoryEntry, MemoryView, RenderInput, ToolInfo, TurnRecord};
-use super::layout::{entry, quoted_doc, sample, type_label};
+use super::layout::{entry, quoted_doc, returned_label, sample, type_label};
 use super::options::RenderOptions;
 use crate::format::to_clojure;
 use crate::value::Value;
@@ -121,7 +121,7 @@ fn function_line(e: &MemoryEntry) -> String {
         .function
         .as_ref()
         .and_then(|f| f.last_return.as_ref())
-        .map(|v| format!("-> {}", type_label(v)));
+        .map(|r| format!("-> {}", returned_label(r)));
     match (doc, ret) {
         (Some(d), Some(r)) => entry(&name_part, &format!("{d} {r}")),
         (Some(d), None) => entry(&name_part, &d),

@@ -11,7 +11,7 @@ use super::Session;
 use crate::analyze::expr::GlobalId;
 use crate::eval::hidden::HiddenMarks;
 use crate::eval::Globals;
-use crate::value::Value;
+use crate::value::Returned;
 
 /// Which perspective to render.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +101,7 @@ pub(super) fn render_input_at(
     session: &Session,
     turns: &[super::Turn],
     globals: &Globals,
-    last_return: impl Fn(GlobalId) -> Option<Value> + Copy,
+    last_return: impl Fn(GlobalId) -> Option<Returned> + Copy,
     hidden: HiddenMarks,
     tools: Vec<RenderTool>,
     protocol: super::Protocol,

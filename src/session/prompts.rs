@@ -40,7 +40,7 @@ use crate::analyze::expr::GlobalId;
 use crate::eval::hidden::HiddenMarks;
 use crate::eval::Globals;
 use crate::render::{self, ToolInfo as RenderTool};
-use crate::value::Value;
+use crate::value::{Returned, Value};
 
 /// Every prompt of a session, oldest first.
 #[derive(Default)]
@@ -62,7 +62,7 @@ struct State {
     settings: Arc<Settings>,
     /// `Interp::last_return` of every function that has one (shared with
     /// the prompt before when it holds the same numbers).
-    returns: Arc<[(GlobalId, Value)]>,
+    returns: Arc<[(GlobalId, Returned)]>,
     /// `Interp::hidden`, when anything is marked.
     hidden: Option<Arc<HiddenMarks>>,
 }
@@ -260,20 +260,27 @@ impl Session {
 }
 
 /// Whether `a` and `b` are the same functions' returns, all of them nil,
-/// booleans or numbers of the same bits (a cheap test: other values are
-/// not compared, and then not shared).
+/// booleans or numbers of the same bits, or collections of the same kind
+/// and size (a cheap test: other values are not compared, and then not
+/// shared).
 fn same_numbers<'v>(
-    a: &[(GlobalId, Value)],
-    mut b: impl Iterator<Item = (GlobalId, &'v Value)>,
+    a: &[(GlobalId, Returned)],
+    mut b: impl Iterator<Item = (GlobalId, &'v Returned)>,
 ) -> bool {
     a.iter().all(|(i, x)| {
         b.next().is_some_and(|(j, y)| {
             *i == j
                 && match (x, y) {
-                    (Value::Nil, Value::Nil) => true,
-                    (Value::Bool(p), Value::Bool(q)) => p == q,
-                    (Value::Int(p), Value::Int(q)) => p == q,
-                    (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
+                    (Returned::Value(x), Returned::Value(y)) => match (x, y) {
+                        (Value::Nil, Value::Nil) => true,
+                        (Value::Bool(p), Value::Bool(q)) => p == q,
+                        (Value::Int(p), Value::Int(q)) => p == q,
+                        (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
+                        _ => false,
+                    },
+                    (Returned::List(p), Returned::List(q))
+                    | (Returned::Map(p), Returned::Map(q))
+                    | (Returned::Set(p), Returned::Set(q)) => p == q,
                     _ => false,
                 }
         })

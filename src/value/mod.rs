@@ -29,6 +29,7 @@ pub(crate) mod lazy;
 pub(crate) mod map;
 pub(crate) mod order;
 pub(crate) mod regex;
+pub(crate) mod returned;
 pub(crate) mod serial;
 pub(crate) mod set;
 pub(crate) mod shared_vec;
@@ -44,6 +45,7 @@ pub use json::{from_json, to_json, to_json_lossless, to_json_within};
 
 pub use keyword::Kw;
 pub use map::Map;
+pub use returned::Returned;
 pub use set::Set;
 pub use vector::Vector;
 
