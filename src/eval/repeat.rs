@@ -15,7 +15,9 @@
 //! value each `defn` records as its last return are those of
 //! [`Interp::call`]. A keyword, integer arithmetic by a core builtin and
 //! the integer predicates (`zero?`, `even?` …) and `count` are done in place
-//! ([`Quick`]); any other builtin is called directly
+//! ([`Quick`]), and `reduce`'s integer arithmetic over integers in an
+//! array is folded at once ([`Interp::fold_ints`]); any other builtin is
+//! called directly
 //! (its kind found once, not per call); any other function (a closure of
 //! several arities or a variadic one) is called by [`Interp::call_mut`].
 
