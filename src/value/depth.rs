@@ -475,6 +475,30 @@ mod tests {
     /// Orders holding a few line-item records (measured in place) among
     /// which one holds something deeper at each level the in-place
     /// measure looks at, or past it.
+    /// A record's keys are skipped when its shape says none of them nests;
+    /// a key that does nest is measured like a value.
+    #[test]
+    fn records_keys_count_when_they_nest() {
+        let record = |keys: Vec<Value>| {
+            let n = keys.len();
+            let shallow = !keys.iter().any(is_nested);
+            let shape = crate::value::map::shape_of(keys);
+            let mut fields = crate::value::map::Fields::with_capacity_and(n, shape);
+            (0..n).for_each(|_| fields.push(Value::Int(1)));
+            Value::Map(crate::value::Map::from_fields_known(fields, shallow))
+        };
+        let flat = record(vec![Value::keyword("a"), Value::string("b")]);
+        assert!(!exceeds(&flat, 2));
+        assert!(exceeds(&flat, 1));
+        let deep_key = record(vec![Value::keyword("a"), nested(6)]);
+        assert!(!exceeds(&deep_key, 7));
+        assert!(exceeds(&deep_key, 6));
+        // Among many records (measured in place, `quick_height`).
+        let rows = Value::vector_from((0..40).map(|_| deep_key.clone()).collect::<Vec<_>>());
+        assert!(!exceeds(&rows, 8));
+        assert!(exceeds(&rows, 7));
+    }
+
     #[test]
     fn orders_of_line_items_are_measured_exactly() {
         let kw = Value::keyword;

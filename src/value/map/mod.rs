@@ -41,16 +41,22 @@ pub(crate) type Entries = SharedVec<(Value, Value)>;
 /// ([`Transition`]).
 pub(crate) type Shape = SharedVec<Value, Transition>;
 
-/// The shape with one more key that records of a shape took when that key
-/// was added (`(assoc row :total t)` over many rows gives every row the
-/// same new shape); the first key added to records of a shape is kept,
-/// records given another one become small maps.
+/// What a shape keeps beside its keys: the shape with one more key that
+/// records of it took when that key was added (`(assoc row :total t)` over
+/// many rows gives every row the same new shape; the first key added to
+/// records of a shape is kept, records given another one become small
+/// maps), and whether none of its keys holds another value (keywords,
+/// strings: the depth check then reads only a record's values).
 #[derive(Default)]
-pub(crate) struct Transition(std::sync::OnceLock<(Value, Shape)>);
+pub(crate) struct Transition {
+    next: std::sync::OnceLock<(Value, Shape)>,
+    scalar_keys: bool,
+}
 
 impl Clone for Transition {
     /// Never in fact: a shape is not written after it is made, so not
-    /// copied; a copy would start without a transition.
+    /// copied; a copy would start without a transition (and measure its
+    /// keys).
     fn clone(&self) -> Transition {
         Transition::default()
     }
@@ -68,7 +74,14 @@ pub(crate) fn shape_addr(m: &Map) -> Option<usize> {
 
 /// A shape of `keys` (distinct, at most [`SMALL`]).
 pub(crate) fn shape_of(keys: Vec<Value>) -> Shape {
-    Shape::from_vec_and(keys, Transition::default())
+    let scalar_keys = !keys.iter().any(is_nested);
+    Shape::from_vec_and(
+        keys,
+        Transition {
+            next: std::sync::OnceLock::new(),
+            scalar_keys,
+        },
+    )
 }
 
 /// The shape of `shape`'s keys and `k` (a key it does not have), when
@@ -77,7 +90,7 @@ fn shape_with(shape: &Shape, k: &Value) -> Option<Shape> {
     if shape.len() >= SMALL {
         return None;
     }
-    let (key, next) = shape.extra().0.get_or_init(|| {
+    let (key, next) = shape.extra().next.get_or_init(|| {
         let mut keys = shape.to_vec();
         keys.push(k.clone());
         (k.clone(), shape_of(keys))
@@ -609,9 +622,10 @@ impl Map {
     }
 
     /// Calls `f` on each key and each value of a map of at most [`SMALL`]
-    /// entries (keys and values in no particular order), for walks that
-    /// want no iterator; `false` (nothing visited) for a large or sorted
-    /// map.
+    /// entries (keys and values in no particular order) that may hold
+    /// another value, for the depth check's walk: every part, but a
+    /// record's keys when its shape says none of them holds anything.
+    /// `false` (nothing visited) for a large or sorted map.
     #[inline]
     pub fn for_each_small_part<'a>(&'a self, mut f: impl FnMut(&'a Value)) -> bool {
         match &self.0 {
@@ -624,7 +638,10 @@ impl Map {
                 true
             }
             Repr::Record(v, _) => {
-                v.extra().iter().for_each(&mut f);
+                let shape = v.extra();
+                if !shape.extra().scalar_keys {
+                    shape.iter().for_each(&mut f);
+                }
                 v.iter().for_each(f);
                 true
             }
