@@ -113,14 +113,8 @@ fn reads(e: &Expr, s: Slot) -> bool {
 mod tests {
     use crate::eval::Interp;
 
-    /// The printed result (or error kind) and the heap bytes charged.
     fn run(src: &str) -> (String, u64) {
-        let mut i = Interp::standalone();
-        let shown = match i.run_program(src).result {
-            Ok(v) => v.to_string(),
-            Err(e) => format!("{:?}", e.kind()),
-        };
-        (shown, i.budget.heap_bytes())
+        Interp::standalone().run_for_heap(src)
     }
 
     #[test]

@@ -204,6 +204,17 @@ impl Interp {
         Interp::new(Box::new(StaticHost::default()), Limits::default())
     }
 
+    /// Runs `src` (tests): its value printed, or its error's kind, and the
+    /// heap bytes charged since the interpreter was made.
+    #[cfg(test)]
+    pub(crate) fn run_for_heap(&mut self, src: &str) -> (String, u64) {
+        let shown = match self.run_program(src).result {
+            Ok(v) => v.to_string(),
+            Err(e) => format!("{:?}", e.kind()),
+        };
+        (shown, self.budget.heap_bytes())
+    }
+
     /// Charges `n` steps of work.
     #[inline]
     pub(crate) fn tick(&mut self, n: u64) -> Result<()> {

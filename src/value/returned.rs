@@ -52,13 +52,8 @@ mod tests {
     use crate::eval::Interp;
     use crate::value::Value;
 
-    /// The result and the heap bytes charged.
     fn run(i: &mut Interp, src: &str) -> (String, u64) {
-        let shown = match i.run_program(src).result {
-            Ok(v) => v.to_string(),
-            Err(e) => format!("{:?}", e.kind()),
-        };
-        (shown, i.budget.heap_bytes())
+        i.run_for_heap(src)
     }
 
     /// A `defn` folded over its own last return updates it in place: it
