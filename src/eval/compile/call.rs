@@ -49,51 +49,39 @@ enum ArgsCode<'a> {
 
 impl<'a> ArgsCode<'a> {
     fn of(args: &'a [Expr]) -> ArgsCode<'a> {
-        match args {
-            [] => ArgsCode::Zero,
-            [a] => ArgsCode::One(compile(a)),
-            [a, b] => ArgsCode::Two(compile(a), compile(b)),
-            [a, b, c] => ArgsCode::Three(compile(a), compile(b), compile(c)),
-            _ => ArgsCode::Many(args.iter().map(compile).collect()),
+        ArgsCode::from_codes(args.iter().map(compile).collect())
+    }
+
+    /// The arguments of a call of `b`: an argument taking a local late
+    /// ([`ArgsCode::Late`]), a function it only calls built once
+    /// (`once.rs`).
+    fn of_call(b: &'static Builtin, args: &'a [Expr]) -> ArgsCode<'a> {
+        let late = args.iter().enumerate().find_map(|(i, a)| match a {
+            Expr::MoveLocalLate(s) => Some((i, *s as usize)),
+            _ => None,
+        });
+        let codes = args.iter().enumerate().map(|(i, a)| match late {
+            Some((l, _)) if l == i => Box::new(|_: &mut Interp, _: Frame| Ok(Value::Nil)),
+            _ => super::once::arg(b, i, a),
+        });
+        let codes = ArgsCode::from_codes(codes.collect());
+        match late {
+            Some((i, slot)) => ArgsCode::Late(Box::new(codes), i, slot),
+            None => codes,
         }
     }
 
-    /// The arguments of a call of `b` (a function it only calls may be
-    /// built once: `once.rs`).
-    fn of_call(b: &'static Builtin, args: &'a [Expr]) -> ArgsCode<'a> {
-        let late = args.iter().enumerate().find_map(|(i, a)| match a {
-            Expr::MoveLocalLate(s) if args.len() >= 2 => Some((i, *s as usize)),
-            _ => None,
-        });
-        if let Some((late, slot)) = late {
-            let codes: Vec<Code<'a>> = args
-                .iter()
-                .enumerate()
-                .map(|(i, a)| match i == late {
-                    true => Box::new(|_: &mut Interp, _: Frame| Ok(Value::Nil)) as Code<'a>,
-                    false => super::once::arg(b, i, a),
-                })
-                .collect();
-            let inner = match <[Code<'a>; 3]>::try_from(codes) {
-                Ok([a, b, c]) => ArgsCode::Three(a, b, c),
-                Err(codes) => match <[Code<'a>; 2]>::try_from(codes) {
-                    Ok([a, b]) => ArgsCode::Two(a, b),
-                    Err(codes) => ArgsCode::Many(codes),
-                },
-            };
-            return ArgsCode::Late(Box::new(inner), late, slot);
-        }
-        if args.len() < 3 {
-            return ArgsCode::of(args);
-        }
-        let codes: Vec<Code<'a>> = args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| super::once::arg(b, i, a))
-            .collect();
-        match <[Code<'a>; 3]>::try_from(codes) {
-            Ok([a, b, c]) => ArgsCode::Three(a, b, c),
-            Err(codes) => ArgsCode::Many(codes),
+    /// The arguments compiled to `codes`, in order.
+    fn from_codes(codes: Vec<Code<'a>>) -> ArgsCode<'a> {
+        let mut codes = codes.into_iter();
+        match (codes.next(), codes.next(), codes.next(), codes.len()) {
+            (None, ..) => ArgsCode::Zero,
+            (Some(a), None, ..) => ArgsCode::One(a),
+            (Some(a), Some(b), None, _) => ArgsCode::Two(a, b),
+            (Some(a), Some(b), Some(c), 0) => ArgsCode::Three(a, b, c),
+            (Some(a), Some(b), Some(c), _) => {
+                ArgsCode::Many([a, b, c].into_iter().chain(codes).collect())
+            }
         }
     }
 
