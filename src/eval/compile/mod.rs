@@ -44,7 +44,13 @@
 //! where `max_steps` fires and everything printed before it are the same
 //! whichever path runs: one step per builtin call, per fast-path
 //! arithmetic/comparison/`get`, per closure entry and per `recur` back-edge
-//! (charged when the loop or function body runs again).
+//! (charged when the loop or function body runs again). Steps of
+//! consecutive in-place integer folds by `reduce` (`Interp::fold_ints`) are
+//! charged together, and only when all of them fit under the step limit;
+//! otherwise call by call. A function that `update`/`update-in` only calls,
+//! built by a builder of constant arguments, is built once per site, each
+//! evaluation charging the steps and heap bytes its first build charged
+//! (`once.rs`).
 //!
 //! Lifetimes: code compiled for a [`crate::analyze::expr::FnArity`] or a
 //! [`crate::analyze::expr::Loop`] borrows the expressions it was compiled
