@@ -141,15 +141,6 @@ impl ArithOp {
         }
     }
 
-    /// Whether the operation is a comparison (its answer a boolean).
-    #[inline]
-    pub fn is_test(self) -> bool {
-        matches!(
-            self,
-            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq
-        )
-    }
-
     /// The result for two integers; `None` (overflow, division by zero)
     /// leaves the error to the builtin.
     #[inline]

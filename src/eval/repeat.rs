@@ -362,7 +362,7 @@ impl Interp {
         }
         let mut n = 0usize;
         for x in items {
-            let (&Value::Int(b), false) = (x, op.is_test()) else {
+            let &Value::Int(b) = x else {
                 break;
             };
             match op.ints(a, b) {

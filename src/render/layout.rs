@@ -25,9 +25,7 @@ pub fn entry(name_part: &str, comment: &str) -> String {
 /// `symbol`, a var `var`, a `(reduced x)` `reduced`.
 pub fn type_label(v: &Value) -> String {
     match v {
-        Value::Vector(items) => format!("list[{}]", items.len()),
-        Value::Map(m) => format!("map[{}]", m.len()),
-        Value::Set(s) => format!("set[{}]", s.len()),
+        Value::Vector(_) | Value::Map(_) | Value::Set(_) => returned_label(&Returned::of(v)),
         Value::Str(_) => "string".into(),
         Value::Int(_) => "integer".into(),
         Value::Float(_) => "float".into(),
@@ -43,8 +41,9 @@ pub fn type_label(v: &Value) -> String {
     }
 }
 
-/// The type label of what is kept of a function's last return: a
-/// collection's from its kind and size, as [`type_label`] gives it.
+/// The type label of what is kept of a function's last return, a
+/// collection's from its kind and size (what [`type_label`] gives any
+/// collection).
 pub fn returned_label(r: &Returned) -> String {
     match r {
         Returned::List(n) => format!("list[{n}]"),
