@@ -106,19 +106,17 @@ fn replace_impl(
         Value::Str(m) => {
             // A literal match: Clojure inserts the replacement literally too.
             if let Value::Str(r) = &args[2] {
-                let out = if first_only {
-                    s.replacen(&**m, r, 1)
-                } else {
-                    if !m.is_empty() && r.len() > m.len() {
-                        let count = s.matches(&**m).count();
-                        let grown = s.len() + count * (r.len() - m.len());
-                        if grown > room {
-                            return Err(out_of_room(interp));
-                        }
+                if !first_only && !m.is_empty() && r.len() > m.len() {
+                    let count = s.matches(&**m).count();
+                    let grown = s.len() + count * (r.len() - m.len());
+                    if grown > room {
+                        return Err(out_of_room(interp));
                     }
-                    replace_all(s, m, r)
-                };
-                return built(interp, out);
+                }
+                return super::build::in_text_buf(interp, |out| {
+                    replace_into(out, s, m, r, first_only);
+                    true
+                });
             }
             compile_regex(&regex::escape(m))?
         }
@@ -175,12 +173,66 @@ pub(super) fn replace_first(interp: &mut Interp, args: &[Value]) -> Result<Value
     replace_impl(interp, args, "replace-first", true)
 }
 
-/// `s` with every `m` replaced by `r`: a one-character `m` (`"-"`) is
-/// searched as a character (memchr), anything longer as a string.
-fn replace_all(s: &str, m: &str, r: &str) -> String {
-    let mut chars = m.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => s.replace(c, r),
-        _ => s.replace(m, r),
+/// `s` with `m` replaced by `r` (every `m`, or the first only), written
+/// to `out`; the result is built in the interpreter's buffer and copied
+/// once into its own allocation ([`in_text_buf`]). One ASCII character
+/// replaced by another everywhere (`"-"` → `"_"`) is a byte swap of the
+/// copied text; another one-byte `m` is found by a scan of the bytes
+/// (memchr on longer texts); anything longer is searched as a string (an
+/// empty `m` matches at every character boundary, as `str::replace` has it).
+///
+/// [`in_text_buf`]: super::build::in_text_buf
+fn replace_into(out: &mut String, s: &str, m: &str, r: &str, first_only: bool) {
+    if let ([from], [to], false) = (m.as_bytes(), r.as_bytes(), first_only) {
+        let start = out.len();
+        out.push_str(s);
+        // SAFETY: a one-byte UTF-8 text is an ASCII byte, which occurs in
+        // UTF-8 only as that character; swapping it for another ASCII byte
+        // leaves the text valid UTF-8.
+        for b in unsafe { &mut out.as_mut_vec()[start..] } {
+            if b == from {
+                *b = *to;
+            }
+        }
+        return;
     }
+    let mut last = 0;
+    let mut at = |start: usize, out: &mut String| {
+        out.push_str(&s[last..start]);
+        out.push_str(r);
+        last = start + m.len();
+    };
+    match m.as_bytes() {
+        [b] if s.len() > SHORT_SCAN => {
+            for start in memchr::memchr_iter(*b, s.as_bytes()) {
+                at(start, out);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        [b] => {
+            for (start, c) in s.bytes().enumerate() {
+                if c == *b {
+                    at(start, out);
+                    if first_only {
+                        break;
+                    }
+                }
+            }
+        }
+        _ => {
+            for (start, _) in s.match_indices(m) {
+                at(start, out);
+                if first_only {
+                    break;
+                }
+            }
+        }
+    }
+    out.push_str(&s[last..]);
 }
+
+/// The longest text [`replace_into`] scans byte by byte for a one-byte
+/// match (memchr's setup costs more than the scan below it).
+const SHORT_SCAN: usize = 64;

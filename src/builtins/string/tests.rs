@@ -323,6 +323,34 @@ fn replace_cases() {
     assert_eq!(ok(replace, &[s("ab"), re("[a-z]"), up]), "\"AB\"");
 }
 
+/// A literal `replace`/`replace-first` gives what `str::replace` and
+/// `str::replacen` give, on every path of its writer: the ASCII byte swap,
+/// one-byte matches in short and long texts (a scan and memchr), longer
+/// and empty matches, non-ASCII texts around them.
+#[test]
+fn literal_replace_is_str_replace() {
+    let long = format!("{}-é-{}", "ab-".repeat(40), "ü".repeat(30));
+    let texts = ["", "a-b-c", "--", "héllo-wörld-", "aaaa", long.as_str()];
+    let pairs = [
+        ("-", "_"),
+        ("-", "__"),
+        ("-", ""),
+        ("-", "é"),
+        ("aa", "b"),
+        ("ö", "o"),
+        ("", "+"),
+        ("ab-", "x"),
+    ];
+    for t in texts {
+        for (m, r) in pairs {
+            let all = call(replace, &[s(t), s(m), s(r)]).unwrap();
+            assert_eq!(all.as_str(), Some(t.replace(m, r).as_str()), "{t:?} {m:?} {r:?}");
+            let first = call(replace_first, &[s(t), s(m), s(r)]).unwrap();
+            assert_eq!(first.as_str(), Some(t.replacen(m, r, 1).as_str()), "{t:?} {m:?} {r:?}");
+        }
+    }
+}
+
 #[test]
 fn regex_functions() {
     assert_eq!(ok(re_find, &[re("\\d+"), s("v1")]), "\"1\"");
