@@ -256,6 +256,25 @@ fn trims_and_cases() {
     assert_eq!(err(upper_case, &[Value::Nil]), ErrorKind::Type);
 }
 
+/// `upper-case`/`lower-case` of ASCII texts (every ASCII byte, at every
+/// offset of the eight-byte chunks, in texts of 0 to 40 bytes) and of
+/// non-ASCII ones give what `str::to_uppercase`/`to_lowercase` give.
+#[test]
+fn cases_are_std_cases() {
+    let all: String = (0u8..0x80).map(char::from).collect();
+    let mut texts: Vec<String> = (0..=40)
+        .flat_map(|len| (0..all.len()).step_by(7).map(move |at| (at, len)))
+        .map(|(at, len)| all.chars().cycle().skip(at).take(len).collect())
+        .collect();
+    texts.extend(["Straße", "ÉCOLE école", "ǅ-ǆ-Ǆ"].map(String::from));
+    for t in &texts {
+        let up = call(upper_case, &[s(t)]).unwrap();
+        assert_eq!(up.as_str(), Some(t.to_uppercase().as_str()), "{t:?}");
+        let low = call(lower_case, &[s(t)]).unwrap();
+        assert_eq!(low.as_str(), Some(t.to_lowercase().as_str()), "{t:?}");
+    }
+}
+
 #[test]
 fn predicates_and_indices() {
     assert_eq!(ok(starts_with, &[s("hello"), s("he")]), "true");
