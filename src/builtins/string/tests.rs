@@ -363,9 +363,17 @@ fn literal_replace_is_str_replace() {
     for t in texts {
         for (m, r) in pairs {
             let all = call(replace, &[s(t), s(m), s(r)]).unwrap();
-            assert_eq!(all.as_str(), Some(t.replace(m, r).as_str()), "{t:?} {m:?} {r:?}");
+            assert_eq!(
+                all.as_str(),
+                Some(t.replace(m, r).as_str()),
+                "{t:?} {m:?} {r:?}"
+            );
             let first = call(replace_first, &[s(t), s(m), s(r)]).unwrap();
-            assert_eq!(first.as_str(), Some(t.replacen(m, r, 1).as_str()), "{t:?} {m:?} {r:?}");
+            assert_eq!(
+                first.as_str(),
+                Some(t.replacen(m, r, 1).as_str()),
+                "{t:?} {m:?} {r:?}"
+            );
         }
     }
 }
