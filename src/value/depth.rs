@@ -40,12 +40,21 @@ pub fn exceeds(v: &Value, max: usize) -> bool {
     if !is_nested(v) {
         return 1 > max;
     }
+    // A flat map is taken at its upper bound of three levels, which may be
+    // one more than it is (its records replaced by scalars): a value found
+    // too deep so is measured again exactly.
+    measure(v, max, false) && measure(v, max, true)
+}
+
+/// [`exceeds`] for a nested `v`; `exact` measures flat maps too.
+fn measure(v: &Value, max: usize, exact: bool) -> bool {
     let mut heights: Heights = HashMap::default();
     // What lazy links hold, measured on their own (module docs); each link
     // once (a realised chain may even lead back to itself).
     let mut roots: Roots = Roots {
         values: vec![v],
         links: HashSet::default(),
+        exact,
     };
     while let Some(root) = roots.values.pop() {
         if root_exceeds(root, max, &mut heights, &mut roots) {
@@ -59,6 +68,8 @@ pub fn exceeds(v: &Value, max: usize) -> bool {
 struct Roots<'a> {
     values: Vec<&'a Value>,
     links: HashSet<usize, BuildHasherDefault<AddrHasher>>,
+    /// Whether flat maps are measured ([`exceeds`]).
+    exact: bool,
 }
 
 /// [`exceeds`] for one root.
@@ -197,6 +208,8 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
         }
         Value::Set(items) => items.iter().for_each(|c| see_child(c, &mut height, work)),
         Value::Map(m) if m.is_shallow_record() => {}
+        // Keys of nothing, values of at most a shallow record each.
+        Value::Map(m) if m.is_flat() && !roots.exact => height = 3,
         Value::Map(m) => {
             let small = m.for_each_small_part(|c| see_child(c, &mut height, work));
             if !small {
@@ -442,6 +455,35 @@ mod tests {
         let m = Value::map_from([(Value::keyword("a"), nested(5))]);
         assert!(exceeds(&m, 5));
         assert!(!exceeds(&m, 6));
+    }
+
+    /// A flat lookup map (`depth` skips its entries) counts as deep as it
+    /// is: three levels with a record among its values, two with scalars
+    /// only (its records replaced), at the limit and one past it.
+    #[test]
+    fn flat_maps_are_measured_exactly() {
+        let wrap = |mut v: Value, levels: usize| {
+            for _ in 0..levels {
+                v = Value::vector_from([v]);
+            }
+            v
+        };
+        let record = Value::map_from([(Value::keyword("n"), Value::Int(1))]);
+        let mut m = crate::value::Map::new();
+        for i in 0..100 {
+            m.insert(Value::Int(i), record.clone());
+        }
+        assert!(m.is_flat());
+        let three = Value::Map(m.clone());
+        assert!(!exceeds(&wrap(three.clone(), 7), 10));
+        assert!(exceeds(&wrap(three, 8), 10));
+        for i in 0..100 {
+            m.update_value(&Value::Int(i), |_| Ok::<_, ()>(Value::Int(i)));
+        }
+        assert!(m.is_flat());
+        let two = Value::Map(m);
+        assert!(!exceeds(&wrap(two.clone(), 8), 10));
+        assert!(exceeds(&wrap(two, 9), 10));
     }
 
     #[test]

@@ -173,9 +173,9 @@ pub(super) fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value
     let mut coll = take(&mut a[0]);
     if let Value::Map(m) = &mut coll {
         // An existing key is updated where it is: one search, not two.
-        if let Some(slot) = m.get_mut(&a[1]) {
-            let old = std::mem::replace(slot, Value::Nil);
-            *slot = call_with_extra(interp, &a[2], old, &a[3..])?;
+        let (k, f, extra) = (&a[1], &a[2], &a[3..]);
+        if let Some(done) = m.update_value(k, |old| call_with_extra(interp, f, old, extra)) {
+            done?;
             return Ok(coll);
         }
     }

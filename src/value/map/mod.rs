@@ -134,7 +134,11 @@ enum Repr {
     /// key its shape takes next ([`Transition`]); any other write makes it
     /// `Small`.
     Record(Fields, bool),
-    Large(Arc<Ordered>),
+    /// A hash-indexed map, and whether it is flat ([`Map::is_flat`]): no
+    /// key holds another value and every value is a scalar, an empty
+    /// collection or a shallow record. The flag lives in the handle, as
+    /// `Small`'s does.
+    Large(Arc<Ordered>, bool),
     /// `sorted-map`: canonical key order, at any size (possibly empty).
     Sorted(Arc<Sorted>),
 }
@@ -218,6 +222,19 @@ fn sorted_mut(m: &mut Arc<Sorted>) -> &mut Sorted {
 #[inline(always)]
 fn shallow_pair(k: &Value, v: &Value) -> bool {
     !is_nested(k) && !is_nested(v)
+}
+
+/// Whether `v` may be a flat map's value ([`Map::is_flat`]): a scalar, an
+/// empty collection or a shallow record.
+#[inline(always)]
+fn flat_value(v: &Value) -> bool {
+    !is_nested(v) || matches!(v, Value::Map(m) if m.is_shallow_record())
+}
+
+/// Whether `(k, v)` may be a flat map's entry ([`Map::is_flat`]).
+#[inline(always)]
+fn flat_pair(k: &Value, v: &Value) -> bool {
+    !is_nested(k) && flat_value(v)
 }
 
 /// Whether no entry holds another value.
@@ -377,7 +394,7 @@ impl Map {
             Repr::Empty => 0,
             Repr::Small(v, _) => v.len(),
             Repr::Record(v, _) => v.len(),
-            Repr::Large(m) => m.len(),
+            Repr::Large(m, _) => m.len(),
             Repr::Sorted(m) => m.len(),
         }
     }
@@ -395,7 +412,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v, _) => (v.strong_count() > 1).then(|| v.addr()),
             Repr::Record(v, _) => (v.strong_count() > 1).then(|| v.addr()),
-            Repr::Large(m) => super::shared_addr(m),
+            Repr::Large(m, _) => super::shared_addr(m),
             Repr::Sorted(m) => super::shared_addr(m),
         }
     }
@@ -406,7 +423,7 @@ impl Map {
             (Repr::Empty, Repr::Empty) => true,
             (Repr::Small(a, _), Repr::Small(b, _)) => a.ptr_eq(b),
             (Repr::Record(a, _), Repr::Record(b, _)) => a.ptr_eq(b),
-            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+            (Repr::Large(a, _), Repr::Large(b, _)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
         }
@@ -418,7 +435,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v, _) => position(v, k).map(|i| &v[i].1),
             Repr::Record(v, _) => record_get(v, k),
-            Repr::Large(m) => m.get(k),
+            Repr::Large(m, _) => m.get(k),
             Repr::Sorted(m) => m.get(k),
         }
     }
@@ -443,7 +460,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
             Repr::Record(v, _) => record_find(v, is_key),
-            Repr::Large(m) => m.get_by(super::hash::str_hash(text), is_key),
+            Repr::Large(m, _) => m.get_by(super::hash::str_hash(text), is_key),
             Repr::Sorted(m) => m.get(&Value::string(text)),
         }
     }
@@ -455,7 +472,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
             Repr::Record(v, _) => record_find(v, is_key),
-            Repr::Large(m) => m.get_by(super::hash::keyword_hash(name), is_key),
+            Repr::Large(m, _) => m.get_by(super::hash::keyword_hash(name), is_key),
             Repr::Sorted(m) => m.get(&Value::keyword(name)),
         }
     }
@@ -466,7 +483,7 @@ impl Map {
             Repr::Empty => None,
             Repr::Small(v, _) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
             Repr::Record(v, _) => key_position(v.extra(), k).map(|i| (&v.extra()[i], &v[i])),
-            Repr::Large(m) => m.get_key_value(k),
+            Repr::Large(m, _) => m.get_key_value(k),
             Repr::Sorted(m) => m.get_key_value(k),
         }
     }
@@ -521,13 +538,17 @@ impl Map {
                     let Repr::Small(entries, _) = std::mem::take(&mut self.0) else {
                         unreachable!("a small map")
                     };
+                    let flat = flat_pair(&k, &v) && entries.iter().all(|(k, v)| flat_pair(k, v));
                     let mut large = Ordered::from_distinct(entries.into_vec());
                     large.insert(k, v);
-                    self.0 = Repr::Large(Arc::new(large));
+                    self.0 = Repr::Large(Arc::new(large), flat);
                     None
                 }
             },
-            Repr::Large(m) => large_mut(m).insert(k, v),
+            Repr::Large(m, flat) => {
+                *flat &= flat_pair(&k, &v);
+                large_mut(m).insert(k, v)
+            }
             Repr::Sorted(m) => sorted_mut(m).insert(k, v),
         }
     }
@@ -548,9 +569,45 @@ impl Map {
                 *shallow = false;
                 Some(&mut record_mut(v)[i])
             }
-            Repr::Large(m) => large_mut(m).get_mut(k),
+            Repr::Large(m, flat) => {
+                let slot = large_mut(m).get_mut(k)?;
+                *flat = false;
+                Some(slot)
+            }
             Repr::Sorted(m) => sorted_mut(m).get_mut(k),
         }
+    }
+
+    /// The value at `k` replaced by what `f` makes of it, in place (a
+    /// shared map is copied first, as `insert` would); `None` when `k` is
+    /// absent. Unlike [`Map::get_mut`] the map still knows what it holds
+    /// ([`Map::is_shallow_record`], [`Map::is_flat`]). When `f` fails,
+    /// `nil` is left under the key.
+    pub fn update_value<E>(
+        &mut self,
+        k: &Value,
+        f: impl FnOnce(Value) -> std::result::Result<Value, E>,
+    ) -> Option<std::result::Result<(), E>> {
+        let (slot, known, fits): (&mut Value, &mut bool, fn(&Value) -> bool) = match &mut self.0 {
+            Repr::Empty => return None,
+            Repr::Small(v, shallow) => {
+                let i = position(v, k)?;
+                (&mut small_mut(v)[i].1, shallow, |v| !is_nested(v))
+            }
+            Repr::Record(v, shallow) => {
+                let i = key_position(v.extra(), k)?;
+                (&mut record_mut(v)[i], shallow, |v| !is_nested(v))
+            }
+            Repr::Large(m, flat) => (large_mut(m).get_mut(k)?, flat, flat_value),
+            Repr::Sorted(m) => {
+                let slot = sorted_mut(m).get_mut(k)?;
+                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| *slot = v));
+            }
+        };
+        Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
+            *known &= fits(&v);
+            *slot = v;
+        }))
     }
 
     /// Takes the value at `k` out, leaving `nil` under the key: a value
@@ -567,6 +624,10 @@ impl Map {
             Repr::Record(v, _) => {
                 let i = key_position(v.extra(), k)?;
                 Some(std::mem::replace(&mut record_mut(v)[i], Value::Nil))
+            }
+            Repr::Large(m, _) => {
+                let slot = large_mut(m).get_mut(k)?;
+                Some(std::mem::replace(slot, Value::Nil))
             }
             _ => self
                 .get_mut(k)
@@ -593,7 +654,7 @@ impl Map {
                 }
                 Some(v)
             }
-            Repr::Large(m) => {
+            Repr::Large(m, _) => {
                 let old = large_mut(m).remove(k);
                 if m.len() <= SMALL / 2 {
                     let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -645,7 +706,7 @@ impl Map {
                 v.iter().for_each(f);
                 true
             }
-            Repr::Large(_) | Repr::Sorted(_) => false,
+            Repr::Large(..) | Repr::Sorted(_) => false,
         }
     }
 
@@ -661,13 +722,26 @@ impl Map {
         matches!(self.0, Repr::Small(_, true) | Repr::Record(_, true))
     }
 
+    /// Whether this is a large (hash-indexed) map whose keys hold nothing
+    /// and whose values are scalars, empty collections or shallow records
+    /// ([`Map::is_shallow_record`]): at most three levels deep. Exact for
+    /// maps grown from such entries by `insert` and changed by `remove`,
+    /// `take_value` and `update_value` (an upper bound after a record
+    /// value is replaced by a scalar); `false` (measure it) after
+    /// `get_mut`. The depth check (`depth.rs`) reads it instead of scanning
+    /// every entry of a big lookup table.
+    #[inline]
+    pub fn is_flat(&self) -> bool {
+        matches!(self.0, Repr::Large(_, true))
+    }
+
     /// The entries in order (insertion order; key order for a sorted map).
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::Small([].iter()),
             Repr::Small(v, _) => Iter::Small(v.iter()),
             Repr::Record(v, _) => Iter::Record(v.extra(), v),
-            Repr::Large(m) => Iter::Large(m.iter()),
+            Repr::Large(m, _) => Iter::Large(m.iter()),
             Repr::Sorted(m) => Iter::Sorted(m.iter()),
         }
     }
@@ -782,7 +856,7 @@ impl IntoIterator for Map {
                 let keys = v.extra().clone();
                 keys.iter().cloned().zip(v.into_vec()).collect()
             }
-            Repr::Large(m) => match Arc::try_unwrap(m) {
+            Repr::Large(m, _) => match Arc::try_unwrap(m) {
                 Ok(m) => m.into_entries().collect(),
                 Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             },

@@ -13,7 +13,7 @@ fn grows_large_and_shrinks_back_keeping_insertion_order() {
         assert_eq!(m.insert(int(i), int(i * 2)), None);
     }
     assert_eq!(m.len(), 100);
-    assert!(matches!(m.0, Repr::Large(_)));
+    assert!(matches!(m.0, Repr::Large(..)));
     assert!(m.keys().cloned().eq((0..100).rev().map(int)));
     assert_eq!(m.get(&int(42)), Some(&int(84)));
     assert_eq!(m.insert(int(42), int(0)), Some(int(84)));
@@ -238,4 +238,72 @@ fn records_given_the_same_new_key_share_one_new_shape_and_another_key_makes_a_sm
     assert!(!z.is_record());
     assert!(z.keys().cloned().eq([kw("a"), kw("c")]));
     assert!(z.iter().map(|(_, v)| v.clone()).eq([int(3), int(30)]));
+}
+
+/// A large map says it is flat only when no key holds anything and every
+/// value is a scalar or a shallow record, whatever writes made it; writes
+/// through `insert`, `update_value`, `take_value` and `remove` keep a
+/// flat map flagged, `get_mut` turns the flag off.
+#[test]
+fn a_flat_map_says_so_only_when_it_is_one() {
+    let record = |i: i64| Value::map_from([(Value::keyword("n"), int(i))]);
+    let nested = || Value::vector_from([int(1)]);
+    let flat = |m: &Map| m.iter().all(|(k, v)| flat_pair(k, v));
+    let mut seed = 11u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let (mut flagged, mut unflagged) = (0, 0);
+    let mut m = Map::new();
+    for step in 0..20_000 {
+        let k = int(next(60) as i64);
+        let v = match next(40) {
+            0 => nested(),
+            1..=3 => record(next(5) as i64),
+            _ => int(1),
+        };
+        let keep = m.clone();
+        let was = m.is_flat();
+        let mut by_get_mut = false;
+        // Phases of growing and of shrinking (back to a small map, which
+        // grows large again flat).
+        let grow = step / 400 % 2 == 0;
+        match next(7) {
+            0..=2 if grow => {
+                m.insert(k, v);
+            }
+            0..=3 => {
+                m.remove(&k);
+            }
+            4 => {
+                m.take_value(&k);
+            }
+            5 => {
+                m.update_value(&k, |_| Ok::<_, ()>(v));
+            }
+            _ => {
+                if let Some(slot) = m.get_mut(&k) {
+                    *slot = int(2);
+                    by_get_mut = true;
+                    assert!(!m.is_flat(), "get_mut leaves the flag on");
+                }
+            }
+        }
+        if m.is_flat() {
+            assert!(flat(&m), "flagged flat but holds a collection");
+            flagged += 1;
+        } else {
+            unflagged += 1;
+        }
+        // A flat large map kept large by a write that keeps it flat stays
+        // flagged.
+        if was && !by_get_mut && flat(&m) && m.len() > SMALL && !m.is_flat() {
+            panic!("a write that kept the map flat turned its flag off");
+        }
+        assert_eq!(keep.is_flat(), was, "a copy's flag changed");
+    }
+    assert!(flagged > 200 && unflagged > 1000, "{flagged} {unflagged}");
 }
