@@ -20,6 +20,12 @@
 //! shallow enough for the recursive drop, equality and JSON conversion on an
 //! ordinary 8 MB main-thread stack even in debug builds (tested below).
 //! The check itself is iterative.
+//!
+//! A large map that says it is flat ([`super::Map::is_flat`]: keys of
+//! nothing, values of at most a shallow record — a lookup table of records
+//! built by `assoc`/`update`) is taken at three levels without a scan;
+//! that can be one more than it is, so a value found too deep is measured
+//! again exactly: the answer is always the exact one.
 
 use super::{Func, LazySeq, Value};
 use std::collections::{HashMap, HashSet};
