@@ -27,13 +27,27 @@ fn concat(
 /// A string of `parts` printed pieces, written by `write` into a buffer
 /// (false when they outgrew the heap room it is given): `concat`'s steps
 /// (one per part and one) and heap charge; what the compiled `str` of
-/// texts and scalars runs too (`eval/compile/call.rs`).
-pub(crate) fn printed(
+/// texts and scalars runs too ([`printed_settled`]).
+fn printed(
     interp: &mut Interp,
     parts: usize,
     write: impl FnOnce(&mut String, usize) -> bool,
 ) -> Result<Value> {
     interp.tick(parts as u64 + 1)?;
+    let room = heap_room(interp);
+    in_text_buf(interp, |out| write(out, room))
+}
+
+/// [`printed`] right after the caller settled this thread's meter (the
+/// compiled `str`, `eval/compile/call.rs`): the same steps, charged
+/// without settling it again (nothing ran in between).
+#[inline]
+pub(crate) fn printed_settled(
+    interp: &mut Interp,
+    parts: usize,
+    write: impl FnOnce(&mut String, usize) -> bool,
+) -> Result<Value> {
+    interp.budget.tick(parts as u64 + 1)?;
     let room = heap_room(interp);
     in_text_buf(interp, |out| write(out, room))
 }

@@ -39,7 +39,7 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use build::printed;
+pub(crate) use build::printed_settled;
 use build::*;
 use case_trim::*;
 use names::*;

@@ -11,37 +11,47 @@ fn two_strings<'a>(fname: &str, args: &'a [Value]) -> Result<(&'a str, &'a str)>
 /// answer for two texts, and the steps it charges beyond the call's own
 /// for a haystack of `len` bytes. The builtins are these; a compiled call
 /// with a constant needle answers a text in place through the same one
-/// ([`text_test`], `eval/compile/call.rs`).
+/// ([`text_test`], `eval/compile/call.rs`), the test inlined there (a
+/// `match` on the kind, not a call through a pointer).
 #[derive(Clone, Copy)]
-pub(crate) struct TextTest {
-    name: &'static str,
-    pub(crate) test: fn(&str, &str) -> bool,
-    pub(crate) ticks: fn(usize) -> u64,
+pub(crate) enum TextTest {
+    StartsWith,
+    EndsWith,
+    Includes,
 }
 
-const STARTS_WITH: TextTest = TextTest {
-    name: "starts-with?",
-    test: |s, p| s.starts_with(p),
-    ticks: |_| 1,
-};
-
-const ENDS_WITH: TextTest = TextTest {
-    name: "ends-with?",
-    test: |s, p| s.ends_with(p),
-    ticks: |_| 1,
-};
-
-const INCLUDES: TextTest = TextTest {
-    name: "includes?",
-    test: |s, p| contains(s.as_bytes(), p.as_bytes()),
-    ticks: scan_ticks,
-};
-
 impl TextTest {
+    fn name(self) -> &'static str {
+        match self {
+            TextTest::StartsWith => "starts-with?",
+            TextTest::EndsWith => "ends-with?",
+            TextTest::Includes => "includes?",
+        }
+    }
+
+    /// Whether `s` passes the test against `p`.
+    #[inline(always)]
+    pub(crate) fn test(self, s: &str, p: &str) -> bool {
+        match self {
+            TextTest::StartsWith => s.starts_with(p),
+            TextTest::EndsWith => s.ends_with(p),
+            TextTest::Includes => contains(s.as_bytes(), p.as_bytes()),
+        }
+    }
+
+    /// The steps the test charges for a haystack of `len` bytes.
+    #[inline(always)]
+    pub(crate) fn ticks(self, len: usize) -> u64 {
+        match self {
+            TextTest::StartsWith | TextTest::EndsWith => 1,
+            TextTest::Includes => scan_ticks(len),
+        }
+    }
+
     fn call(self, interp: &mut Interp, args: &[Value]) -> Result<Value> {
-        let (s, p) = two_strings(self.name, args)?;
-        interp.tick((self.ticks)(s.len()))?;
-        Ok(Value::Bool((self.test)(s, p)))
+        let (s, p) = two_strings(self.name(), args)?;
+        interp.tick(self.ticks(s.len()))?;
+        Ok(Value::Bool(self.test(s, p)))
     }
 }
 
@@ -51,21 +61,21 @@ pub(crate) fn text_test(b: &Builtin) -> Option<TextTest> {
     if b.ns != Ns::String || b.owned.is_some() {
         return None;
     }
-    [STARTS_WITH, ENDS_WITH, INCLUDES]
+    [TextTest::StartsWith, TextTest::EndsWith, TextTest::Includes]
         .into_iter()
-        .find(|t| t.name == b.name)
+        .find(|t| t.name() == b.name)
 }
 
 pub(super) fn starts_with(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    STARTS_WITH.call(interp, args)
+    TextTest::StartsWith.call(interp, args)
 }
 
 pub(super) fn ends_with(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    ENDS_WITH.call(interp, args)
+    TextTest::EndsWith.call(interp, args)
 }
 
 pub(super) fn includes(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    INCLUDES.call(interp, args)
+    TextTest::Includes.call(interp, args)
 }
 
 /// The haystacks at most this long are searched by [`find_short`].

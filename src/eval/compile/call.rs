@@ -453,13 +453,15 @@ pub(super) fn text_test<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
         p: &str,
     ) -> Option<(bool, u64)> {
         match (v, it.hidden.active()) {
-            (Value::Str(s), false) => Some(((t.test)(s, p), (t.ticks)(s.len()))),
+            (Value::Str(s), false) => Some((t.test(s, p), t.ticks(s.len()))),
             _ => None,
         }
     }
+    /// The call's step, then the test's (the meter settled once: nothing
+    /// runs between the two).
     fn charge(it: &mut Interp, ticks: u64, found: bool) -> Result<Value> {
         it.budget.tick_settled(1)?;
-        it.budget.tick_settled(ticks)?;
+        it.budget.tick(ticks)?;
         Ok(Value::Bool(found))
     }
     Some(match Place::of(s, needle) {
@@ -563,7 +565,7 @@ fn texts_and<'a, const N: usize>(
                 .map_err(|e| e.or_span(span));
         }
         it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
-        crate::builtins::string::printed(it, pieces.len(), |out, room| {
+        crate::builtins::string::printed_settled(it, pieces.len(), |out, room| {
             let mut vals = vals.iter();
             for p in &pieces {
                 let fits = match p {
