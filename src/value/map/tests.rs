@@ -6,6 +6,17 @@ fn int(i: i64) -> Value {
     Value::Int(i)
 }
 
+/// A fixed pseudo-random sequence from `seed`: each call a number below
+/// its argument.
+fn pseudo_random(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    }
+}
+
 #[test]
 fn grows_large_and_shrinks_back_keeping_insertion_order() {
     let mut m = Map::new();
@@ -86,13 +97,7 @@ fn a_shallow_record_says_so_only_when_it_is_one() {
         }
     };
     // Every write, in a fixed pseudo-random order, on copies too.
-    let mut seed = 7u64;
-    let mut next = move |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    let mut next = pseudo_random(7);
     let mut m = Map::new();
     let mut exact = true;
     for _ in 0..5000 {
@@ -249,13 +254,7 @@ fn a_flat_map_says_so_only_when_it_is_one() {
     let record = |i: i64| Value::map_from([(Value::keyword("n"), int(i))]);
     let nested = || Value::vector_from([int(1)]);
     let flat = |m: &Map| m.iter().all(|(k, v)| flat_pair(k, v));
-    let mut seed = 11u64;
-    let mut next = move |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    let mut next = pseudo_random(11);
     let (mut flagged, mut unflagged) = (0, 0);
     let mut m = Map::new();
     for step in 0..20_000 {
