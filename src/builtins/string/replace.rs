@@ -196,39 +196,30 @@ fn replace_into(out: &mut String, s: &str, m: &str, r: &str, first_only: bool) {
         }
         return;
     }
-    let mut last = 0;
-    let mut at = |start: usize, out: &mut String| {
-        out.push_str(&s[last..start]);
-        out.push_str(r);
-        last = start + m.len();
-    };
+    let n = if first_only { 1 } else { usize::MAX };
     match m.as_bytes() {
         [b] if s.len() > SHORT_SCAN => {
-            for start in memchr::memchr_iter(*b, s.as_bytes()) {
-                at(start, out);
-                if first_only {
-                    break;
-                }
-            }
+            splice(out, s, 1, r, memchr::memchr_iter(*b, s.as_bytes()).take(n));
         }
         [b] => {
-            for (start, c) in s.bytes().enumerate() {
-                if c == *b {
-                    at(start, out);
-                    if first_only {
-                        break;
-                    }
-                }
-            }
+            let at = s.bytes().enumerate().filter(|&(_, c)| c == *b);
+            splice(out, s, 1, r, at.map(|(i, _)| i).take(n));
         }
         _ => {
-            for (start, _) in s.match_indices(m) {
-                at(start, out);
-                if first_only {
-                    break;
-                }
-            }
+            let at = s.match_indices(m).map(|(i, _)| i);
+            splice(out, s, m.len(), r, at.take(n));
         }
+    }
+}
+
+/// `s` written to `out` with the `len` bytes at each of `starts` (in
+/// order, not overlapping) replaced by `r`.
+fn splice(out: &mut String, s: &str, len: usize, r: &str, starts: impl Iterator<Item = usize>) {
+    let mut last = 0;
+    for start in starts {
+        out.push_str(&s[last..start]);
+        out.push_str(r);
+        last = start + len;
     }
     out.push_str(&s[last..]);
 }
