@@ -304,7 +304,7 @@ fn quick_height(c: &Value, levels: u32) -> Option<usize> {
 /// 1 for a scalar or an empty collection, 2 for a record that says it is
 /// shallow, in one or two tests; `None` for anything else.
 #[inline(always)]
-fn leaf_height(c: &Value) -> Option<usize> {
+pub(crate) fn leaf_height(c: &Value) -> Option<usize> {
     if matches!(c, Value::Map(m) if m.is_shallow_record()) {
         Some(2)
     } else if !is_nested(c) {

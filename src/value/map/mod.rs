@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 pub use ordered::Ordered;
 
-use super::depth::is_nested;
+use super::depth::{is_nested, leaf_height};
 use super::shared_vec::SharedVec;
 use super::{cost, Value};
 
@@ -225,10 +225,11 @@ fn shallow_pair(k: &Value, v: &Value) -> bool {
 }
 
 /// Whether `v` may be a flat map's value ([`Map::is_flat`]): a scalar, an
-/// empty collection or a shallow record.
+/// empty collection or a shallow record — what the depth check measures
+/// in place (`depth::leaf_height`).
 #[inline(always)]
 fn flat_value(v: &Value) -> bool {
-    !is_nested(v) || matches!(v, Value::Map(m) if m.is_shallow_record())
+    leaf_height(v).is_some()
 }
 
 /// Whether `(k, v)` may be a flat map's entry ([`Map::is_flat`]).
