@@ -49,11 +49,13 @@ pub fn exceeds(v: &Value, max: usize) -> bool {
     // A flat map is taken at its upper bound of three levels, which may be
     // one more than it is (its records replaced by scalars): a value found
     // too deep so is measured again exactly.
-    measure(v, max, false) && measure(v, max, true)
+    let (too_deep, flat_taken) = measure(v, max, false);
+    too_deep && (!flat_taken || measure(v, max, true).0)
 }
 
-/// [`exceeds`] for a nested `v`; `exact` measures flat maps too.
-fn measure(v: &Value, max: usize, exact: bool) -> bool {
+/// [`exceeds`] for a nested `v` (`exact`: flat maps measured too), and
+/// whether a flat map was taken at its upper bound instead.
+fn measure(v: &Value, max: usize, exact: bool) -> (bool, bool) {
     let mut heights: Heights = HashMap::default();
     // What lazy links hold, measured on their own (module docs); each link
     // once (a realised chain may even lead back to itself).
@@ -61,13 +63,14 @@ fn measure(v: &Value, max: usize, exact: bool) -> bool {
         values: vec![v],
         links: HashSet::default(),
         exact,
+        flat_taken: false,
     };
     while let Some(root) = roots.values.pop() {
         if root_exceeds(root, max, &mut heights, &mut roots) {
-            return true;
+            return (true, roots.flat_taken);
         }
     }
-    false
+    (false, roots.flat_taken)
 }
 
 /// Values still to measure from height zero, and the links seen.
@@ -76,6 +79,8 @@ struct Roots<'a> {
     links: HashSet<usize, BuildHasherDefault<AddrHasher>>,
     /// Whether flat maps are measured ([`exceeds`]).
     exact: bool,
+    /// Whether one was taken at its upper bound instead.
+    flat_taken: bool,
 }
 
 /// [`exceeds`] for one root.
@@ -215,7 +220,10 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
         Value::Set(items) => items.iter().for_each(|c| see_child(c, &mut height, work)),
         Value::Map(m) if m.is_shallow_record() => {}
         // Keys of nothing, values of at most a shallow record each.
-        Value::Map(m) if m.is_flat() && !roots.exact => height = 3,
+        Value::Map(m) if m.is_flat() && !roots.exact => {
+            roots.flat_taken = true;
+            height = 3;
+        }
         Value::Map(m) => {
             let small = m.for_each_small_part(|c| see_child(c, &mut height, work));
             if !small {
