@@ -67,8 +67,8 @@ pub(super) fn upper_case(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     built(interp, s.to_uppercase())
 }
 
-/// An ASCII text's case changed in the interpreter's buffer (the same
-/// answer `to_uppercase`/`to_lowercase` give ASCII), copied once into its
+/// An ASCII text's case changed (the same answer
+/// `to_uppercase`/`to_lowercase` give ASCII), written straight into its
 /// own allocation: the letters in `letters` (`a..=z` to upper-case them,
 /// `A..=Z` to lower-case them) flipped eight bytes at a time
 /// ([`flip_case`]).
@@ -77,52 +77,30 @@ fn ascii_mapped(
     s: &str,
     letters: std::ops::RangeInclusive<u8>,
 ) -> Result<Value> {
-    super::build::in_text_buf(interp, |out| {
-        let start = out.len();
-        out.push_str(s);
+    super::exact::exact_value(interp, s.len(), |out| {
+        out.push(s);
         // SAFETY: `s` is ASCII; flipping the case bit of ASCII letters
-        // leaves ASCII, so the buffer stays valid UTF-8.
-        flip_case(unsafe { &mut out.as_mut_vec()[start..] }, letters);
-        true
+        // leaves ASCII.
+        flip_case(unsafe { out.written_mut() }, letters);
     })
 }
 
 /// The case bit (0x20) of every byte of `bytes` (all ASCII) within
-/// `letters` flipped. Eight bytes at a time: adding `0x80 - lo` to a byte
-/// below 0x80 sets its high bit exactly when it is at least `lo`, and no
-/// sum carries into the next byte. A text of eight bytes or more ends with
-/// its last eight (overlapping the word before: a letter already changed
-/// is outside `letters`, so it is not changed back); a shorter one goes
-/// byte by byte.
+/// `letters` flipped, eight bytes at a time ([`map_words`]): adding
+/// `0x80 - lo` to a byte below 0x80 sets its high bit exactly when it is
+/// at least `lo`, and no sum carries into the next byte. A letter already
+/// changed is outside `letters`, so a word seen twice is not changed back.
+///
+/// [`map_words`]: super::exact::map_words
 fn flip_case(bytes: &mut [u8], letters: std::ops::RangeInclusive<u8>) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let (lo, hi) = (*letters.start(), *letters.end());
-    let n = bytes.len();
-    if n < 8 {
-        for b in bytes {
-            if b.wrapping_sub(lo) <= hi - lo {
-                *b ^= 0x20;
-            }
-        }
-        return;
-    }
     let at_least = |b: u8| u64::from_le_bytes([0x80 - b; 8]);
     let (from, past) = (at_least(lo), at_least(hi + 1));
-    let flip = |word: &mut [u8]| {
-        if let Ok(word) = <&mut [u8; 8]>::try_from(word) {
-            let x = u64::from_le_bytes(*word);
-            let inside = (x + from) & !(x + past) & HIGH;
-            *word = (x ^ (inside >> 2)).to_le_bytes();
-        }
-    };
-    let mut at = 0;
-    while at + 8 <= n {
-        flip(&mut bytes[at..at + 8]);
-        at += 8;
-    }
-    if at < n {
-        flip(&mut bytes[n - 8..]);
-    }
+    super::exact::map_words(bytes, |x| {
+        let inside = (x + from) & !(x + past) & HIGH;
+        x ^ (inside >> 2)
+    });
 }
 
 pub(super) fn reverse(interp: &mut Interp, args: &[Value]) -> Result<Value> {

@@ -26,11 +26,13 @@
 //!
 //! This file holds the table and the helpers the others share (heap room,
 //! built strings, character indices); the functions are in `build`,
-//! `names`, `re`, `case_trim`, `search`, `split` and `replace`, and
+//! `names`, `re`, `case_trim`, `search`, `split` and `replace`
+//! (strings of a length known beforehand are written in place by `exact`), and
 //! `format` in `strformat`.
 
 mod build;
 mod case_trim;
+mod exact;
 mod names;
 mod re;
 mod replace;
@@ -39,8 +41,8 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use build::printed_settled;
 use build::*;
+pub(crate) use build::{printed_settled, texts_settled};
 use case_trim::*;
 use names::*;
 use re::*;

@@ -113,6 +113,17 @@ fn replace_impl(
                         return Err(out_of_room(interp));
                     }
                 }
+                if let ([from], [to], false) = (m.as_bytes(), r.as_bytes(), first_only) {
+                    // One ASCII byte for another: the text's length.
+                    return super::exact::exact_value(interp, s.len(), |out| {
+                        out.push(s);
+                        // SAFETY: a one-byte UTF-8 text is an ASCII byte,
+                        // which occurs in UTF-8 only as that character;
+                        // swapping it for another ASCII byte leaves the
+                        // text valid UTF-8.
+                        super::exact::swap_byte(unsafe { out.written_mut() }, *from, *to);
+                    });
+                }
                 return super::build::in_text_buf(interp, |out| {
                     replace_into(out, s, m, r, first_only);
                     true
@@ -175,27 +186,15 @@ pub(super) fn replace_first(interp: &mut Interp, args: &[Value]) -> Result<Value
 
 /// `s` with `m` replaced by `r` (every `m`, or the first only), written
 /// to `out`; the result is built in the interpreter's buffer and copied
-/// once into its own allocation ([`in_text_buf`]). One ASCII character
-/// replaced by another everywhere (`"-"` → `"_"`) is a byte swap of the
-/// copied text; another one-byte `m` is found by a scan of the bytes
-/// (memchr on longer texts); anything longer is searched as a string (an
+/// once into its own allocation ([`in_text_buf`]; one ASCII character
+/// replaced by another everywhere, `"-"` → `"_"`, is a byte swap written
+/// straight into the new text instead, in `replace_impl`). A one-byte
+/// `m` is found by a scan of the bytes (memchr on longer texts); anything
+/// longer is searched as a string (an
 /// empty `m` matches at every character boundary, as `str::replace` has it).
 ///
 /// [`in_text_buf`]: super::build::in_text_buf
 fn replace_into(out: &mut String, s: &str, m: &str, r: &str, first_only: bool) {
-    if let ([from], [to], false) = (m.as_bytes(), r.as_bytes(), first_only) {
-        let start = out.len();
-        out.push_str(s);
-        // SAFETY: a one-byte UTF-8 text is an ASCII byte, which occurs in
-        // UTF-8 only as that character; swapping it for another ASCII byte
-        // leaves the text valid UTF-8.
-        for b in unsafe { &mut out.as_mut_vec()[start..] } {
-            if b == from {
-                *b = *to;
-            }
-        }
-        return;
-    }
     let n = if first_only { 1 } else { usize::MAX };
     match m.as_bytes() {
         [b] if s.len() > SHORT_SCAN => {

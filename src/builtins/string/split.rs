@@ -23,6 +23,23 @@ pub(super) fn join(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     let items = args::items("join", coll)?;
     interp.tick(items.len() as u64 + 1)?;
     let room = heap_room(interp);
+    if let Some(len) = texts_len(&items, sep.len()) {
+        // Strings alone (nearly every join): the length first, then the
+        // text written once into its own allocation.
+        if len > room {
+            return Err(out_of_room(interp));
+        }
+        return super::exact::exact_value(interp, len, |out| {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(&sep);
+                }
+                if let Value::Str(s) = item {
+                    out.push(s);
+                }
+            }
+        });
+    }
     let mut out = String::new();
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -33,6 +50,16 @@ pub(super) fn join(interp: &mut Interp, args: &[Value]) -> Result<Value> {
         }
     }
     built(interp, out)
+}
+
+/// The length of `items` joined by a separator of `sep` bytes when they
+/// are all strings (`None` when one is not, or on overflow).
+fn texts_len(items: &Vector, sep: usize) -> Option<usize> {
+    let seps = sep.checked_mul(items.len().saturating_sub(1))?;
+    items.iter().try_fold(seps, |len, item| match item {
+        Value::Str(s) => len.checked_add(s.len()),
+        _ => None,
+    })
 }
 
 /// Java's `String.split` over the given match ranges: a zero-width match at

@@ -236,6 +236,27 @@ fn join_cases() {
     assert_eq!(ok(join, &[s(""), s("cba")]), "\"cba\"");
     assert_eq!(ok(join, &[s(","), Value::Nil]), "\"\"");
     assert_eq!(err(join, &[strs(&["a"]), s(",")]), ErrorKind::Type);
+    assert_eq!(ok(join, &[s("é"), strs(&["ü", "", "x"])]), "\"üééx\"");
+}
+
+/// Strings alone are joined at their exact length, the others printed:
+/// both stop at the heap room, with the same error.
+#[test]
+fn join_stops_at_the_heap_room() {
+    let piece = s(&"x".repeat(1 << 16));
+    let texts = Value::vector_from(std::iter::repeat_n(piece.clone(), 200));
+    let mixed = Value::vector_from(std::iter::repeat_n(piece, 199).chain([Value::Int(1)]));
+    let (whole, short) = (200 * (1 << 16) + 199, 199 * (1 << 16) + 1 + 199);
+    for (coll, len) in [(texts, whole), (mixed, short)] {
+        assert_eq!(
+            err(join, &[s(","), coll.clone()]),
+            ErrorKind::MemoryExceeded
+        );
+        let mut interp = Interp::standalone();
+        interp.budget.limits.max_heap_bytes = None;
+        let joined = join(&mut interp, &[s(","), coll]).unwrap();
+        assert_eq!(joined.as_str().map(str::len), Some(len));
+    }
 }
 
 #[test]

@@ -93,6 +93,9 @@ const EXPRS: &[&str] = &[
     // `str` with constant texts: scalars written in place, anything else
     // (collections, lazy sequences, floats, functions) by the builtin.
     "(let [i 42 k :kw n nil b false s \"t\"] [(str \"a\" i) (str \"a\" k \"-\" n b s \"z\") (str \"x\" -7)])",
+    "(let [i -42 n nil b true f false s \"é\" m 9223372036854775807] [(str \"a\" i n b f s \"z\") (str \"\" n) (str \"x\" m \"y\" (- m))])",
+    // Written to its exact length: past the heap room as the builtin is.
+    "(loop [s \"xxxxxxxxxxxxxxxx\" i 0] (if (< i 40) (recur (str \"\" s i s) (inc i)) (count s)))",
     "(let [v [1 \"a\"] m {:a 1} f 1.5 z (range 3)] [(str \"v=\" v) (str \"m=\" m \" f=\" f) (str \"z\" z)])",
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",

@@ -1,0 +1,190 @@
+//! Strings whose length is known before they are written (`join` of
+//! strings, an ASCII text's case changed, one ASCII byte replaced by
+//! another): written straight into the string's own allocation — no
+//! buffer to grow, no copy out of it.
+
+use std::mem::MaybeUninit;
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::eval::Interp;
+use crate::value::{cost, Value};
+
+/// The bytes of a string being written: pieces are appended in order
+/// until exactly the length asked for is written.
+pub(super) struct Exact<'a> {
+    buf: &'a mut [MaybeUninit<u8>],
+    at: usize,
+}
+
+impl Exact<'_> {
+    /// Appends `s`.
+    ///
+    /// # Panics
+    /// Past the length asked for (a wrong length is a bug in the caller).
+    #[inline]
+    pub(super) fn push(&mut self, s: &str) {
+        let end = self.at + s.len();
+        let place = &mut self.buf[self.at..end];
+        // SAFETY: `place` is `s.len()` bytes of this allocation, which
+        // `s` (borrowed elsewhere) does not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), place.as_mut_ptr().cast(), s.len()) };
+        self.at = end;
+    }
+
+    /// The bytes written so far, to change in place.
+    ///
+    /// # Safety
+    /// They must stay valid UTF-8 (an ASCII byte changed only into
+    /// another ASCII byte, say).
+    #[inline]
+    pub(super) unsafe fn written_mut(&mut self) -> &mut [u8] {
+        let done = &mut self.buf[..self.at];
+        // SAFETY: the first `at` bytes were written by `push`.
+        unsafe { &mut *(std::ptr::from_mut(done) as *mut [u8]) }
+    }
+}
+
+/// The string of exactly `len` bytes `write` appends (one allocation, no
+/// copy).
+///
+/// # Panics
+/// When `write` appends fewer or more than `len` bytes (a caller's bug).
+pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Arc<str> {
+    let mut bytes = Arc::<[u8]>::new_uninit_slice(len);
+    let Some(buf) = Arc::get_mut(&mut bytes) else {
+        unreachable!("a new allocation is unshared")
+    };
+    let mut out = Exact { buf, at: 0 };
+    write(&mut out);
+    assert_eq!(
+        out.at, len,
+        "exact_text: the text written is not the length asked for"
+    );
+    // SAFETY: all `len` bytes were written (just checked), as whole
+    // `&str`s and then changed only as `written_mut` allows: valid UTF-8,
+    // and `str` has the layout of `[u8]`.
+    unsafe { Arc::from_raw(Arc::into_raw(bytes.assume_init()) as *const str) }
+}
+
+/// `bytes` mapped eight at a time by `f`, which maps each byte of a word
+/// on its own and leaves a byte it already mapped as it is (a word seen
+/// twice is the same): a text of eight bytes or more ends with its last
+/// eight, overlapping the word before; a shorter one is mapped in a word
+/// padded with zeros.
+pub(super) fn map_words(bytes: &mut [u8], f: impl Fn(u64) -> u64) {
+    let n = bytes.len();
+    if n < 8 {
+        let mut word = [0; 8];
+        word[..n].copy_from_slice(bytes);
+        let mapped = f(u64::from_le_bytes(word)).to_le_bytes();
+        bytes.copy_from_slice(&mapped[..n]);
+        return;
+    }
+    let mut map = |at: usize| {
+        if let Ok(word) = <&mut [u8; 8]>::try_from(&mut bytes[at..at + 8]) {
+            *word = f(u64::from_le_bytes(*word)).to_le_bytes();
+        }
+    };
+    let mut at = 0;
+    while at + 8 <= n {
+        map(at);
+        at += 8;
+    }
+    if at < n {
+        map(n - 8);
+    }
+}
+
+/// Every `from` byte of `bytes` made `to` (both ASCII), eight at a time:
+/// a byte of `x ^ from…` is zero exactly where `x` has `from`, and
+/// `!((t & 0x7f…) + 0x7f… | t | 0x7f…)` has the high bit of exactly the
+/// zero bytes of `t` (no carry crosses a byte).
+pub(super) fn swap_byte(bytes: &mut [u8], from: u8, to: u8) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (pattern, change) = (ONES * u64::from(from), ONES * u64::from(from ^ to));
+    map_words(bytes, |x| {
+        let t = x ^ pattern;
+        let zero = !(((t & LOW7) + LOW7) | t | LOW7);
+        x ^ ((zero >> 7) * 0xff & change)
+    });
+}
+
+/// [`exact_text`] as a value, charged to the heap before it is made (the
+/// charge [`super::build::in_text_buf`] makes for the same string).
+pub(super) fn exact_value(
+    interp: &mut Interp,
+    len: usize,
+    write: impl FnOnce(&mut Exact<'_>),
+) -> Result<Value> {
+    interp.alloc(cost::string_bytes(len))?;
+    Ok(Value::Str(exact_text(len, write)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_written_in_order_into_one_string() {
+        let s = exact_text(11, |out| {
+            out.push("hello");
+            out.push(", ");
+            out.push("éa");
+            out.push("!");
+        });
+        assert_eq!(&*s, "hello, éa!");
+        assert_eq!(&*exact_text(0, |_| {}), "");
+    }
+
+    #[test]
+    fn written_bytes_can_be_changed_in_place() {
+        let s = exact_text(3, |out| {
+            out.push("a-b");
+            // SAFETY: an ASCII byte for another.
+            for b in unsafe { out.written_mut() } {
+                if *b == b'-' {
+                    *b = b'_';
+                }
+            }
+        });
+        assert_eq!(&*s, "a_b");
+    }
+
+    #[test]
+    fn one_byte_is_swapped_for_another_wherever_it_is() {
+        // Every length around a word, the byte at every place, and bytes
+        // next to it that differ from it in one bit only.
+        for n in 0..=20 {
+            for at in 0..n {
+                let mut text: Vec<u8> = (0..n).map(|i| b"-,/.m"[i % 5]).collect();
+                text[at] = b'-';
+                let want: Vec<u8> = text
+                    .iter()
+                    .map(|&b| if b == b'-' { b'_' } else { b })
+                    .collect();
+                swap_byte(&mut text, b'-', b'_');
+                assert_eq!(text, want, "length {n}, a dash at {at}");
+            }
+        }
+        let mut wide = "é-ü-€-x".as_bytes().to_vec();
+        swap_byte(&mut wide, b'-', b'_');
+        assert_eq!(wide, "é_ü_€_x".as_bytes());
+        let mut nul = *b"a\0b\0\0cdefgh\0";
+        swap_byte(&mut nul, 0, b' ');
+        assert_eq!(&nul, b"a b  cdefgh ");
+    }
+
+    #[test]
+    #[should_panic(expected = "not the length asked for")]
+    fn a_short_text_is_a_bug_not_garbage() {
+        exact_text(4, |out| out.push("abc"));
+    }
+
+    #[test]
+    #[should_panic]
+    fn a_long_text_is_a_bug_not_an_overrun() {
+        exact_text(2, |out| out.push("abc"));
+    }
+}
