@@ -565,6 +565,42 @@ fn texts_and<'a, const N: usize>(
                 .map_err(|e| e.or_span(span));
         }
         it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+        // Texts, numbers, booleans and nils (not keywords: `:a` prints a
+        // colon before its name): each one's text first, so the string's
+        // length is known before it is written.
+        let mut digits: [itoa::Buffer; N] = std::array::from_fn(|_| itoa::Buffer::new());
+        let mut texts: [&str; N] = [""; N];
+        let exact = vals
+            .iter()
+            .zip(&mut digits)
+            .zip(&mut texts)
+            .all(|((v, d), t)| {
+                *t = match v {
+                    Value::Str(s) => s,
+                    Value::Int(i) => d.format(*i),
+                    Value::Nil => "",
+                    Value::Bool(b) => {
+                        if *b {
+                            "true"
+                        } else {
+                            "false"
+                        }
+                    }
+                    _ => return false,
+                };
+                true
+            });
+        if exact {
+            let pieces_text = || {
+                let mut texts = texts.iter();
+                pieces.iter().map(move |p| match p {
+                    Piece::Text(t) => *t,
+                    Piece::Code(_) => texts.next().copied().unwrap_or(""),
+                })
+            };
+            return crate::builtins::string::texts_settled(it, pieces.len(), pieces_text)
+                .map_err(|e| e.or_span(span));
+        }
         crate::builtins::string::printed_settled(it, pieces.len(), |out, room| {
             let mut vals = vals.iter();
             for p in &pieces {
