@@ -51,20 +51,26 @@ impl Exact<'_> {
 /// # Panics
 /// When `write` appends fewer or more than `len` bytes (a caller's bug).
 pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Arc<str> {
-    let mut bytes = Arc::<[u8]>::new_uninit_slice(len);
-    let Some(buf) = Arc::get_mut(&mut bytes) else {
-        unreachable!("a new allocation is unshared")
+    // The new allocation's bytes through its raw pointer (what
+    // `Arc::get_mut` checks with an atomic exchange is known here: no
+    // other handle exists).
+    let raw = Arc::into_raw(Arc::<[u8]>::new_uninit_slice(len)).cast_mut();
+    // SAFETY: `raw` points at the `len` bytes of an allocation nothing
+    // else points at; the borrow ends before the `Arc` is rebuilt.
+    let mut out = Exact {
+        buf: unsafe { &mut *raw },
+        at: 0,
     };
-    let mut out = Exact { buf, at: 0 };
     write(&mut out);
     assert_eq!(
         out.at, len,
         "exact_text: the text written is not the length asked for"
     );
-    // SAFETY: all `len` bytes were written (just checked), as whole
-    // `&str`s and then changed only as `written_mut` allows: valid UTF-8,
-    // and `str` has the layout of `[u8]`.
-    unsafe { Arc::from_raw(Arc::into_raw(bytes.assume_init()) as *const str) }
+    // SAFETY: `raw` came from `Arc::into_raw` of an `Arc<[_]>` of `len`
+    // bytes, all written (just checked) as whole `&str`s and then changed
+    // only as `written_mut` allows: valid UTF-8; `str` has the layout of
+    // `[u8]` and `MaybeUninit<u8>` that of `u8`.
+    unsafe { Arc::from_raw(raw as *const str) }
 }
 
 /// `bytes` mapped eight at a time by `f`, which maps each byte of a word
@@ -97,17 +103,13 @@ pub(super) fn map_words(bytes: &mut [u8], f: impl Fn(u64) -> u64) {
 }
 
 /// Every `from` byte of `bytes` made `to` (both ASCII), eight at a time:
-/// a byte of `x ^ from…` is zero exactly where `x` has `from`, and
-/// `!((t & 0x7f…) + 0x7f… | t | 0x7f…)` has the high bit of exactly the
-/// zero bytes of `t` (no carry crosses a byte).
+/// the bytes equal to `from` marked by their high bit
+/// ([`bytes_equal`](super::search::bytes_equal)), the mark spread over
+/// the byte, the bits that differ flipped there.
 pub(super) fn swap_byte(bytes: &mut [u8], from: u8, to: u8) {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let (pattern, change) = (ONES * u64::from(from), ONES * u64::from(from ^ to));
+    let change = u64::from_le_bytes([from ^ to; 8]);
     map_words(bytes, |x| {
-        let t = x ^ pattern;
-        let zero = !(((t & LOW7) + LOW7) | t | LOW7);
-        x ^ ((zero >> 7) * 0xff & change)
+        x ^ (((super::search::bytes_equal(x, from) >> 7) * 0xff) & change)
     });
 }
 

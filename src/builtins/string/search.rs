@@ -130,7 +130,7 @@ fn find_short(hay: &[u8], needle: &[u8]) -> bool {
 
 /// The bytes of `word` equal to `b`, each marked by its high bit (exact:
 /// no borrow runs from one byte into the next).
-fn bytes_equal(word: u64, b: u8) -> u64 {
+pub(super) fn bytes_equal(word: u64, b: u8) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let x = word ^ u64::from_le_bytes([b; 8]);
     // A byte of `x` is zero exactly when neither its low seven bits
@@ -240,6 +240,18 @@ mod short_search_tests {
                 let hay: Vec<u8> = (0..len).map(|_| next()).collect();
                 for n in 1..=4 {
                     let needle: Vec<u8> = (0..n).map(|_| next()).collect();
+                    let want = memchr::memmem::find(&hay, &needle).is_some();
+                    assert_eq!(super::find_short(&hay, &needle), want, "{hay:?} {needle:?}");
+                    found += usize::from(want);
+                    tried += 1;
+                }
+                // A longer needle: one cut from the haystack itself (found)
+                // and the same with its last byte changed.
+                for n in 5..=9.min(len) {
+                    let at = usize::from(next()) % (len - n + 1);
+                    let mut needle = hay[at..at + n].to_vec();
+                    assert!(super::find_short(&hay, &needle), "{hay:?} {needle:?}");
+                    needle[n - 1] ^= 0x01;
                     let want = memchr::memmem::find(&hay, &needle).is_some();
                     assert_eq!(super::find_short(&hay, &needle), want, "{hay:?} {needle:?}");
                     found += usize::from(want);
