@@ -53,21 +53,21 @@ pub(crate) fn printed_settled(
 }
 
 /// [`printed_settled`] of texts alone (the compiled `str` of texts,
-/// strings, integers, booleans and nils, printed by its caller): their
-/// length summed first, then the string written once into its own
-/// allocation (no buffer, no copy out of it). The same steps and heap
+/// strings, integers, booleans and nils, printed by its caller), `len`
+/// bytes in all (`None`: past `usize`): written once into the string's
+/// own allocation (no buffer, no copy out of it). The same steps and heap
 /// charge, and the same error past the heap room.
 #[inline]
-pub(crate) fn texts_settled<'t, I: Iterator<Item = &'t str>>(
+pub(crate) fn texts_settled<'t>(
     interp: &mut Interp,
     parts: usize,
-    texts: impl Fn() -> I,
+    len: Option<usize>,
+    texts: impl Iterator<Item = &'t str>,
 ) -> Result<Value> {
     interp.budget.tick(parts as u64 + 1)?;
-    let len = texts().try_fold(0usize, |len, t| len.checked_add(t.len()));
     match len {
         Some(len) if len <= heap_room(interp) => {
-            super::exact::exact_value(interp, len, |out| texts().for_each(|t| out.push(t)))
+            super::exact::exact_value(interp, len, |out| texts.for_each(|t| out.push(t)))
         }
         _ => Err(out_of_room(interp)),
     }

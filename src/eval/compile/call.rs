@@ -534,6 +534,14 @@ fn texts_and<'a, const N: usize>(
     pieces: Vec<Piece<'a>>,
     span: Span,
 ) -> Code<'a> {
+    // The constant texts' length, summed once.
+    let fixed: usize = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => t.len(),
+            Piece::Code(_) => 0,
+        })
+        .sum();
     Box::new(move |it, f| {
         let mut vals: [Value; N] = [const { Value::Nil }; N];
         let mut n = 0;
@@ -591,15 +599,18 @@ fn texts_and<'a, const N: usize>(
                 true
             });
         if exact {
-            let pieces_text = || {
-                let mut texts = texts.iter();
-                pieces.iter().map(move |p| match p {
-                    Piece::Text(t) => *t,
-                    Piece::Code(_) => texts.next().copied().unwrap_or(""),
-                })
-            };
-            return crate::builtins::string::texts_settled(it, pieces.len(), pieces_text)
-                .map_err(|e| e.or_span(span));
+            let len = texts
+                .iter()
+                .try_fold(fixed, |len, t| len.checked_add(t.len()));
+            let mut computed = texts.iter();
+            let pieces_text = pieces.iter().map(|p| match p {
+                Piece::Text(t) => *t,
+                Piece::Code(_) => computed.next().copied().unwrap_or(""),
+            });
+            let r = crate::builtins::string::texts_settled(it, pieces.len(), len, pieces_text);
+            // Most are numbers (no drop code to call) or shared texts.
+            vals.into_iter().for_each(Value::release);
+            return r.map_err(|e| e.or_span(span));
         }
         crate::builtins::string::printed_settled(it, pieces.len(), |out, room| {
             let mut vals = vals.iter();
