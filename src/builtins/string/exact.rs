@@ -38,23 +38,12 @@ impl Exact<'_> {
             if n > 16 {
                 std::ptr::copy_nonoverlapping(from, to, n);
             } else if n >= 8 {
-                let (a, b) = (
-                    from.cast::<u64>().read_unaligned(),
-                    from.add(n - 8).cast::<u64>().read_unaligned(),
-                );
-                to.cast::<u64>().write_unaligned(a);
-                to.add(n - 8).cast::<u64>().write_unaligned(b);
+                move_ends::<u64>(from, to, n);
             } else if n >= 4 {
-                let (a, b) = (
-                    from.cast::<u32>().read_unaligned(),
-                    from.add(n - 4).cast::<u32>().read_unaligned(),
-                );
-                to.cast::<u32>().write_unaligned(a);
-                to.add(n - 4).cast::<u32>().write_unaligned(b);
+                move_ends::<u32>(from, to, n);
             } else if n > 0 {
-                *to = *from;
+                move_ends::<u8>(from, to, n);
                 *to.add(n / 2) = *from.add(n / 2);
-                *to.add(n - 1) = *from.add(n - 1);
             }
         }
         self.at = end;
@@ -70,6 +59,27 @@ impl Exact<'_> {
         let done = &mut self.buf[..self.at];
         // SAFETY: the first `at` bytes were written by `push`.
         unsafe { &mut *(std::ptr::from_mut(done) as *mut [u8]) }
+    }
+}
+
+/// The first and the last `size_of::<T>()` of the `n` bytes at `from`
+/// moved to `to`: all of them when `n` is at most twice that.
+///
+/// # Safety
+/// `n` is at least `size_of::<T>()`, and the `n` bytes at `from` and at
+/// `to` are valid to read and to write and do not overlap.
+#[inline(always)]
+unsafe fn move_ends<T: Copy>(from: *const u8, to: *mut u8, n: usize) {
+    let k = std::mem::size_of::<T>();
+    // SAFETY: both pieces are within the `n` bytes (the caller's
+    // contract); unaligned reads and writes of plain integers.
+    unsafe {
+        let (a, b) = (
+            from.cast::<T>().read_unaligned(),
+            from.add(n - k).cast::<T>().read_unaligned(),
+        );
+        to.cast::<T>().write_unaligned(a);
+        to.add(n - k).cast::<T>().write_unaligned(b);
     }
 }
 

@@ -26,8 +26,8 @@
 //!
 //! This file holds the table and the helpers the others share (heap room,
 //! built strings, character indices); the functions are in `build`,
-//! `names`, `re`, `case_trim`, `search`, `split` and `replace`
-//! (strings of a length known beforehand are written in place by `exact`), and
+//! `names`, `re`, `case_trim`, `search`, `split` and `replace` (strings
+//! of a length known beforehand are written in place by `exact`), and
 //! `format` in `strformat`.
 
 mod build;

@@ -190,8 +190,8 @@ pub(super) fn replace_first(interp: &mut Interp, args: &[Value]) -> Result<Value
 /// replaced by another everywhere, `"-"` → `"_"`, is a byte swap written
 /// straight into the new text instead, in `replace_impl`). A one-byte
 /// `m` is found by a scan of the bytes (memchr on longer texts); anything
-/// longer is searched as a string (an
-/// empty `m` matches at every character boundary, as `str::replace` has it).
+/// longer is searched as a string (an empty `m` matches at every
+/// character boundary, as `str::replace` has it).
 ///
 /// [`in_text_buf`]: super::build::in_text_buf
 fn replace_into(out: &mut String, s: &str, m: &str, r: &str, first_only: bool) {
