@@ -186,6 +186,21 @@ pub fn write_display(out: &mut String, v: &Value, style: Style, max_bytes: usize
     }
 }
 
+/// The text `str` prints for a string, `nil`, an integer or a boolean
+/// (an integer formatted in `digits`): what [`write_display`] writes for
+/// them in [`Style::Str`]; `None` for anything else. The compiled `str`
+/// measures its pieces with it before writing them.
+#[inline]
+pub fn str_text<'a>(v: &'a Value, digits: &'a mut itoa::Buffer) -> Option<&'a str> {
+    match v {
+        Value::Str(s) => Some(s),
+        Value::Int(i) => Some(digits.format(*i)),
+        Value::Nil => Some(""),
+        Value::Bool(b) => Some(if *b { "true" } else { "false" }),
+        _ => None,
+    }
+}
+
 /// Appends the decimal digits of `i` (what `{i}` formats, without the
 /// formatting machinery: `str` of a number is on hot paths).
 pub fn push_int(out: &mut String, i: i64) {
@@ -516,6 +531,33 @@ mod tests {
 
     use super::*;
     use crate::value::Vector;
+
+    #[test]
+    fn str_text_is_what_str_writes() {
+        let values = [
+            Value::from("é-x"),
+            Value::from(""),
+            Value::Int(i64::MIN),
+            Value::Int(-7),
+            Value::Int(0),
+            Value::Nil,
+            Value::Bool(true),
+            Value::Bool(false),
+        ];
+        for v in &values {
+            let mut out = String::new();
+            assert!(write_display(&mut out, v, Style::Str, usize::MAX));
+            let mut digits = itoa::Buffer::new();
+            assert_eq!(str_text(v, &mut digits), Some(out.as_str()), "{v}");
+        }
+        for v in [
+            Value::keyword("k"),
+            Value::Float(1.5),
+            Value::vector_from([Value::Nil]),
+        ] {
+            assert_eq!(str_text(&v, &mut itoa::Buffer::new()), None, "{v}");
+        }
+    }
 
     fn kw(s: &str) -> Value {
         Value::keyword(s)

@@ -65,12 +65,7 @@ pub(crate) fn texts_settled<'t>(
     texts: impl Iterator<Item = &'t str>,
 ) -> Result<Value> {
     interp.budget.tick(parts as u64 + 1)?;
-    match len {
-        Some(len) if len <= heap_room(interp) => {
-            super::exact::exact_value(interp, len, |out| texts.for_each(|t| out.push(t)))
-        }
-        _ => Err(out_of_room(interp)),
-    }
+    super::exact::exact_in_room(interp, len, |out| texts.for_each(|t| out.push(t)))
 }
 
 /// A string written by `write` into the interpreter's buffer, then copied

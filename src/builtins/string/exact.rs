@@ -151,6 +151,20 @@ pub(super) fn swap_byte(bytes: &mut [u8], from: u8, to: u8) {
     });
 }
 
+/// [`exact_value`] of a string of `len` bytes (`None`: past `usize`)
+/// that must fit the heap room, as a printed one must: past it, the
+/// printing path's error ([`out_of_room`](super::out_of_room)).
+pub(super) fn exact_in_room(
+    interp: &mut Interp,
+    len: Option<usize>,
+    write: impl FnOnce(&mut Exact<'_>),
+) -> Result<Value> {
+    match len {
+        Some(len) if len <= super::heap_room(interp) => exact_value(interp, len, write),
+        _ => Err(super::out_of_room(interp)),
+    }
+}
+
 /// [`exact_text`] as a value, charged to the heap before it is made (the
 /// charge [`super::build::in_text_buf`] makes for the same string).
 pub(super) fn exact_value(

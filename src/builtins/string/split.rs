@@ -22,14 +22,10 @@ pub(super) fn join(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     };
     let items = args::items("join", coll)?;
     interp.tick(items.len() as u64 + 1)?;
-    let room = heap_room(interp);
     if let Some(len) = texts_len(&items, sep.len()) {
         // Strings alone (nearly every join): the length first, then the
         // text written once into its own allocation.
-        if len > room {
-            return Err(out_of_room(interp));
-        }
-        return super::exact::exact_value(interp, len, |out| {
+        return super::exact::exact_in_room(interp, Some(len), |out| {
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(&sep);
@@ -40,6 +36,7 @@ pub(super) fn join(interp: &mut Interp, args: &[Value]) -> Result<Value> {
             }
         });
     }
+    let room = heap_room(interp);
     let mut out = String::new();
     for (i, item) in items.iter().enumerate() {
         if i > 0 {

@@ -578,26 +578,11 @@ fn texts_and<'a, const N: usize>(
         // length is known before it is written.
         let mut digits: [itoa::Buffer; N] = std::array::from_fn(|_| itoa::Buffer::new());
         let mut texts: [&str; N] = [""; N];
-        let exact = vals
-            .iter()
-            .zip(&mut digits)
-            .zip(&mut texts)
-            .all(|((v, d), t)| {
-                *t = match v {
-                    Value::Str(s) => s,
-                    Value::Int(i) => d.format(*i),
-                    Value::Nil => "",
-                    Value::Bool(b) => {
-                        if *b {
-                            "true"
-                        } else {
-                            "false"
-                        }
-                    }
-                    _ => return false,
-                };
-                true
-            });
+        let exact = (vals.iter().zip(&mut digits).zip(&mut texts)).all(|((v, d), t)| {
+            crate::format::str_text(v, d)
+                .map(|text| *t = text)
+                .is_some()
+        });
         if exact {
             let len = texts
                 .iter()
