@@ -25,6 +25,44 @@ pub(super) fn mapv(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     map_colls(interp, "mapv", &a[0], &a[1..])
 }
 
+/// `map` taking its arguments: one vector nothing else holds is mapped
+/// in place ([`map_in_place`]).
+pub(super) fn map_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("map", &a[0])?;
+    if a.len() == 1 {
+        return Ok(xf::map(a[0].clone()));
+    }
+    map_in_place(interp, "map", a)
+}
+
+/// `mapv` taking its arguments, as [`map_owned`].
+pub(super) fn mapv_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("mapv", &a[0])?;
+    map_in_place(interp, "mapv", a)
+}
+
+/// `(map f v)` of a vector `v` whose items nothing else holds (a `range`,
+/// a vector built for the call): each item replaced by `f` of it where it
+/// is — no second vector beside the first. The same steps, heap charge
+/// and result as [`map_colls`], which does any other call; on an error the
+/// half-mapped vector is dropped with the call's arguments.
+fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Value> {
+    if let [f, Value::Vector(v)] = a {
+        if let Some(items) = Arc::get_mut(v).and_then(Vector::unique_items_mut) {
+            interp.alloc(cost::vector_bytes(items.len()))?;
+            interp.repeated(f, |interp, f| {
+                for item in items.iter_mut() {
+                    let x = std::mem::replace(item, Value::Nil);
+                    *item = interp.tick_call_again(f, &mut [x])?;
+                }
+                Ok(())
+            })?;
+            return Ok(std::mem::replace(&mut a[1], Value::Nil));
+        }
+    }
+    map_colls(interp, fname, &a[0], &a[1..])
+}
+
 pub(super) fn pmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("pmap", &a[0])?;
     map_colls(interp, "pmap", &a[0], &a[1..])

@@ -202,6 +202,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Applies f to each item (or to the i-th items of several collections, up to the shortest).",
         hof::map,
     )
+    .owned(hof::map_owned)
     .example("(map inc [1 2 3]) ;=> [2 3 4]"),
     Builtin::new(
         "mapv",
@@ -209,6 +210,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Like map; always a vector.",
         hof::mapv,
     )
+    .owned(hof::mapv_owned)
     .example("(mapv + [1 2] [10 20]) ;=> [11 22]"),
     Builtin::new(
         "map-indexed",

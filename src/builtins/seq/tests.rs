@@ -1149,3 +1149,65 @@ fn num_f(v: &Value) -> f64 {
         other => panic!("not a number: {}", show(other)),
     }
 }
+
+/// `map`/`mapv` of a vector nothing else holds (a `range`, a vector built
+/// for the call) replace its items where they are — the result is the
+/// same allocation — with the value, steps and heap charge of mapping a
+/// vector another value still holds, which is left as it was; small and
+/// flat vectors alike, and a function failing part way.
+#[test]
+fn map_of_a_vector_nothing_else_holds_maps_it_in_place() {
+    use std::sync::Arc;
+    for name in ["map", "mapv"] {
+        let b = lookup_in(Ns::Core, name).unwrap();
+        for n in [3, 64, 65, 1000] {
+            let fresh = || vecv((0..n).map(i).collect());
+            let unique = fresh();
+            let Value::Vector(addr) = &unique else {
+                unreachable!()
+            };
+            let addr = Arc::as_ptr(addr);
+            let mut a = Interp::standalone();
+            let out = a.call_builtin_mut(b, &mut [inc(), unique]).unwrap();
+            let Value::Vector(got) = &out else {
+                panic!("{name} gave {}", show(&out))
+            };
+            assert_eq!(Arc::as_ptr(got), addr, "{name} of {n}: in place");
+
+            let held = fresh();
+            let keep = held.clone();
+            let mut c = Interp::standalone();
+            let copied = c.call_builtin_mut(b, &mut [inc(), held]).unwrap();
+            assert_eq!(show(&out), show(&copied), "{name} of {n}");
+            assert_eq!(show(&copied), show(&vecv((1..=n).map(i).collect())));
+            assert_eq!(show(&keep), show(&fresh()), "the held vector is as it was");
+            assert_eq!(a.budget.steps(), c.budget.steps(), "{name} of {n}");
+            assert_eq!(
+                a.budget.heap_bytes(),
+                c.budget.heap_bytes(),
+                "{name} of {n}"
+            );
+        }
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let calls = Arc::new(calls);
+        let counted = calls.clone();
+        let failing = Func::native("boom", move |_, a| {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            match num(&a[0]) {
+                50 => Err(crate::error::Error::execution("boom at 50")),
+                _ => Ok(a[0].clone()),
+            }
+        });
+        let mut interp = Interp::standalone();
+        let items = vecv((0..100).map(i).collect());
+        let e = interp
+            .call_builtin_mut(b, &mut [failing, items])
+            .unwrap_err();
+        assert_eq!(e.message(), "boom at 50");
+        assert_eq!(
+            calls.load(std::sync::atomic::Ordering::Relaxed),
+            51,
+            "{name}"
+        );
+    }
+}

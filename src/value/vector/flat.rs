@@ -122,6 +122,17 @@ impl Vector {
         }
     }
 
+    /// The items of a small or flat vector whose items this vector alone
+    /// holds, to change in place; `None` for a tree or shared items (no
+    /// copy is made).
+    pub fn unique_items_mut(&mut self) -> Option<&mut [Value]> {
+        match &mut self.0 {
+            Repr::Small(v) => Some(v),
+            Repr::Flat(f) => Arc::get_mut(f).map(|f| f.items_mut().as_mut_slice()),
+            Repr::Large(_) => None,
+        }
+    }
+
     /// The items of a flat vector, to change in place ([`Vector::unshare_items`]
     /// first, so this is `None` for a shared one as for small vectors and
     /// trees).
