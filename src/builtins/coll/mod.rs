@@ -352,6 +352,7 @@ impl Acc {
                 }
                 Value::Map(other) => {
                     let before = m.len();
+                    m.reserve(other.len());
                     for (k, v) in other {
                         m.insert(k, v);
                     }

@@ -148,6 +148,23 @@ impl Entries {
         }
     }
 
+    /// Room for `additional` more slots ([`super::Ordered::reserve`]):
+    /// flat slots this map alone holds grow once; shared ones that no write
+    /// copied yet are copied at their final size (as [`Flat::unshared`]
+    /// would copy them at the next write, with its charge); a tree grows
+    /// as it is written.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        let Entries::Flat(f) = self else { return };
+        if Arc::strong_count(f) == 1 {
+            Arc::make_mut(f).slots.reserve(additional);
+        } else if !f.copied.swap(true, Ordering::Relaxed) {
+            crate::eval::budget::charge_heap(cost::map_entries_tree_bytes(f.slots.len()));
+            let mut slots = Vec::with_capacity(f.slots.len() + additional);
+            slots.extend(f.slots.iter().cloned());
+            *self = Entries::Flat(Flat::new(slots));
+        }
+    }
+
     #[inline]
     pub(super) fn get_mut(&mut self, i: usize) -> Option<&mut Slot> {
         match self.writable() {

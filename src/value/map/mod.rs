@@ -494,6 +494,15 @@ impl Map {
         self.get(k).is_some()
     }
 
+    /// Room for `additional` more keys in a large map, made before they
+    /// are added one by one ([`Ordered::reserve`]); other maps grow as
+    /// they are written.
+    pub fn reserve(&mut self, additional: usize) {
+        if let Repr::Large(m, _) = &mut self.0 {
+            large_mut(m).reserve(additional);
+        }
+    }
+
     /// Inserts or replaces; returns the previous value. A new key goes
     /// last (in a sorted map, in its place); an existing key keeps its
     /// place.

@@ -86,6 +86,16 @@ impl Ordered {
         Arc::make_mut(&mut self.index)
     }
 
+    /// Room for up to `additional` more keys, made before they are added
+    /// one by one (`merge`, `into` of a map): entries another map holds
+    /// too are copied once, at their final size, rather than copied at the
+    /// first write and then regrown (the copy charged as that write would
+    /// charge it); unshared ones grow once. The index is left as it is: a
+    /// key already there (most of a `merge` may be) adds nothing to it.
+    pub fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+    }
+
     /// The position of `k` (whose hash is `h`) among the entries.
     #[inline]
     fn position(&self, k: &Value, h: u64) -> Option<usize> {
