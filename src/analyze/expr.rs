@@ -204,6 +204,11 @@ pub struct Record {
     pub keys: Vec<Value>,
     /// The value of each key, in the same order (their evaluation order).
     pub values: Vec<Expr>,
+    /// The keys as the shape every record this literal builds shares
+    /// (`value/map`), walked or compiled.
+    pub(crate) shape: crate::value::map::Shape,
+    /// Whether no key holds another value.
+    pub(crate) keys_shallow: bool,
 }
 
 /// Evaluate `value` and store it in `slot`.

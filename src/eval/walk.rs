@@ -225,12 +225,7 @@ impl Interp {
                 Ok(Value::vector(v))
             }
             Expr::Record(r) => {
-                let mut entries = Vec::with_capacity(r.keys.len());
-                for (k, e) in r.keys.iter().zip(&r.values) {
-                    entries.push((k.clone(), self.eval(e, frame)?));
-                }
-                self.budget.alloc(cost::map_bytes(entries.len()))?;
-                Ok(Value::Map(Map::from_distinct(entries)))
+                super::compile::build_record(self, r, |it, i| it.eval(&r.values[i], frame))
             }
             Expr::Map(entries) => {
                 let mut m = Map::new();

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
 use crate::value::depth::is_nested;
-use crate::value::map::{shape_of, Fields};
+use crate::value::map::Fields;
 use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::place::Place;
-use super::{compile, Code};
+use super::{compile, Code, Interp};
+use crate::error::Result;
 use crate::eval::lookup::{destructure_nth, lookup};
 use crate::eval::Closure;
 
@@ -28,23 +29,27 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 
 pub(super) fn record(r: &Record) -> Code<'_> {
     let codes: Vec<Code> = r.values.iter().map(compile).collect();
-    // The keys are constants: whether one holds another value is known
-    // now; each computed value is looked at as it is stored.
-    let keys_shallow = r.keys.iter().all(|k| !is_nested(k));
-    // Every record built here shares these keys (`map::Shape`).
-    let shape = shape_of(r.keys.clone());
-    Box::new(move |it, f| {
-        // Built in place: one allocation, the record's own.
-        let mut fields = Fields::with_capacity_and(codes.len(), shape.clone());
-        let mut shallow = keys_shallow;
-        for c in &codes {
-            let v = c(it, f)?;
-            shallow &= !is_nested(&v);
-            fields.push(v);
-        }
-        it.budget.alloc(cost::record_bytes(fields.len()))?;
-        Ok(Value::Map(Map::from_fields_known(fields, shallow)))
-    })
+    Box::new(move |it, f| build_record(it, r, |it, i| codes[i](it, f)))
+}
+
+/// A record literal's record, its values from `value` in order (the
+/// walker's and the compiled code's one builder): built in place in its
+/// own allocation with the literal's shape; each computed value looked at
+/// as it is stored (the keys were when analysed).
+pub(crate) fn build_record(
+    it: &mut Interp,
+    r: &Record,
+    mut value: impl FnMut(&mut Interp, usize) -> Result<Value>,
+) -> Result<Value> {
+    let mut fields = Fields::with_capacity_and(r.values.len(), r.shape.clone());
+    let mut shallow = r.keys_shallow;
+    for i in 0..r.values.len() {
+        let v = value(it, i)?;
+        shallow &= !is_nested(&v);
+        fields.push(v);
+    }
+    it.budget.alloc(cost::record_bytes(fields.len()))?;
+    Ok(Value::Map(Map::from_fields_known(fields, shallow)))
 }
 
 pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code<'a> {

@@ -57,10 +57,12 @@
 //! from and is kept in the same node (`compiled`), which lives behind an
 //! `Arc`/`Box` that is never moved out of or mutated; see [`Compiled`].
 
+mod args;
 mod arith;
 
 pub(super) use arith::finish as arith2;
 mod build;
+pub(crate) use build::build_record;
 mod call;
 mod once;
 mod place;
@@ -198,6 +200,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
             .or_else(|| call::contains_in_place(b, args, *span))
             .or_else(|| call::text_test(b, args, *span))
             .or_else(|| call::count_in_place(b, args, *span))
+            .or_else(|| call::assoc_map(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),

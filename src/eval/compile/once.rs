@@ -1,19 +1,21 @@
 //! A function built by a call with constant arguments and handed straight
 //! to `update` or `update-in` (`(update m k (fnil inc 0))`, the counting
-//! idiom, usually inside a loop) is built once per call site, not once per
-//! call: the value goes only to the builtin that calls it and is dropped
+//! idiom, usually inside a loop), or an unnamed `fn` that closes over
+//! nothing (`(update m k (fn [v] (assoc v :seen true)))`), is built once
+//! per call site, not once per call: the value goes only to the builtin that calls it and is dropped
 //! with the call, so no program can tell one build from many (it cannot be
 //! compared, kept or printed). Every later evaluation charges the steps and
 //! heap bytes the first build charged (measured then), at the same point,
 //! so step counts and limits are those of building it each time. With
 //! hidden data about, it is built each time (its marks are per value).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use crate::analyze::expr::Expr;
+use crate::analyze::expr::{Expr, FnProto};
 use crate::builtins::Builtin;
 use crate::error::Span;
-use crate::value::{Func, Value};
+use crate::eval::Closure;
+use crate::value::{cost, Func, Value};
 
 use super::{compile, Code, Interp};
 
@@ -40,8 +42,34 @@ pub(super) fn arg<'a>(b: &'static Builtin, i: usize, e: &'a Expr) -> Code<'a> {
         Expr::CallBuiltin(fb, args, span) if calls_it => {
             built_once(fb, args, *span).unwrap_or_else(|| compile(e))
         }
+        // Unnamed: a named `fn` could hand itself out.
+        Expr::MakeFn(proto, captures)
+            if calls_it && captures.is_empty() && proto.name.is_none() =>
+        {
+            made_once(proto)
+        }
         _ => compile(e),
     }
+}
+
+/// The site's code for an unnamed `fn` without captures: its closure
+/// built at the first evaluation, every evaluation charging the heap bytes
+/// building it charges (no step, as `build::make_fn`). No marks of hidden
+/// data go on a closure, so it is shared with hidden data about too.
+fn made_once(proto: &Arc<FnProto>) -> Code<'_> {
+    let once: OnceLock<Value> = OnceLock::new();
+    Box::new(move |it: &mut Interp, _| {
+        it.budget.alloc(cost::closure_bytes(0))?;
+        Ok(once
+            .get_or_init(|| {
+                Value::Fn(Func::Closure(Arc::new(Closure {
+                    proto: proto.clone(),
+                    captures: Vec::new(),
+                    group: None,
+                })))
+            })
+            .clone())
+    })
 }
 
 /// The site's code for a builder's call with constant arguments.

@@ -1,11 +1,18 @@
 //! Compiled code against the tree walker: every program here runs once with
 //! its top-level forms walked and once with them compiled; the value or
-//! error and the steps charged must be the same (rule EVAL-STEPS-1).
+//! error, the steps charged (rule EVAL-STEPS-1) and the heap bytes charged
+//! must be the same.
 
 use crate::eval::Interp;
 
 /// The printed result or error, and the steps the turn charged.
 fn run_with(src: &str, compile_top: bool) -> (String, u64) {
+    let (shown, steps, _) = run_charged(src, compile_top);
+    (shown, steps)
+}
+
+/// [`run_with`] and the heap bytes the turn charged.
+fn run_charged(src: &str, compile_top: bool) -> (String, u64, u64) {
     let mut interp = Interp::standalone();
     interp.compile_top = compile_top;
     let out = interp.run_program(src);
@@ -13,7 +20,7 @@ fn run_with(src: &str, compile_top: bool) -> (String, u64) {
         Ok(v) => v.to_string(),
         Err(e) => format!("{:?}: {}", e.kind(), e.message()),
     };
-    (shown, interp.budget.steps())
+    (shown, interp.budget.steps(), interp.budget.heap_bytes())
 }
 
 fn run(src: &str) -> (String, u64) {
@@ -155,13 +162,28 @@ const EXPRS: &[&str] = &[
     "(let [n nil] (clojure.string/includes? n \"a\"))",
     "(let [k :GAMMA c 5] [(clojure.string/includes? k \"A\") (clojure.string/starts-with? c \"5\")])",
     "(def t \"hello\") [(clojure.string/starts-with? t \"he\") (count (filter (fn [s] (clojure.string/includes? s \"a\")) [\"a\" \"b\" \"ca\" t]))]",
+    // `assoc` of one pair into a map: a record's field replaced and added,
+    // a small, a large and a sorted map, a key new and old; anything else
+    // (nil, a vector, more pairs, a lazy value, not a collection) by the
+    // builtin.
+    "(let [r {:x 1 :y 2} m {\"a\" 1} n nil v [1 2]] [(assoc r :y 3) (assoc r :z [1]) (assoc m \"b\" 2) (assoc m \"a\" {:in 1}) (assoc n :a 1) (assoc v 0 :x) (assoc r :a 1 :b 2)])",
+    "(let [m (zipmap (range 40) (range 40)) s (sorted-map :b 1)] [(count (assoc m 7 :x)) (get (assoc m 40 1) 40) (assoc s :a 2) (count (reduce (fn [acc i] (assoc acc i i)) m (range 30 70)))])",
+    "(let [l (lazy-seq (cons 1 nil)) r {:a 1}] [(assoc r :l l) (assoc r l 2)])",
+    "(let [x 5] (assoc x :a 1))",
+    "(let [r {:a 1}] (assoc r :b (/ 1 0)))",
+    // `update` calling an unnamed `fn` without captures (built once per
+    // site), a named one and one with captures (built every time).
+    "(reduce (fn [acc i] (update acc (mod i 3) (fn [v] (if v (inc v) 1)))) {} (range 20))",
+    "(let [k 2] (reduce (fn [acc i] (update (update acc :a (fn [v] (+ (or v 0) k))) :b (fn me [v] (if v (inc v) 0)))) {} (range 5)))",
+    "(reduce (fn [acc i] (update-in acc [:a (mod i 2)] (fn [v] (conj (or v []) i)))) {} (range 6))",
+    "(reduce (fn [acc i] (update acc :a (fn [v] (/ 10 (- 3 i))))) {} (range 5))",
 ];
 
 #[test]
-fn compiled_bodies_give_the_walkers_values_errors_and_steps() {
+fn compiled_bodies_give_the_walkers_values_errors_steps_and_heap() {
     for e in EXPRS {
-        let walked = run_with(e, false);
-        let compiled = run_with(e, true);
+        let walked = run_charged(e, false);
+        let compiled = run_charged(e, true);
         assert_eq!(compiled, walked, "{e}");
     }
 }
