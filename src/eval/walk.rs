@@ -225,7 +225,7 @@ impl Interp {
                 Ok(Value::vector(v))
             }
             Expr::Record(r) => {
-                super::compile::build_record(self, r, |it, i| it.eval(&r.values[i], frame))
+                super::compile::build_record(self, r, &r.values, |it, e| it.eval(e, frame))
             }
             Expr::Map(entries) => {
                 let mut m = Map::new();

@@ -29,22 +29,24 @@ pub(super) fn vector(items: &[Expr]) -> Code<'_> {
 
 pub(super) fn record(r: &Record) -> Code<'_> {
     let codes: Vec<Code> = r.values.iter().map(compile).collect();
-    Box::new(move |it, f| build_record(it, r, |it, i| codes[i](it, f)))
+    Box::new(move |it, f| build_record(it, r, &codes, |it, c| c(it, f)))
 }
 
-/// A record literal's record, its values from `value` in order (the
-/// walker's and the compiled code's one builder): built in place in its
-/// own allocation with the literal's shape; each computed value looked at
-/// as it is stored (the keys were when analysed).
-pub(crate) fn build_record(
+/// A record literal's record, its values those of `parts` (its value
+/// expressions or their code) in order, each from `value` (the walker's
+/// and the compiled code's one builder): built in place in its own
+/// allocation with the literal's shape; each computed value looked at as
+/// it is stored (the keys were when analysed).
+pub(crate) fn build_record<T>(
     it: &mut Interp,
     r: &Record,
-    mut value: impl FnMut(&mut Interp, usize) -> Result<Value>,
+    parts: &[T],
+    value: impl Fn(&mut Interp, &T) -> Result<Value>,
 ) -> Result<Value> {
-    let mut fields = Fields::with_capacity_and(r.values.len(), r.shape.clone());
+    let mut fields = Fields::with_capacity_and(parts.len(), r.shape.clone());
     let mut shallow = r.keys_shallow;
-    for i in 0..r.values.len() {
-        let v = value(it, i)?;
+    for p in parts {
+        let v = value(it, p)?;
         shallow &= !is_nested(&v);
         fields.push(v);
     }
