@@ -175,7 +175,10 @@ impl Ordered {
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        Iter(self.entries.iter())
+        Iter {
+            slots: self.entries.iter(),
+            left: self.len,
+        }
     }
 
     /// The entries, in order, owned.
@@ -184,31 +187,44 @@ impl Ordered {
     }
 }
 
-/// The entries of an [`Ordered`] map, in order.
-pub struct Iter<'a>(SlotIter<'a>);
+/// The entries of an [`Ordered`] map, in order, with the exact number
+/// left (so what collects them sizes its room once).
+pub struct Iter<'a> {
+    slots: SlotIter<'a>,
+    left: usize,
+}
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Value, &'a Value);
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
         // The slots in order, skipping the holes removals left.
         loop {
-            if let Some((k, v)) = self.0.next()? {
+            if let Some((k, v)) = self.slots.next()? {
+                self.left -= 1;
                 return Some((k, v));
             }
         }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, self.0.size_hint().1)
+        (self.left, Some(self.left))
     }
 }
 
+impl ExactSizeIterator for Iter<'_> {}
+
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
         loop {
-            match self.0.next_back()? {
-                Some((k, v)) => return Some((k, v)),
-                None => continue,
+            if let Some((k, v)) = self.slots.next_back()? {
+                self.left -= 1;
+                return Some((k, v));
             }
         }
     }
@@ -240,6 +256,25 @@ mod tests {
         assert_eq!(back.first(), Some(&5));
         assert_eq!(m.len(), 11);
         assert!(m.holes <= MIN_HOLES.max(m.len()));
+    }
+
+    /// The iterator knows how many entries are left, holes or not, from
+    /// either end (what collects a map's entries sizes its room by it).
+    #[test]
+    fn iteration_counts_the_entries_left_exactly() {
+        let mut m = Ordered::from_distinct((0..100).map(|i| (int(i), int(i))));
+        for i in (0..100).step_by(3) {
+            m.remove(&int(i));
+        }
+        let mut it = m.iter();
+        assert_eq!(it.size_hint(), (m.len(), Some(m.len())));
+        it.next();
+        it.next_back();
+        assert_eq!(it.len(), m.len() - 2);
+        assert_eq!(it.count(), m.len() - 2);
+        let back: Vec<i64> = m.iter().rev().map(|(k, _)| k.as_int().unwrap()).collect();
+        assert_eq!(back.len(), m.len());
+        assert_eq!(back.first(), Some(&98));
     }
 
     #[test]
