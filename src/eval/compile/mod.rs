@@ -25,10 +25,12 @@
 //!   `starts-with?`, `ends-with?` with a constant needle test a text in
 //!   place; `(count x)` counts in place (borrowed when it can be);
 //! - builtins are bound at analysis and called with their arguments in a
-//!   stack array (an argument taking a local late, `Expr::MoveLocalLate`,
-//!   filled in after the others; a function built by `fnil`, `partial` …
-//!   of constant arguments for `update`/`update-in` built once per site:
-//!   `once.rs`); a call whose head is a user/ definition (`(fib (- n 1))`)
+//!   stack array (`args.rs`: an argument taking a local late,
+//!   `Expr::MoveLocalLate`, filled in after the others; a function built
+//!   by `fnil`, `partial` … of constant arguments, or an unnamed `fn`
+//!   without captures, handed to `update`/`update-in` built once per site:
+//!   `once.rs`); `(assoc m k v)` of a map puts its pair without the
+//!   builtin's generic path (`call.rs`); a call whose head is a user/ definition (`(fib (- n 1))`)
 //!   reads the definition and, when it is a closure, enters it directly
 //!   (a function calling itself through the reference its caller holds);
 //! - `recur` stores its arguments in their slots and the enclosing `loop` or
