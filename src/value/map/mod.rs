@@ -495,7 +495,7 @@ impl Map {
     }
 
     /// Room for `additional` more keys in a large map, made before they
-    /// are added one by one ([`Ordered::reserve`]); other maps grow as
+    /// are added one by one (`Ordered::reserve`); other maps grow as
     /// they are written.
     pub fn reserve(&mut self, additional: usize) {
         if let Repr::Large(m, _) = &mut self.0 {
