@@ -200,15 +200,11 @@ impl ArithOp {
 
 /// A map literal with constant keys, see [`Expr::Record`].
 pub struct Record {
-    /// The keys, distinct, in source order.
-    pub keys: Vec<Value>,
-    /// The value of each key, in the same order (their evaluation order).
+    /// The value of each key, in the keys' order (their evaluation order).
     pub values: Vec<Expr>,
-    /// The keys as the shape every record this literal builds shares
-    /// (`value/map`), walked or compiled.
+    /// The keys, distinct, in source order, as the shape every record
+    /// this literal builds shares (`value/map`), walked or compiled.
     pub(crate) shape: crate::value::map::Shape,
-    /// Whether no key holds another value.
-    pub(crate) keys_shallow: bool,
 }
 
 /// Evaluate `value` and store it in `slot`.

@@ -621,12 +621,7 @@ fn record(pairs: Vec<(Expr, Expr)>) -> Expr {
             _ => return Expr::Map(pairs),
         }
     }
-    let keys: Vec<Value> = keys.into_iter().cloned().collect();
+    let shape = crate::value::map::shape_of(keys.into_iter().cloned().collect());
     let values = pairs.into_iter().map(|(_, v)| v).collect();
-    Expr::Record(Box::new(expr::Record {
-        keys_shallow: keys.iter().all(|k| !crate::value::depth::is_nested(k)),
-        shape: crate::value::map::shape_of(keys.clone()),
-        keys,
-        values,
-    }))
+    Expr::Record(Box::new(expr::Record { values, shape }))
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::analyze::expr::{Expr, FnProto, Record};
 use crate::value::depth::is_nested;
-use crate::value::map::Fields;
+use crate::value::map::{scalar_keys, Fields};
 use crate::value::{cost, Func, Map, Value, Vector};
 
 use super::place::Place;
@@ -36,7 +36,7 @@ pub(super) fn record(r: &Record) -> Code<'_> {
 /// expressions or their code) in order, each from `value` (the walker's
 /// and the compiled code's one builder): built in place in its own
 /// allocation with the literal's shape; each computed value looked at as
-/// it is stored (the keys were when analysed).
+/// it is stored (the keys were when the shape was made).
 pub(crate) fn build_record<T>(
     it: &mut Interp,
     r: &Record,
@@ -44,7 +44,7 @@ pub(crate) fn build_record<T>(
     value: impl Fn(&mut Interp, &T) -> Result<Value>,
 ) -> Result<Value> {
     let mut fields = Fields::with_capacity_and(parts.len(), r.shape.clone());
-    let mut shallow = r.keys_shallow;
+    let mut shallow = scalar_keys(&r.shape);
     for p in parts {
         let v = value(it, p)?;
         shallow &= !is_nested(&v);

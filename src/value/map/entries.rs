@@ -67,14 +67,17 @@ impl Flat {
     }
 
     /// What a write to these slots while shared gets (module docs): the
-    /// first, a flat copy; any later one, a copy of their tree.
+    /// first, a flat copy (with room for `room` more); any later one, a
+    /// copy of their tree.
     #[cold]
-    fn unshared(&self) -> Entries {
+    fn unshared(&self, room: usize) -> Entries {
         if self.copied.swap(true, Ordering::Relaxed) {
             return Entries::Tree(self.tree().clone());
         }
         crate::eval::budget::charge_heap(cost::map_entries_tree_bytes(self.slots.len()));
-        Entries::Flat(Flat::new(self.slots.clone()))
+        let mut slots = Vec::with_capacity(self.slots.len() + room);
+        slots.extend_from_slice(&self.slots);
+        Entries::Flat(Flat::new(slots))
     }
 
     /// The slots as a tree: built (and charged) the first time, then
@@ -131,7 +134,7 @@ impl Entries {
             // No `Weak` is ever made of it: the strong count says whether
             // it is shared (and cannot grow while `self` is borrowed).
             if Arc::strong_count(f) > 1 {
-                *self = f.unshared();
+                *self = f.unshared(0);
             }
         }
         match self {
@@ -148,20 +151,20 @@ impl Entries {
         }
     }
 
-    /// Room for `additional` more slots ([`super::Ordered::reserve`]):
-    /// flat slots this map alone holds grow once; shared ones that no write
-    /// copied yet are copied at their final size (as [`Flat::unshared`]
-    /// would copy them at the next write, with its charge); a tree grows
-    /// as it is written.
+    /// Room for `additional` more slots, made before they are written
+    /// ([`super::Ordered::reserve`]): flat slots this map alone holds grow
+    /// once; shared ones are unshared now, as the coming write would
+    /// unshare them ([`Flat::unshared`]), a flat copy made at its final
+    /// size; a tree grows as it is written.
     pub(super) fn reserve(&mut self, additional: usize) {
         let Entries::Flat(f) = self else { return };
+        if additional == 0 {
+            return;
+        }
         if Arc::strong_count(f) == 1 {
             Arc::make_mut(f).slots.reserve(additional);
-        } else if !f.copied.swap(true, Ordering::Relaxed) {
-            crate::eval::budget::charge_heap(cost::map_entries_tree_bytes(f.slots.len()));
-            let mut slots = Vec::with_capacity(f.slots.len() + additional);
-            slots.extend(f.slots.iter().cloned());
-            *self = Entries::Flat(Flat::new(slots));
+        } else {
+            *self = f.unshared(additional);
         }
     }
 

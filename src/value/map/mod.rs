@@ -62,6 +62,11 @@ impl Clone for Transition {
     }
 }
 
+/// Whether none of `shape`'s keys holds another value.
+pub(crate) fn scalar_keys(shape: &Shape) -> bool {
+    shape.extra().scalar_keys
+}
+
 /// The address of a record's shape (`None` for other maps): records of
 /// one shape share it (tests).
 #[cfg(test)]
