@@ -271,9 +271,10 @@ pub fn vector_growth(from: usize, to: usize) -> u64 {
 /// What growing an insertion-ordered map from `from` to `to` entries adds.
 #[inline]
 pub fn map_growth(from: usize, to: usize) -> u64 {
-    // One more entry in a large map (every `assoc` of a new key): most
-    // add nothing, found without computing both sizes.
-    if to == from.wrapping_add(1) && large_map_step_is_free(from) {
+    // The same count (a key's value replaced), or one more entry in a
+    // large map (every `assoc` of a new key): most add nothing, found
+    // without computing both sizes.
+    if to == from || (to == from.wrapping_add(1) && large_map_step_is_free(from)) {
         return 0;
     }
     map_bytes(to).saturating_sub(map_bytes(from))
@@ -292,7 +293,7 @@ fn large_map_step_is_free(n: usize) -> bool {
 /// What growing a map of `m`'s kind (sorted or not) from `from` to `to`
 /// entries adds.
 pub fn map_growth_like(m: &map::Map, from: usize, to: usize) -> u64 {
-    if m.is_sorted() {
+    if m.is_sorted() && from != to {
         sorted_map_bytes(to).saturating_sub(sorted_map_bytes(from))
     } else {
         map_growth(from, to)

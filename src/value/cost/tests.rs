@@ -262,14 +262,17 @@ fn a_large_set_is_charged_its_order_when_first_iterated() {
     assert_eq!(metered(), 0, "kept, not made again");
 }
 
-/// The shortcut for one more entry in a large map or set gives what the two
-/// sizes give, at every size up to past the first million (every chunk
-/// and bucket boundary on the way).
+/// The shortcuts for one more entry in a large map or set, and for a
+/// map's value replaced, give what the two sizes give, at every size up
+/// to past the first million (every chunk and bucket boundary on the way).
 #[test]
 fn one_more_map_entry_costs_what_the_two_sizes_say() {
+    let sorted = Map::sorted();
     for n in 0..1_200_000usize {
         let full = map_bytes(n + 1).saturating_sub(map_bytes(n));
         assert_eq!(map_growth(n, n + 1), full, "{n} -> {}", n + 1);
+        assert_eq!(map_growth(n, n), 0, "{n} -> {n}");
+        assert_eq!(map_growth_like(&sorted, n, n), 0, "sorted {n} -> {n}");
         let full = set_bytes(n + 1).saturating_sub(set_bytes(n));
         assert_eq!(set_growth(n, n + 1), full, "set {n} -> {}", n + 1);
     }
