@@ -34,6 +34,7 @@ pub(crate) mod serial;
 pub(crate) mod set;
 pub(crate) mod shared_vec;
 pub(crate) mod size;
+pub(crate) mod unique;
 pub(crate) mod vector;
 
 use std::sync::Arc;

@@ -119,7 +119,7 @@ impl Hashed {
 /// them too, the copy charged to the heap (`value/cost.rs`).
 fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
     super::cost::charge_copy_if_shared(items, || super::cost::set_copy_bytes(items.len()));
-    Arc::make_mut(items)
+    crate::value::unique::make_mut(items)
 }
 
 /// A large set's table to change: copied whole first when shared, and the
@@ -127,7 +127,7 @@ fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
 /// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
 fn large_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
     super::cost::charge_copy_if_shared(s, || super::cost::set_copy_bytes(s.table.len()));
-    Arc::make_mut(s)
+    crate::value::unique::make_mut(s)
 }
 
 impl Set {

@@ -140,7 +140,7 @@ impl Entries {
         match self {
             Entries::Flat(f) => {
                 // Unshared just above: `make_mut` copies nothing.
-                let f = Arc::make_mut(f);
+                let f = crate::value::unique::make_mut(f);
                 // A tree kept from an earlier copy no longer matches.
                 if f.tree.get().is_some() {
                     f.tree = OnceLock::new();
@@ -162,7 +162,7 @@ impl Entries {
             return;
         }
         if Arc::strong_count(f) == 1 {
-            Arc::make_mut(f).slots.reserve(additional);
+            crate::value::unique::make_mut(f).slots.reserve(additional);
         } else {
             *self = f.unshared(additional);
         }

@@ -214,13 +214,13 @@ fn small_push(entries: &mut Entries, entry: (Value, Value)) {
 /// a write copies charged.
 fn large_mut(m: &mut Arc<Ordered>) -> &mut Ordered {
     cost::charge_copy_if_shared(m, || cost::map_copy_bytes(false, m.len()));
-    Arc::make_mut(m)
+    crate::value::unique::make_mut(m)
 }
 
 /// A sorted map to change, as [`large_mut`].
 fn sorted_mut(m: &mut Arc<Sorted>) -> &mut Sorted {
     cost::charge_copy_if_shared(m, || cost::map_copy_bytes(true, m.len()));
-    Arc::make_mut(m)
+    crate::value::unique::make_mut(m)
 }
 
 /// Whether neither `k` nor `v` holds another value (`depth::is_nested`).

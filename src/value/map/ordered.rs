@@ -83,7 +83,7 @@ impl Ordered {
     fn index_mut(&mut self) -> &mut HashTable<Bucket> {
         let len = self.len;
         cost::charge_copy_if_shared(&self.index, || cost::map_index_bytes(len));
-        Arc::make_mut(&mut self.index)
+        crate::value::unique::make_mut(&mut self.index)
     }
 
     /// Room for up to `additional` more keys, made before they are added

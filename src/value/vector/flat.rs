@@ -140,7 +140,7 @@ impl Vector {
     pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Flat(f) => Some(Arc::make_mut(f).items_mut()),
+            Repr::Flat(f) => Some(crate::value::unique::make_mut(f).items_mut()),
             _ => None,
         }
     }

@@ -238,7 +238,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.get_mut(i),
-            Repr::Flat(f) => Arc::make_mut(f).items_mut().get_mut(i),
+            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().get_mut(i),
             Repr::Large(v) => v.get_mut(i),
         }
     }
@@ -316,7 +316,7 @@ impl Vector {
         let x = match &mut self.0 {
             Repr::Small(v) => return v.pop(),
             Repr::Flat(f) => {
-                let x = Arc::make_mut(f).items_mut().pop();
+                let x = crate::value::unique::make_mut(f).items_mut().pop();
                 self.demote();
                 return x;
             }
@@ -341,7 +341,9 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => std::mem::replace(&mut v[i], x),
-            Repr::Flat(f) => std::mem::replace(&mut Arc::make_mut(f).items_mut()[i], x),
+            Repr::Flat(f) => {
+                std::mem::replace(&mut crate::value::unique::make_mut(f).items_mut()[i], x)
+            }
             Repr::Large(v) => v.set(i, x),
         }
     }
@@ -383,7 +385,7 @@ impl Vector {
         self.make_tree();
         let x = match &mut self.0 {
             Repr::Small(v) => return v.remove(i),
-            Repr::Flat(f) => Arc::make_mut(f).items_mut().remove(i),
+            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().remove(i),
             Repr::Large(v) => v.remove(i),
         };
         self.shrunk();
@@ -435,7 +437,8 @@ impl Vector {
         let right = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.split_off(i))),
             Repr::Flat(f) => {
-                let right = Vector::from_vec(Arc::make_mut(f).items_mut().split_off(i));
+                let right =
+                    Vector::from_vec(crate::value::unique::make_mut(f).items_mut().split_off(i));
                 self.demote();
                 return right;
             }
@@ -452,7 +455,12 @@ impl Vector {
         let removed = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.drain(range).collect())),
             Repr::Flat(f) => {
-                let removed = Vector::from_vec(Arc::make_mut(f).items_mut().drain(range).collect());
+                let removed = Vector::from_vec(
+                    crate::value::unique::make_mut(f)
+                        .items_mut()
+                        .drain(range)
+                        .collect(),
+                );
                 self.demote();
                 return removed;
             }
@@ -501,7 +509,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => return v.truncate(n),
-            Repr::Flat(f) => Arc::make_mut(f).items_mut().truncate(n),
+            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().truncate(n),
             Repr::Large(v) => v.truncate(n),
         }
         self.shrunk();
@@ -518,7 +526,9 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.retain(|x| keep(x)),
-            Repr::Flat(f) => Arc::make_mut(f).items_mut().retain(|x| keep(x)),
+            Repr::Flat(f) => crate::value::unique::make_mut(f)
+                .items_mut()
+                .retain(|x| keep(x)),
             Repr::Large(v) => v.retain(|x| keep(x)),
         }
         self.shrunk();
@@ -541,7 +551,9 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => IterMut::Small(v.iter_mut()),
-            Repr::Flat(f) => IterMut::Small(Arc::make_mut(f).items_mut().iter_mut()),
+            Repr::Flat(f) => {
+                IterMut::Small(crate::value::unique::make_mut(f).items_mut().iter_mut())
+            }
             Repr::Large(v) => IterMut::Large(v.iter_mut()),
         }
     }

@@ -40,7 +40,7 @@ impl IndexMut<usize> for Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => &mut v[i],
-            Repr::Flat(f) => &mut Arc::make_mut(f).items_mut()[i],
+            Repr::Flat(f) => &mut crate::value::unique::make_mut(f).items_mut()[i],
             Repr::Large(v) => &mut v[i],
         }
     }
