@@ -67,7 +67,6 @@ pub use vector::Vector;
 /// those bytes one by one. A word tag keeps a value three words, moved as
 /// three words (−3 to −7 % instructions on every benchmark program); a
 /// value, an `Option<Value>` and a `Result<Value>` stay 24 bytes (tested).
-#[derive(Clone)]
 #[repr(u64)]
 pub enum Value {
     /// `nil`.
@@ -130,7 +129,56 @@ pub(crate) fn shared_addr<T: ?Sized>(a: &Arc<T>) -> Option<usize> {
     (Arc::strong_count(a) > 1).then_some(Arc::as_ptr(a) as *const u8 as usize)
 }
 
+/// A scalar (`nil`, a boolean, a number) is copied inline, where it is
+/// cloned: its bits are the whole value. Anything that holds an
+/// allocation is cloned out of line (a reference count to add).
+impl Clone for Value {
+    #[inline(always)]
+    fn clone(&self) -> Value {
+        if matches!(
+            self,
+            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        ) {
+            // SAFETY: these variants hold only `Copy` data, so a bitwise
+            // copy is a clone and owns nothing the original owns.
+            return unsafe { std::ptr::read(self) };
+        }
+        self.clone_held()
+    }
+}
+
 impl Value {
+    /// Writes `v` where `slot` holds `nil` (an argument array's or a
+    /// value taken out for an update): a `nil` owns nothing, so no drop
+    /// call is made for it, as `*slot = v` would.
+    #[inline(always)]
+    pub(crate) fn fill(slot: &mut Value, v: Value) {
+        debug_assert!(matches!(slot, Value::Nil));
+        std::mem::forget(std::mem::replace(slot, v));
+    }
+
+    /// [`Value::clone`] of a value that holds an allocation.
+    #[inline(never)]
+    fn clone_held(&self) -> Value {
+        match self {
+            Value::Nil => Value::Nil,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(i) => Value::Int(*i),
+            Value::Float(f) => Value::Float(*f),
+            Value::Str(s) => Value::Str(s.clone()),
+            Value::Keyword(k) => Value::Keyword(k.clone()),
+            Value::Symbol(s) => Value::Symbol(s.clone()),
+            Value::Vector(v) => Value::Vector(v.clone()),
+            Value::Map(m) => Value::Map(m.clone()),
+            Value::Set(s) => Value::Set(s.clone()),
+            Value::Fn(f) => Value::Fn(f.clone()),
+            Value::Regex(r) => Value::Regex(r.clone()),
+            Value::Var(v) => Value::Var(v.clone()),
+            Value::Lazy(l) => Value::Lazy(l.clone()),
+            Value::Reduced(r) => Value::Reduced(r.clone()),
+        }
+    }
+
     /// A string value.
     pub fn string(s: impl Into<Arc<str>>) -> Value {
         Value::Str(s.into())

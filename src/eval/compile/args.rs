@@ -92,7 +92,7 @@ impl<'a> ArgsCode<'a> {
             ArgsCode::Many(codes) if codes.len() <= 8 => {
                 let mut vals: [Value; 8] = [const { Value::Nil }; 8];
                 for (slot, c) in vals.iter_mut().zip(codes) {
-                    *slot = c(it, f)?;
+                    Value::fill(slot, c(it, f)?);
                 }
                 k(it, &mut vals[..codes.len()])
             }

@@ -379,7 +379,7 @@ fn texts_and<'a, const N: usize>(
         for p in &pieces {
             if let Piece::Code(c) = p {
                 if let Some(slot) = vals.get_mut(n) {
-                    *slot = c(it, f).map_err(|e| e.or_span(span))?;
+                    Value::fill(slot, c(it, f).map_err(|e| e.or_span(span))?);
                 }
                 n += 1;
             }

@@ -616,12 +616,12 @@ impl Map {
             Repr::Large(m, flat) => (large_mut(m).get_mut(k)?, flat, flat_value),
             Repr::Sorted(m) => {
                 let slot = sorted_mut(m).get_mut(k)?;
-                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| *slot = v));
+                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| Value::fill(slot, v)));
             }
         };
         Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
             *known &= fits(&v);
-            *slot = v;
+            Value::fill(slot, v);
         }))
     }
 
