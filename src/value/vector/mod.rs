@@ -130,7 +130,10 @@ impl Vector {
     /// Drops spare capacity of a small vector, so it takes exactly its
     /// items' room once it is stored in a value (a flat one that ended up
     /// small becomes small). A flat vector keeps its room to grow in
-    /// place: at most what it holds again, as a `Vec` doubles.
+    /// place: what a `Vec` doubling leaves (at most what it holds again),
+    /// or the room `filter` reserved for every item of its input when it
+    /// kept a quarter or more of them (never written, so address space
+    /// rather than memory: `builtins/seq/hof.rs`, `select`).
     pub fn shrink_to_fit(&mut self) {
         if let Repr::Flat(f) = &self.0 {
             if f.items.len() <= SMALL {
