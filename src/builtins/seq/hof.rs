@@ -204,12 +204,14 @@ fn select(
         }));
     }
     // Room for every item of a vector: no copies as the result grows. The
-    // room left over is never written, so it takes address space, not
-    // memory; it is given back (a copy of what was kept) only when less
-    // than a quarter was kept. Giving back half or less would copy too
-    // (the allocator keeps a block in place only when it shrinks by less
-    // than half of its rounded size): `(filter even? xs)` of 200k items
-    // held both copies, 4.8 MB, at once.
+    // room left over is given back only when less than half was kept (a
+    // copy of what was kept, the large block freed for later values); from
+    // half on the allocator would keep the block anyway, except at exactly
+    // half, where its rounded block size made it copy: `(filter even? xs)`
+    // of 200k items held both copies, 4.8 MB, at once. (Keeping the room
+    // down to a quarter kept 08-freq-sets' gain but took 4 MB more on
+    // 03-records-pipeline, whose half-written blocks then held whole 2 MiB
+    // pages.)
     let mut out = match coll {
         Value::Vector(v) => Vec::with_capacity(v.len()),
         _ => Vec::new(),
@@ -226,7 +228,7 @@ fn select(
             Ok(())
         })
     })?;
-    if out.len() < out.capacity() / 4 {
+    if out.len() < out.capacity() / 2 {
         out.shrink_to_fit();
     }
     built(interp, Vector::from_vec(out))

@@ -132,8 +132,7 @@ impl Vector {
     /// small becomes small). A flat vector keeps its room to grow in
     /// place: what a `Vec` doubling leaves (at most what it holds again),
     /// or the room `filter` reserved for every item of its input when it
-    /// kept a quarter or more of them (never written, so address space
-    /// rather than memory: `builtins/seq/hof.rs`, `select`).
+    /// kept half of them or more (`builtins/seq/hof.rs`, `select`).
     pub fn shrink_to_fit(&mut self) {
         if let Repr::Flat(f) = &self.0 {
             if f.items.len() <= SMALL {
