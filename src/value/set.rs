@@ -25,6 +25,7 @@ use super::hash::value_hash;
 use super::map::{same_key, SMALL};
 use super::order::cmp_key;
 use super::Value;
+use crate::value::unique::make_mut;
 
 /// A persistent set (O(1) clone) iterating in canonical order.
 #[derive(Clone, Default)]
@@ -119,7 +120,7 @@ impl Hashed {
 /// them too, the copy charged to the heap (`value/cost.rs`).
 fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
     super::cost::charge_copy_if_shared(items, || super::cost::set_copy_bytes(items.len()));
-    crate::value::unique::make_mut(items)
+    make_mut(items)
 }
 
 /// A large set's table to change: copied whole first when shared, and the
@@ -127,7 +128,7 @@ fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
 /// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
 fn large_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
     super::cost::charge_copy_if_shared(s, || super::cost::set_copy_bytes(s.table.len()));
-    crate::value::unique::make_mut(s)
+    make_mut(s)
 }
 
 impl Set {

@@ -53,7 +53,7 @@ fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Val
             interp.repeated(f, |interp, f| {
                 for item in items.iter_mut() {
                     let x = std::mem::replace(item, Value::Nil);
-                    *item = interp.tick_call_again(f, &mut [x])?;
+                    Value::fill(item, interp.tick_call_again(f, &mut [x])?);
                 }
                 Ok(())
             })?;

@@ -30,9 +30,10 @@
 //!   by `fnil`, `partial` … of constant arguments, or an unnamed `fn`
 //!   without captures, handed to `update`/`update-in` built once per site:
 //!   `once.rs`); `(assoc m k v)` of a map puts its pair without the
-//!   builtin's generic path (`call.rs`); a call whose head is a user/ definition (`(fib (- n 1))`)
-//!   reads the definition and, when it is a closure, enters it directly
-//!   (a function calling itself through the reference its caller holds);
+//!   builtin's generic path (`call.rs`); a call whose head is a user/
+//!   definition (`(fib (- n 1))`) reads the definition and, when it is a
+//!   closure, enters it directly (a function calling itself through the
+//!   reference its caller holds);
 //! - `recur` stores its arguments in their slots and the enclosing `loop` or
 //!   function body jumps back (the `pending_recur` flag the walker uses too,
 //!   so compiled code and walker code can nest either way).

@@ -4,10 +4,11 @@
 //! nothing (`(update m k (fn [v] (assoc v :seen true)))`), is built once
 //! per call site, not once per call: the value goes only to the builtin
 //! that calls it and is dropped with the call, so no program can tell one
-//! build from many (it cannot be compared, kept or printed). Every later evaluation charges the steps and
-//! heap bytes the first build charged (measured then), at the same point,
-//! so step counts and limits are those of building it each time. With
-//! hidden data about, it is built each time (its marks are per value).
+//! build from many (it cannot be compared, kept or printed). Every later
+//! evaluation charges the steps and heap bytes the first build charged
+//! (measured then), at the same point, so step counts and limits are
+//! those of building it each time. With hidden data about, it is built
+//! each time (its marks are per value).
 
 use std::sync::{Arc, OnceLock};
 

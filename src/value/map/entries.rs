@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::value::cost;
+use crate::value::unique::make_mut;
 use crate::value::vector::Chunked;
 use crate::value::Value;
 
@@ -140,7 +141,7 @@ impl Entries {
         match self {
             Entries::Flat(f) => {
                 // Unshared just above: `make_mut` copies nothing.
-                let f = crate::value::unique::make_mut(f);
+                let f = make_mut(f);
                 // A tree kept from an earlier copy no longer matches.
                 if f.tree.get().is_some() {
                     f.tree = OnceLock::new();
@@ -162,7 +163,7 @@ impl Entries {
             return;
         }
         if Arc::strong_count(f) == 1 {
-            crate::value::unique::make_mut(f).slots.reserve(additional);
+            make_mut(f).slots.reserve(additional);
         } else {
             *self = f.unshared(additional);
         }

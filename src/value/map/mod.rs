@@ -26,6 +26,7 @@ pub use ordered::Ordered;
 use super::depth::{is_nested, leaf_height};
 use super::shared_vec::SharedVec;
 use super::{cost, Value};
+use crate::value::unique::make_mut;
 
 /// Largest number of entries kept as an array.
 pub const SMALL: usize = 16;
@@ -214,13 +215,13 @@ fn small_push(entries: &mut Entries, entry: (Value, Value)) {
 /// a write copies charged.
 fn large_mut(m: &mut Arc<Ordered>) -> &mut Ordered {
     cost::charge_copy_if_shared(m, || cost::map_copy_bytes(false, m.len()));
-    crate::value::unique::make_mut(m)
+    make_mut(m)
 }
 
 /// A sorted map to change, as [`large_mut`].
 fn sorted_mut(m: &mut Arc<Sorted>) -> &mut Sorted {
     cost::charge_copy_if_shared(m, || cost::map_copy_bytes(true, m.len()));
-    crate::value::unique::make_mut(m)
+    make_mut(m)
 }
 
 /// Whether neither `k` nor `v` holds another value (`depth::is_nested`).

@@ -25,6 +25,7 @@ use crate::value::Value;
 use super::same_key;
 
 use super::entries::{Entries, Slot, SlotIter};
+use crate::value::unique::make_mut;
 
 /// One bucket of the index: the hash of a key and the key's position.
 type Bucket = (u64, usize);
@@ -83,7 +84,7 @@ impl Ordered {
     fn index_mut(&mut self) -> &mut HashTable<Bucket> {
         let len = self.len;
         cost::charge_copy_if_shared(&self.index, || cost::map_index_bytes(len));
-        crate::value::unique::make_mut(&mut self.index)
+        make_mut(&mut self.index)
     }
 
     /// Room for up to `additional` more keys, made before they are added

@@ -5,6 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::{Large, Repr, Vector, SMALL};
+use crate::value::unique::make_mut;
 use crate::value::Value;
 
 /// A large vector's items in one `Vec` (module docs), with the tree a
@@ -140,7 +141,7 @@ impl Vector {
     pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Flat(f) => Some(crate::value::unique::make_mut(f).items_mut()),
+            Repr::Flat(f) => Some(make_mut(f).items_mut()),
             _ => None,
         }
     }

@@ -40,6 +40,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::Value;
+use crate::value::unique::make_mut;
 
 mod flat;
 mod iter;
@@ -240,7 +241,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.get_mut(i),
-            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().get_mut(i),
+            Repr::Flat(f) => make_mut(f).items_mut().get_mut(i),
             Repr::Large(v) => v.get_mut(i),
         }
     }
@@ -318,7 +319,7 @@ impl Vector {
         let x = match &mut self.0 {
             Repr::Small(v) => return v.pop(),
             Repr::Flat(f) => {
-                let x = crate::value::unique::make_mut(f).items_mut().pop();
+                let x = make_mut(f).items_mut().pop();
                 self.demote();
                 return x;
             }
@@ -343,9 +344,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => std::mem::replace(&mut v[i], x),
-            Repr::Flat(f) => {
-                std::mem::replace(&mut crate::value::unique::make_mut(f).items_mut()[i], x)
-            }
+            Repr::Flat(f) => std::mem::replace(&mut make_mut(f).items_mut()[i], x),
             Repr::Large(v) => v.set(i, x),
         }
     }
@@ -387,7 +386,7 @@ impl Vector {
         self.make_tree();
         let x = match &mut self.0 {
             Repr::Small(v) => return v.remove(i),
-            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().remove(i),
+            Repr::Flat(f) => make_mut(f).items_mut().remove(i),
             Repr::Large(v) => v.remove(i),
         };
         self.shrunk();
@@ -439,8 +438,7 @@ impl Vector {
         let right = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.split_off(i))),
             Repr::Flat(f) => {
-                let right =
-                    Vector::from_vec(crate::value::unique::make_mut(f).items_mut().split_off(i));
+                let right = Vector::from_vec(make_mut(f).items_mut().split_off(i));
                 self.demote();
                 return right;
             }
@@ -457,12 +455,7 @@ impl Vector {
         let removed = match &mut self.0 {
             Repr::Small(v) => return Vector(Repr::Small(v.drain(range).collect())),
             Repr::Flat(f) => {
-                let removed = Vector::from_vec(
-                    crate::value::unique::make_mut(f)
-                        .items_mut()
-                        .drain(range)
-                        .collect(),
-                );
+                let removed = Vector::from_vec(make_mut(f).items_mut().drain(range).collect());
                 self.demote();
                 return removed;
             }
@@ -511,7 +504,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => return v.truncate(n),
-            Repr::Flat(f) => crate::value::unique::make_mut(f).items_mut().truncate(n),
+            Repr::Flat(f) => make_mut(f).items_mut().truncate(n),
             Repr::Large(v) => v.truncate(n),
         }
         self.shrunk();
@@ -528,9 +521,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => v.retain(|x| keep(x)),
-            Repr::Flat(f) => crate::value::unique::make_mut(f)
-                .items_mut()
-                .retain(|x| keep(x)),
+            Repr::Flat(f) => make_mut(f).items_mut().retain(|x| keep(x)),
             Repr::Large(v) => v.retain(|x| keep(x)),
         }
         self.shrunk();
@@ -553,9 +544,7 @@ impl Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => IterMut::Small(v.iter_mut()),
-            Repr::Flat(f) => {
-                IterMut::Small(crate::value::unique::make_mut(f).items_mut().iter_mut())
-            }
+            Repr::Flat(f) => IterMut::Small(make_mut(f).items_mut().iter_mut()),
             Repr::Large(v) => IterMut::Large(v.iter_mut()),
         }
     }

@@ -5,6 +5,7 @@ use std::ops::{Index, IndexMut};
 use std::sync::Arc;
 
 use super::{IntoIter, Iter, Repr, Vector, SMALL};
+use crate::value::unique::make_mut;
 use crate::value::Value;
 
 impl Clone for Repr {
@@ -40,7 +41,7 @@ impl IndexMut<usize> for Vector {
         self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) => &mut v[i],
-            Repr::Flat(f) => &mut crate::value::unique::make_mut(f).items_mut()[i],
+            Repr::Flat(f) => &mut make_mut(f).items_mut()[i],
             Repr::Large(v) => &mut v[i],
         }
     }
