@@ -488,11 +488,7 @@ impl Budget {
     pub fn alloc(&mut self, bytes: u64) -> Result<()> {
         self.heap = self.heap.saturating_add(bytes);
         match self.limits.max_heap_bytes {
-            Some(max) if self.heap > max => Err(Error::new(
-                ErrorKind::MemoryExceeded,
-                format!("the program built more than the heap limit of {max} bytes of values"),
-            )
-            .with_hint("work on less data at a time, or raise max_heap_bytes")),
+            Some(max) if self.heap > max => Err(heap_exceeded(max)),
             _ => Ok(()),
         }
     }
@@ -601,6 +597,18 @@ impl Budget {
             _ => Ok(()),
         }
     }
+}
+
+/// The error of a turn past its heap limit (out of line: the charge
+/// itself, [`Budget::alloc`], is a few instructions where it is inlined).
+#[cold]
+#[inline(never)]
+fn heap_exceeded(max: u64) -> Error {
+    Error::new(
+        ErrorKind::MemoryExceeded,
+        format!("the program built more than the heap limit of {max} bytes of values"),
+    )
+    .with_hint("work on less data at a time, or raise max_heap_bytes")
 }
 
 thread_local! {

@@ -30,6 +30,19 @@ pub(crate) fn make_mut<T: Clone>(a: &mut Arc<T>) -> &mut T {
     Arc::make_mut(a)
 }
 
+/// `Arc::get_mut`'s answer for the only handle, found as [`make_mut`]
+/// finds it: the value to write in place, or `None` when another handle
+/// (or a `Weak`) shares it.
+#[inline(always)]
+pub(crate) fn get_mut<T>(a: &mut Arc<T>) -> Option<&mut T> {
+    if Arc::strong_count(a) == 1 && Arc::weak_count(a) == 0 {
+        fence(Ordering::Acquire);
+        // SAFETY: as in `make_mut`.
+        return Some(unsafe { &mut *Arc::as_ptr(a).cast_mut() });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

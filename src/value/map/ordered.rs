@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 
 use crate::value::cost;
@@ -25,7 +26,7 @@ use crate::value::Value;
 use super::same_key;
 
 use super::entries::{Entries, Slot, SlotIter};
-use crate::value::unique::make_mut;
+use crate::value::unique::{self, make_mut};
 
 /// One bucket of the index: the hash of a key and the key's position.
 type Bucket = (u64, usize);
@@ -147,6 +148,25 @@ impl Ordered {
     /// previous value.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         let h = value_hash(&k);
+        // An index this map alone holds (an accumulating map's): one probe
+        // finds the key or the bucket a new one takes.
+        if let Some(index) = unique::get_mut(&mut self.index) {
+            let entries = &self.entries;
+            let is_k = |&(eh, i): &Bucket| {
+                eh == h && matches!(entries.get(i), Some(Some((x, _))) if same_key(x, &k))
+            };
+            let i = match index.entry(h, is_k, |&(eh, _)| eh) {
+                Entry::Occupied(found) => found.get().1,
+                Entry::Vacant(free) => {
+                    free.insert((h, self.entries.len()));
+                    self.entries.push_back(Some((k, v)));
+                    self.len += 1;
+                    return None;
+                }
+            };
+            let slot = self.entries.get_mut(i).and_then(Option::as_mut);
+            return slot.map(|(_, old)| std::mem::replace(old, v));
+        }
         if let Some(i) = self.position(&k, h) {
             let slot = self.entries.get_mut(i).and_then(Option::as_mut);
             return slot.map(|(_, old)| std::mem::replace(old, v));
