@@ -186,24 +186,48 @@ pub(super) fn assoc_map<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
     if args.len() != 3 || b.name != "assoc" || b.ns != crate::builtins::Ns::Core {
         return None;
     }
-    let args = ArgsCode::of_call(b, args);
-    Some(Box::new(move |it, f| {
-        args.with(it, f, |it, vals| {
-            if let ([Value::Map(m), k, v], false) = (&mut *vals, it.hidden.active()) {
-                if !k.may_end() && !v.may_end() {
-                    it.budget.tick(1)?;
-                    it.budget.tick_settled(1)?;
-                    let before = m.len();
-                    m.insert(crate::eval::take(k), crate::eval::take(v));
-                    it.budget
-                        .alloc(crate::value::cost::map_growth_like(m, before, m.len()))?;
-                    return Ok(crate::eval::take(&mut vals[0]));
-                }
+    /// The pair put in the map, or the builtin called with the three.
+    #[inline(always)]
+    fn put(it: &mut Interp, b: &'static Builtin, m: Value, k: Value, v: Value) -> Result<Value> {
+        match m {
+            Value::Map(mut m) if !k.may_end() && !v.may_end() && !it.hidden.active() => {
+                it.budget.tick(1)?;
+                it.budget.tick_settled(1)?;
+                let before = m.len();
+                m.insert(k, v);
+                it.budget
+                    .alloc(crate::value::cost::map_growth_like(&m, before, m.len()))?;
+                Ok(Value::Map(m))
             }
-            it.call_builtin_accepted(b, vals)
-        })
-        .map_err(|e| e.or_span(span))
-    }))
+            m => it.call_builtin_accepted(b, &mut [m, k, v]),
+        }
+    }
+    Some(match ArgsCode::of_call(b, args) {
+        // The three values owned here, not left in an array: no drop
+        // calls for the `nil`s taking them would leave.
+        ArgsCode::Three(m, k, v) => Box::new(move |it, f| {
+            let put_them = |it: &mut Interp| {
+                let m = m(it, f)?;
+                let k = k(it, f)?;
+                let v = v(it, f)?;
+                put(it, b, m, k, v)
+            };
+            put_them(it).map_err(|e| e.or_span(span))
+        }),
+        args => Box::new(move |it, f| {
+            args.with(it, f, |it, vals| match vals {
+                [m, k, v] => put(
+                    it,
+                    b,
+                    crate::eval::take(m),
+                    crate::eval::take(k),
+                    crate::eval::take(v),
+                ),
+                _ => it.call_builtin_accepted(b, vals),
+            })
+            .map_err(|e| e.or_span(span))
+        }),
+    })
 }
 
 /// `(count x)`: anything but a lazy sequence counted in place — read
