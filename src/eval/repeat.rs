@@ -164,6 +164,25 @@ impl Interp {
         self.call_again_after::<1>(r, args)
     }
 
+    /// [`Interp::tick_call_again`] of two values (`reduce`'s accumulator
+    /// and item): a shared closure gets them in its slots straight, with
+    /// no array left behind to drop.
+    #[inline(always)]
+    pub(crate) fn tick_call_again2(
+        &mut self,
+        r: &mut Repeated,
+        a: Value,
+        b: Value,
+    ) -> Result<Value> {
+        match r.shared(2) {
+            Some(s) => self.enter_again(s, r, 1, |slots| {
+                slots[0] = a;
+                slots[1] = b;
+            }),
+            None => self.call_again_after::<1>(r, &mut [a, b]),
+        }
+    }
+
     /// [`Interp::call_again`] after `BEFORE` steps of the caller's.
     #[inline(always)]
     fn call_again_after<const BEFORE: u64>(

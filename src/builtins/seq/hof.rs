@@ -325,7 +325,7 @@ pub(super) fn fold(
         while let Some(x) = it.next(interp)? {
             // The accumulator is handed over (not copied), so a collection
             // built up by `assoc`/`conj` is updated in place.
-            acc = interp.tick_call_again(f, &mut [acc, x])?;
+            acc = interp.tick_call_again2(f, acc, x)?;
             if let Value::Reduced(v) = &acc {
                 return Ok((**v).clone());
             }
