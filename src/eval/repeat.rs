@@ -146,8 +146,10 @@ impl Interp {
         out
     }
 
-    /// Calls the repeated function on `args`, taking their values.
-    #[inline(always)]
+    /// Calls the repeated function on `args`, taking their values (what
+    /// [`Interp::call_again1`] and [`Interp::tick_call_again2`] do for one
+    /// and two; the tests call it with any number).
+    #[cfg(test)]
     pub(crate) fn call_again(&mut self, r: &mut Repeated, args: &mut [Value]) -> Result<Value> {
         self.call_again_after::<0>(r, args)
     }
@@ -164,9 +166,33 @@ impl Interp {
         self.call_again_after::<1>(r, args)
     }
 
+    /// [`Interp::call_again`] of one value: a shared closure gets it in
+    /// its slot straight, with no array left behind to drop.
+    #[inline(always)]
+    pub(crate) fn call_again1(&mut self, r: &mut Repeated, a: Value) -> Result<Value> {
+        self.call_again1_after::<0>(r, a)
+    }
+
+    /// [`Interp::tick_call_again`] of one value, as [`Interp::call_again1`].
+    #[inline(always)]
+    pub(crate) fn tick_call_again1(&mut self, r: &mut Repeated, a: Value) -> Result<Value> {
+        self.call_again1_after::<1>(r, a)
+    }
+
+    #[inline(always)]
+    fn call_again1_after<const BEFORE: u64>(
+        &mut self,
+        r: &mut Repeated,
+        a: Value,
+    ) -> Result<Value> {
+        match r.shared(1) {
+            Some(s) => self.enter_again(s, r, BEFORE, |slots| slots[0] = a),
+            None => self.call_again_after::<BEFORE>(r, &mut [a]),
+        }
+    }
+
     /// [`Interp::tick_call_again`] of two values (`reduce`'s accumulator
-    /// and item): a shared closure gets them in its slots straight, with
-    /// no array left behind to drop.
+    /// and item), as [`Interp::call_again1`].
     #[inline(always)]
     pub(crate) fn tick_call_again2(
         &mut self,

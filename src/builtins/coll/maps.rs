@@ -226,7 +226,7 @@ pub(super) fn update_vals(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Map::new();
     interp.repeated(&a[1], |interp, f| {
         for (k, v) in m {
-            let nv = interp.tick_call_again(f, &mut [v])?;
+            let nv = interp.tick_call_again1(f, v)?;
             out.insert(k, nv);
         }
         Ok(())

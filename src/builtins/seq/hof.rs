@@ -53,7 +53,7 @@ fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Val
             interp.repeated(f, |interp, f| {
                 for item in items.iter_mut() {
                     let x = std::mem::replace(item, Value::Nil);
-                    Value::fill(item, interp.tick_call_again(f, &mut [x])?);
+                    Value::fill(item, interp.tick_call_again1(f, x)?);
                 }
                 Ok(())
             })?;
@@ -281,7 +281,7 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let mut out = Vector::new();
     interp.repeated(f, |interp, f| {
         for x in items {
-            let r = interp.tick_call_again(f, &mut [x])?;
+            let r = interp.tick_call_again1(f, x)?;
             if !r.is_nil() {
                 out.push_back(r);
             }
@@ -415,7 +415,7 @@ fn first_truthy(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) ->
     let mut found = Value::Nil;
     interp.repeated(pred, |interp, pred| {
         for_each(interp, fname, coll, |interp, x| {
-            let r = interp.call_again(pred, &mut [x])?;
+            let r = interp.call_again1(pred, x)?;
             if r.truthy() {
                 found = r;
                 return Ok(false);
@@ -432,7 +432,7 @@ fn all(interp: &mut Interp, fname: &str, pred: &Value, coll: &Value) -> Result<b
     let mut ok = true;
     interp.repeated(pred, |interp, pred| {
         for_each(interp, fname, coll, |interp, x| {
-            ok = interp.call_again(pred, &mut [x])?.into_truthy();
+            ok = interp.call_again1(pred, x)?.into_truthy();
             Ok(ok)
         })
     })?;
