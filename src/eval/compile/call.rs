@@ -376,11 +376,22 @@ pub(super) fn str_of_texts<'a>(
         .collect();
     // The computed values in an array of their number (or a little more).
     Some(match computed {
-        0 | 1 => texts_and::<1>(b, pieces, span),
+        1 => text_and_one(b, pieces, span),
         2 => texts_and::<2>(b, pieces, span),
         3 | 4 => texts_and::<4>(b, pieces, span),
         _ => texts_and::<8>(b, pieces, span),
     })
+}
+
+/// The constant texts' length, summed once when compiled.
+fn fixed_len(pieces: &[Piece]) -> usize {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => t.len(),
+            Piece::Code(_) => 0,
+        })
+        .sum()
 }
 
 /// [`str_of_texts`] with at most `N` computed values.
@@ -389,14 +400,7 @@ fn texts_and<'a, const N: usize>(
     pieces: Vec<Piece<'a>>,
     span: Span,
 ) -> Code<'a> {
-    // The constant texts' length, summed once.
-    let fixed: usize = pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Text(t) => t.len(),
-            Piece::Code(_) => 0,
-        })
-        .sum();
+    let fixed = fixed_len(&pieces);
     Box::new(move |it, f| {
         let mut vals: [Value; N] = [const { Value::Nil }; N];
         let mut n = 0;
@@ -408,70 +412,131 @@ fn texts_and<'a, const N: usize>(
                 n += 1;
             }
         }
-        let plain = |v: &Value| {
-            matches!(
-                v,
-                Value::Str(_) | Value::Int(_) | Value::Nil | Value::Bool(_) | Value::Keyword(_)
-            )
-        };
-        if it.hidden.active() || !vals.iter().all(plain) {
-            let mut vals = vals.into_iter();
-            let mut all: Vec<Value> = pieces
-                .iter()
-                .map(|p| match p {
-                    Piece::Text(t) => Value::string(*t),
-                    Piece::Code(_) => vals.next().unwrap_or(Value::Nil),
-                })
-                .collect();
-            return it
-                .call_builtin_mut(b, &mut all)
-                .map_err(|e| e.or_span(span));
-        }
-        it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
-        // Texts, numbers, booleans and nils (not keywords: `:a` prints a
-        // colon before its name): each one's text first, so the string's
-        // length is known before it is written.
-        let mut digits: [itoa::Buffer; N] = std::array::from_fn(|_| itoa::Buffer::new());
-        let mut texts: [&str; N] = [""; N];
-        let exact = (vals.iter().zip(&mut digits).zip(&mut texts)).all(|((v, d), t)| {
-            crate::format::str_text(v, d)
-                .map(|text| *t = text)
-                .is_some()
-        });
-        if exact {
-            let len = texts
-                .iter()
-                .try_fold(fixed, |len, t| len.checked_add(t.len()));
-            let mut computed = texts.iter();
-            let pieces_text = pieces.iter().map(|p| match p {
-                Piece::Text(t) => *t,
-                Piece::Code(_) => computed.next().copied().unwrap_or(""),
-            });
-            let r = crate::builtins::string::texts_settled(it, pieces.len(), len, pieces_text);
-            // Most are numbers (no drop code to call) or shared texts.
-            vals.into_iter().for_each(Value::release);
-            return r.map_err(|e| e.or_span(span));
-        }
-        crate::builtins::string::printed_settled(it, pieces.len(), |out, room| {
-            let mut vals = vals.iter();
-            for p in &pieces {
-                let fits = match p {
-                    Piece::Text(t) => {
-                        out.push_str(t);
-                        out.len() <= room
-                    }
-                    Piece::Code(_) => vals.next().is_none_or(|v| {
-                        crate::format::write_display(out, v, crate::format::Style::Str, room)
-                    }),
-                };
-                if !fits {
-                    return false;
-                }
-            }
-            true
-        })
-        .map_err(|e| e.or_span(span))
+        texts_of(it, b, &pieces, fixed, vals, span)
     })
+}
+
+/// [`str_of_texts`] with one computed value (`(str "k" i)`, the usual
+/// key): an integer with no hidden data about is written between the
+/// texts around it (joined when compiled) at once; anything else takes
+/// [`texts_of`] as any other count does. The same steps, heap charge and
+/// text.
+fn text_and_one<'a>(b: &'static Builtin, mut pieces: Vec<Piece<'a>>, span: Span) -> Code<'a> {
+    let fixed = fixed_len(&pieces);
+    let at = pieces
+        .iter()
+        .position(|p| matches!(p, Piece::Code(_)))
+        .unwrap_or(pieces.len());
+    let text = |ps: &[Piece]| -> String {
+        ps.iter()
+            .map(|p| match p {
+                Piece::Text(t) => *t,
+                Piece::Code(_) => "",
+            })
+            .collect()
+    };
+    let (before, after) = (
+        text(&pieces[..at]),
+        text(pieces.get(at + 1..).unwrap_or(&[])),
+    );
+    // The code kept here; `texts_of` reads only where it stood.
+    let placeholder: Code<'a> = Box::new(|_: &mut Interp, _: Frame| Ok(Value::Nil));
+    let code = match pieces.get_mut(at) {
+        Some(Piece::Code(c)) => std::mem::replace(c, placeholder),
+        _ => placeholder,
+    };
+    let parts = pieces.len();
+    Box::new(
+        move |it, f| match code(it, f).map_err(|e| e.or_span(span))? {
+            Value::Int(i) if !it.hidden.active() => {
+                it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+                let mut digits = itoa::Buffer::new();
+                let digits = digits.format(i);
+                let len = fixed.checked_add(digits.len());
+                let texts = [before.as_str(), digits, after.as_str()].into_iter();
+                crate::builtins::string::texts_settled(it, parts, len, texts)
+                    .map_err(|e| e.or_span(span))
+            }
+            v => texts_of(it, b, &pieces, fixed, [v], span),
+        },
+    )
+}
+
+/// What [`texts_and`] makes of the `N` computed values (in order, `nil`
+/// past the last): texts and scalars written as `str` writes them, and
+/// anything else (or hidden data about) handed to the builtin.
+#[inline(always)]
+fn texts_of<const N: usize>(
+    it: &mut Interp,
+    b: &'static Builtin,
+    pieces: &[Piece],
+    fixed: usize,
+    vals: [Value; N],
+    span: Span,
+) -> Result<Value> {
+    let plain = |v: &Value| {
+        matches!(
+            v,
+            Value::Str(_) | Value::Int(_) | Value::Nil | Value::Bool(_) | Value::Keyword(_)
+        )
+    };
+    if it.hidden.active() || !vals.iter().all(plain) {
+        let mut vals = vals.into_iter();
+        let mut all: Vec<Value> = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => Value::string(*t),
+                Piece::Code(_) => vals.next().unwrap_or(Value::Nil),
+            })
+            .collect();
+        return it
+            .call_builtin_mut(b, &mut all)
+            .map_err(|e| e.or_span(span));
+    }
+    it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+    // Texts, numbers, booleans and nils (not keywords: `:a` prints a
+    // colon before its name): each one's text first, so the string's
+    // length is known before it is written.
+    let mut digits: [itoa::Buffer; N] = std::array::from_fn(|_| itoa::Buffer::new());
+    let mut texts: [&str; N] = [""; N];
+    let exact = (vals.iter().zip(&mut digits).zip(&mut texts)).all(|((v, d), t)| {
+        crate::format::str_text(v, d)
+            .map(|text| *t = text)
+            .is_some()
+    });
+    if exact {
+        let len = texts
+            .iter()
+            .try_fold(fixed, |len, t| len.checked_add(t.len()));
+        let mut computed = texts.iter();
+        let pieces_text = pieces.iter().map(|p| match p {
+            Piece::Text(t) => *t,
+            Piece::Code(_) => computed.next().copied().unwrap_or(""),
+        });
+        let r = crate::builtins::string::texts_settled(it, pieces.len(), len, pieces_text);
+        // Most are numbers (no drop code to call) or shared texts.
+        vals.into_iter().for_each(Value::release);
+        return r.map_err(|e| e.or_span(span));
+    }
+    crate::builtins::string::printed_settled(it, pieces.len(), |out, room| {
+        let mut vals = vals.iter();
+        for p in pieces {
+            let fits = match p {
+                Piece::Text(t) => {
+                    out.push_str(t);
+                    out.len() <= room
+                }
+                Piece::Code(_) => vals.next().is_none_or(|v| {
+                    crate::format::write_display(out, v, crate::format::Style::Str, room)
+                }),
+            };
+            if !fits {
+                return false;
+            }
+        }
+        true
+    })
+    .map_err(|e| e.or_span(span))
 }
 
 /// Calls `fv` with arguments the callee may take (`Interp::call_mut`).

@@ -107,6 +107,10 @@ const EXPRS: &[&str] = &[
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
     "(let [x 1] (str \"a\" (/ x 0)))",
+    // One computed piece (an integer written between the texts around
+    // it, anything else as with more pieces).
+    "(let [i 42 m -9223372036854775808 s \"t\" n nil k :kw f 1.5 v [1] t true] [(str \"k\" i) (str i \"k\") (str \"a\" \"b\" m \"c\" \"\") (str \"x\" s) (str n \"y\") (str \"z\" k) (str \"f\" f) (str \"v\" v \"w\") (str \"\" t) (str \"é\" 0 \"ü\")])",
+    "(let [m (reduce (fn [m i] (assoc m (str \"k\" i) (str i))) {} (range 300))] [(count m) (get m \"k299\") (str \"n=\" (count m))])",
     // Record literals with computed values, built as the values come; an
     // error part way.
     "(let [a 1 v [1 2]] [{:x a :y (inc a) :v v} {:e {} :n nil} {:x a :y (/ a 0)}])",
