@@ -186,7 +186,7 @@ impl Interp {
         a: Value,
     ) -> Result<Value> {
         match r.shared(1) {
-            Some(s) => self.enter_again(s, r, BEFORE, |slots| slots[0] = a),
+            Some(s) => self.enter_again(s, r, BEFORE, |slots| Value::put(&mut slots[0], a)),
             None => self.call_again_after::<BEFORE>(r, &mut [a]),
         }
     }
@@ -202,8 +202,8 @@ impl Interp {
     ) -> Result<Value> {
         match r.shared(2) {
             Some(s) => self.enter_again(s, r, 1, |slots| {
-                slots[0] = a;
-                slots[1] = b;
+                Value::put(&mut slots[0], a);
+                Value::put(&mut slots[1], b);
             }),
             None => self.call_again_after::<1>(r, &mut [a, b]),
         }

@@ -157,6 +157,18 @@ impl Value {
         std::mem::forget(std::mem::replace(slot, v));
     }
 
+    /// `*slot = v` where `slot` usually holds a scalar (a shared frame's
+    /// parameter slot, left `nil` by the last call's final read of it): a
+    /// scalar is written over without the drop call.
+    #[inline(always)]
+    pub(crate) fn put(slot: &mut Value, v: Value) {
+        if slot.is_scalar() {
+            std::mem::forget(std::mem::replace(slot, v));
+        } else {
+            *slot = v;
+        }
+    }
+
     /// [`Value::clone`] of a value that holds an allocation.
     #[inline(never)]
     fn clone_held(&self) -> Value {
