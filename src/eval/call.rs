@@ -89,6 +89,23 @@ impl Interp {
         }
     }
 
+    /// [`Interp::call_mut`] of one value (`update`'s old value): a closure
+    /// of one fixed arity gets it pushed as its frame, with no array left
+    /// to drop; anything else as `call_mut`.
+    pub(crate) fn call_mut1(&mut self, f: &Value, a: Value) -> Result<Value> {
+        if let Value::Fn(Func::Closure(c)) = f {
+            if let [only] = c.proto.arities.as_slice() {
+                if !only.variadic && only.fixed == 1 {
+                    self.budget.tick_enter()?;
+                    let bp = self.stack.len();
+                    self.push_value(a);
+                    return self.finish_call(c, only, bp);
+                }
+            }
+        }
+        self.call_mut(f, &mut [a])
+    }
+
     /// [`Interp::call_builtin`] for arguments the builtin may take.
     pub(crate) fn call_builtin_mut(
         &mut self,

@@ -149,7 +149,7 @@ pub(super) fn call_with_extra(
     extra: &[Value],
 ) -> Result<Value> {
     if extra.is_empty() {
-        return interp.call_mut(f, &mut [old]);
+        return interp.call_mut1(f, old);
     }
     let mut call_args = Vec::with_capacity(1 + extra.len());
     call_args.push(old);
