@@ -169,20 +169,31 @@ pub(super) fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// `update` taking its collection (the old value is handed to `f`).
 pub(super) fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
-    args::callable("update", &a[2])?;
-    let mut coll = take(&mut a[0]);
+    let (coll, k) = (take(&mut a[0]), take(&mut a[1]));
+    update_parts(interp, coll, k, &a[2], &a[3..])
+}
+
+/// `(update coll k f extra…)` of its parts, the collection and key taken
+/// (what compiled code with `f` built once calls, lending `f`).
+pub(crate) fn update_parts(
+    interp: &mut Interp,
+    mut coll: Value,
+    k: Value,
+    f: &Value,
+    extra: &[Value],
+) -> Result<Value> {
+    args::callable("update", f)?;
     if let Value::Map(m) = &mut coll {
         // An existing key is updated where it is: one search, not two.
-        let (k, f, extra) = (&a[1], &a[2], &a[3..]);
-        if let Some(done) = m.update_value(k, |old| call_with_extra(interp, f, old, extra)) {
+        if let Some(done) = m.update_value(&k, |old| call_with_extra(interp, f, old, extra)) {
             done?;
             return Ok(coll);
         }
     }
-    let old = take_exact(&mut coll, &a[1]);
-    let new = call_with_extra(interp, &a[2], old, &a[3..])?;
+    let old = take_exact(&mut coll, &k);
+    let new = call_with_extra(interp, f, old, extra)?;
     let before = cost::collection_len(&coll);
-    let out = assoc1("update", coll, take(&mut a[1]), new)?;
+    let out = assoc1("update", coll, k, new)?;
     interp.alloc(cost::growth_of(&out, before))?;
     Ok(out)
 }

@@ -44,6 +44,8 @@ mod tests;
 use build::*;
 use maps::*;
 
+pub(crate) use maps::update_parts;
+
 use super::args;
 use super::{Arity, Builtin};
 use crate::error::{Error, Result};

@@ -230,6 +230,43 @@ pub(super) fn assoc_map<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
     })
 }
 
+/// `(update m k f)` with `f` built once per site (`once.rs`: the counting
+/// idiom `(fnil inc 0)`, an unnamed `fn` without captures): `f` lent to
+/// `update` where it is kept, not cloned into an argument array and
+/// dropped after the call, with the builtin's step, value and errors
+/// (`maps::update_parts`). A lazy sequence that may end, or hidden data
+/// about, calls the builtin with the three values.
+pub(super) fn update_once<'a>(
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+) -> Option<Code<'a>> {
+    if b.name != "update" || b.ns != crate::builtins::Ns::Core {
+        return None;
+    }
+    let [m, k, fx] = args else {
+        return None;
+    };
+    if args.iter().any(|a| matches!(a, Expr::MoveLocalLate(_))) {
+        return None;
+    }
+    let once = super::once::OnceFn::of(b, 2, fx)?;
+    let (m, k) = (compile(m), compile(k));
+    Some(Box::new(move |it, f| {
+        let update = |it: &mut Interp| {
+            let m = m(it, f)?;
+            let k = k(it, f)?;
+            let fv = once.get(it)?;
+            if m.may_end() || k.may_end() || it.hidden.active() {
+                return it.call_builtin_accepted(b, &mut [m, k, fv.into_owned()]);
+            }
+            it.budget.tick(1)?;
+            crate::builtins::coll::update_parts(it, m, k, &fv, &[])
+        };
+        update(it).map_err(|e| e.or_span(span))
+    }))
+}
+
 /// `(count x)`: anything but a lazy sequence counted in place — read
 /// where it is when it is a local, a capture or a definition ([`Place`])
 /// — with the builtin's step, answer and error (`builtins::args::count`);

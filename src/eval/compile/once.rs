@@ -10,11 +10,12 @@
 //! those of building it each time. With hidden data about, it is built
 //! each time (its marks are per value).
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use crate::analyze::expr::{Expr, FnProto};
 use crate::builtins::Builtin;
-use crate::error::Span;
+use crate::error::{Result, Span};
 use crate::eval::Closure;
 use crate::value::{cost, Func, Value};
 
@@ -37,78 +38,115 @@ const BUILDERS: [&str; 8] = [
 /// is the function `update`/`update-in` calls and a builder's call with
 /// constant arguments (module docs); compiled as usual otherwise.
 pub(super) fn arg<'a>(b: &'static Builtin, i: usize, e: &'a Expr) -> Code<'a> {
-    let core = b.ns == crate::builtins::Ns::Core;
-    let calls_it = i == 2 && core && matches!(b.name, "update" | "update-in");
-    match e {
-        Expr::CallBuiltin(fb, args, span) if calls_it => {
-            built_once(fb, args, *span).unwrap_or_else(|| compile(e))
-        }
-        // Unnamed: a named `fn` could hand itself out.
-        Expr::MakeFn(proto, captures)
-            if calls_it && captures.is_empty() && proto.name.is_none() =>
-        {
-            made_once(proto)
-        }
-        _ => compile(e),
+    match OnceFn::of(b, i, e) {
+        Some(once) => Box::new(move |it: &mut Interp, _| once.get(it).map(Cow::into_owned)),
+        None => compile(e),
     }
 }
 
-/// The site's code for an unnamed `fn` without captures: its closure
-/// built at the first evaluation, every evaluation charging the heap bytes
-/// building it charges (no step, as `build::make_fn`). No marks of hidden
-/// data go on a closure, so it is shared with hidden data about too.
-fn made_once(proto: &Arc<FnProto>) -> Code<'_> {
-    let once: OnceLock<Value> = OnceLock::new();
-    Box::new(move |it: &mut Interp, _| {
-        it.budget.alloc(cost::closure_bytes(0))?;
-        Ok(once
-            .get_or_init(|| {
-                Value::Fn(Func::Closure(Arc::new(Closure {
-                    proto: proto.clone(),
-                    captures: Vec::new(),
-                    group: None,
-                })))
-            })
-            .clone())
-    })
+/// A function built once per site (module docs), kept where the site's
+/// code can lend it.
+pub(super) enum OnceFn<'a> {
+    /// An unnamed `fn` without captures: its closure built at the first
+    /// evaluation, every evaluation charging the heap bytes building it
+    /// charges (no step, as `build::make_fn`). No marks of hidden data go
+    /// on a closure, so it is shared with hidden data about too.
+    Made(&'a Arc<FnProto>, OnceLock<Value>),
+    /// A builder's call with constant arguments: the builder, the
+    /// arguments, the call's span, and the function with the steps and
+    /// heap bytes building it charged.
+    Built {
+        fb: &'static Builtin,
+        consts: Vec<Value>,
+        span: Span,
+        once: OnceLock<(Value, u64, u64)>,
+    },
 }
 
-/// The site's code for a builder's call with constant arguments.
-fn built_once(fb: &'static Builtin, args: &[Expr], span: Span) -> Option<Code<'static>> {
-    if !BUILDERS.iter().any(|name| fb.is_core(name)) || !fb.arity.accepts(args.len()) {
-        return None;
-    }
-    let consts: Vec<Value> = args
-        .iter()
-        .map(|a| match a {
-            Expr::Const(v) => Some(v.clone()),
-            Expr::Builtin(b) => Some(Value::Fn(Func::Builtin(b))),
+impl<'a> OnceFn<'a> {
+    /// Argument `i` of a call of `b` when it is built once per site: the
+    /// function `update`/`update-in` calls, made by an unnamed `fn`
+    /// without captures or a builder's call with constant arguments.
+    pub(super) fn of(b: &'static Builtin, i: usize, e: &'a Expr) -> Option<OnceFn<'a>> {
+        let core = b.ns == crate::builtins::Ns::Core;
+        let calls_it = i == 2 && core && matches!(b.name, "update" | "update-in");
+        match e {
+            Expr::CallBuiltin(fb, args, span) if calls_it => OnceFn::built(fb, args, *span),
+            // Unnamed: a named `fn` could hand itself out.
+            Expr::MakeFn(proto, captures)
+                if calls_it && captures.is_empty() && proto.name.is_none() =>
+            {
+                Some(OnceFn::Made(proto, OnceLock::new()))
+            }
             _ => None,
+        }
+    }
+
+    /// A builder's call with constant arguments.
+    fn built(fb: &'static Builtin, args: &[Expr], span: Span) -> Option<OnceFn<'static>> {
+        if !BUILDERS.iter().any(|name| fb.is_core(name)) || !fb.arity.accepts(args.len()) {
+            return None;
+        }
+        let consts: Vec<Value> = args
+            .iter()
+            .map(|a| match a {
+                Expr::Const(v) => Some(v.clone()),
+                Expr::Builtin(b) => Some(Value::Fn(Func::Builtin(b))),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        Some(OnceFn::Built {
+            fb,
+            consts,
+            span,
+            once: OnceLock::new(),
         })
-        .collect::<Option<_>>()?;
-    // The function, and the steps and heap bytes building it charged.
-    let once: OnceLock<(Value, u64, u64)> = OnceLock::new();
-    Some(Box::new(move |it: &mut Interp, _| {
-        let hidden = it.hidden.active();
-        if let (Some((v, steps, heap)), false) = (once.get(), hidden) {
-            it.budget
-                .tick_settled(*steps)
-                .map_err(|e| e.or_span(span))?;
-            it.budget.alloc(*heap).map_err(|e| e.or_span(span))?;
-            return Ok(v.clone());
+    }
+
+    /// The function, charged what building it charges, at this point:
+    /// lent where it is kept once built, or built afresh (with hidden data
+    /// about, a builder's call is made each time).
+    pub(super) fn get(&self, it: &mut Interp) -> Result<Cow<'_, Value>> {
+        match self {
+            OnceFn::Made(proto, once) => {
+                it.budget.alloc(cost::closure_bytes(0))?;
+                Ok(Cow::Borrowed(once.get_or_init(|| {
+                    Value::Fn(Func::Closure(Arc::new(Closure {
+                        proto: Arc::clone(proto),
+                        captures: Vec::new(),
+                        group: None,
+                    })))
+                })))
+            }
+            OnceFn::Built {
+                fb,
+                consts,
+                span,
+                once,
+            } => {
+                let span = *span;
+                let hidden = it.hidden.active();
+                if let (Some((v, steps, heap)), false) = (once.get(), hidden) {
+                    it.budget
+                        .tick_settled(*steps)
+                        .map_err(|e| e.or_span(span))?;
+                    it.budget.alloc(*heap).map_err(|e| e.or_span(span))?;
+                    return Ok(Cow::Borrowed(v));
+                }
+                it.budget.tick_settled(0).map_err(|e| e.or_span(span))?;
+                let (steps, heap) = (it.budget.steps(), it.budget.heap_bytes());
+                let v = it
+                    .call_builtin_accepted(fb, &mut consts.clone())
+                    .map_err(|e| e.or_span(span))?;
+                it.budget.tick_settled(0).map_err(|e| e.or_span(span))?;
+                if !hidden {
+                    let charged = (it.budget.steps() - steps, it.budget.heap_bytes() - heap);
+                    let _ = once.set((v.clone(), charged.0, charged.1));
+                }
+                Ok(Cow::Owned(v))
+            }
         }
-        it.budget.tick_settled(0).map_err(|e| e.or_span(span))?;
-        let (steps, heap) = (it.budget.steps(), it.budget.heap_bytes());
-        let v = it
-            .call_builtin_accepted(fb, &mut consts.clone())
-            .map_err(|e| e.or_span(span))?;
-        it.budget.tick_settled(0).map_err(|e| e.or_span(span))?;
-        if !hidden {
-            let charged = (it.budget.steps() - steps, it.budget.heap_bytes() - heap);
-            let _ = once.set((v.clone(), charged.0, charged.1));
-        }
-        Ok(v)
-    }))
+    }
 }
 
 #[cfg(test)]

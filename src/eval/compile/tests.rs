@@ -107,6 +107,14 @@ const EXPRS: &[&str] = &[
     "(let [l (lazy-seq (cons 1 nil)) g (fn [] 1)] [(str \"l\" l) (count (str \"g\" g))])",
     "(let [a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9] [(str \"-\" a b c d e f g h) (str \"-\" a b c d e f g h i)])",
     "(let [x 1] (str \"a\" (/ x 0)))",
+    // `update` lent a function built once: maps, a vector, nil, a missing
+    // key, a function that fails, one past its arity.
+    "(reduce (fn [acc i] (update acc (mod i 3) (fnil inc 0))) {} (range 20))",
+    "(let [m {:a {:n 1} :b {:n 2}}] [(reduce (fn [acc k] (update acc k (fn [v] (assoc v :seen true)))) m [:a :b :c]) (:a m)])",
+    "(let [v [1 2 3]] [(update v 1 (fn [x] (* x 10))) (update nil :a (fnil inc 0)) (update {} :a (fnil conj []))])",
+    "(let [m {:a 1}] (update m :a (fn [x] (/ x 0))))",
+    "(let [m {:a 1}] (update m :a (fn [x y] x)))",
+    "(let [s #{1}] (update s 1 (fnil inc 0)))",
     // One computed piece (an integer written between the texts around
     // it, anything else as with more pieces).
     "(let [i 42 m -9223372036854775808 s \"t\" n nil k :kw f 1.5 v [1] t true] [(str \"k\" i) (str i \"k\") (str \"a\" \"b\" m \"c\" \"\") (str \"x\" s) (str n \"y\") (str \"z\" k) (str \"f\" f) (str \"v\" v \"w\") (str \"\" t) (str \"é\" 0 \"ü\")])",
