@@ -125,6 +125,28 @@ fn arithmetic_strings_and_collections_carry_the_mark() {
 }
 
 #[test]
+fn counting_and_keying_by_hidden_data_carry_the_mark() {
+    // `update` with a function built once (compiled code lends it) and
+    // `str` of one computed piece take the builtins' marking paths with
+    // hidden data about.
+    let mut s = session();
+    s.turn(
+        r#"(def counts (reduce (fn [acc w] (update acc w (fnil inc 0))) {} (str/split data/_csv #",")))
+           (def seen (update {:pin 1} :pin (fn [v] (+ v data/_pin))))
+           (def key (str "k" data/_pin))"#,
+    );
+    let user = s.user();
+    for name in ["seen", "key"] {
+        let line = user
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        assert!(line.contains("[hidden]"), "{line}");
+    }
+    assert_no_leak(&s, &["alpha", "bravo", "4822", "k4821"]);
+}
+
+#[test]
 fn values_not_derived_from_hidden_data_stay_visible() {
     let mut s = session();
     s.turn(
