@@ -44,7 +44,7 @@ pub(crate) struct Repeated<'f> {
 }
 
 /// A closure of one fixed arity, its arity and its compiled body: what
-/// each call of it through [`Interp::call_again`] runs.
+/// each call of it through [`Interp::call_again_after`] runs.
 #[derive(Clone, Copy)]
 struct Shared<'f> {
     c: &'f Arc<Closure>,
@@ -102,7 +102,7 @@ impl<'f> Repeated<'f> {
     }
 }
 
-/// The calls [`Interp::call_again`] makes in place, with the value, error,
+/// The calls [`Interp::call_again_after`] makes in place, with the value, error,
 /// steps and hidden-data marks of the call they stand in for (tested
 /// against it below): a keyword looking itself up in one argument (no
 /// step, as [`Interp::call`]); clojure.core's `+`, `-`, `*`, `<`, `>`,
@@ -130,7 +130,7 @@ enum Quick {
 
 impl Interp {
     /// Runs `body` with `f` ready to be called many times through
-    /// [`Interp::call_again`]; the shared frame (if any) is dropped after
+    /// [`Interp::call_again_after`]; the shared frame (if any) is dropped after
     /// it, whatever it returned.
     pub(crate) fn repeated<T>(
         &mut self,
@@ -155,7 +155,7 @@ impl Interp {
     }
 
     /// The calling builtin's step for this item ([`Interp::tick`]), then
-    /// [`Interp::call_again`]: a shared closure's call charges the two at
+    /// [`Interp::call_again_after`]: a shared closure's call charges the two at
     /// once (the same steps, checked before the call as before).
     #[inline(always)]
     pub(crate) fn tick_call_again(
@@ -166,8 +166,9 @@ impl Interp {
         self.call_again_after::<1>(r, args)
     }
 
-    /// [`Interp::call_again`] of one value: a shared closure gets it in
-    /// its slot straight, with no array left behind to drop.
+    /// Calls the repeated function on one value, taking it: a shared
+    /// closure gets it in its slot straight, with no array left behind to
+    /// drop.
     #[inline(always)]
     pub(crate) fn call_again1(&mut self, r: &mut Repeated, a: Value) -> Result<Value> {
         self.call_again1_after::<0>(r, a)
@@ -209,7 +210,8 @@ impl Interp {
         }
     }
 
-    /// [`Interp::call_again`] after `BEFORE` steps of the caller's.
+    /// Calls the repeated function on `args`, taking their values, after
+    /// `BEFORE` steps of the caller's.
     #[inline(always)]
     fn call_again_after<const BEFORE: u64>(
         &mut self,
@@ -238,7 +240,7 @@ impl Interp {
         }
     }
 
-    /// [`Interp::call_again`] of anything but the shared closure and the
+    /// [`Interp::call_again_after`] of anything but the shared closure and the
     /// calls made in place.
     #[inline(never)]
     fn call_again_other(&mut self, r: &Repeated, args: &mut [Value]) -> Result<Value> {
@@ -250,7 +252,7 @@ impl Interp {
         }
     }
 
-    /// [`Interp::call_again`] of arguments the caller keeps (a keyword or
+    /// [`Interp::call_again_after`] of arguments the caller keeps (a keyword or
     /// a builtin reads them in place; a closure's slots get copies).
     #[inline(always)]
     pub(crate) fn call_again_ref(&mut self, r: &mut Repeated, args: &[Value]) -> Result<Value> {
@@ -306,7 +308,7 @@ impl Interp {
         }
     }
 
-    /// [`Interp::call_again`] of a closure of one fixed arity matching
+    /// [`Interp::call_again_after`] of a closure of one fixed arity matching
     /// `args`: [`Interp::enter_closure`] with the frame kept and the body
     /// found once; `before` steps of the caller's ([`Interp::tick`],
     /// settled) charged with the call's own.

@@ -48,6 +48,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_the_only_handle_is_lent_for_writing() {
+        let mut a = Arc::new(5);
+        *get_mut(&mut a).expect("the only handle") += 1;
+        assert_eq!(*a, 6);
+        let b = a.clone();
+        assert!(get_mut(&mut a).is_none(), "shared");
+        drop(b);
+        let w = Arc::downgrade(&a);
+        assert!(get_mut(&mut a).is_none(), "a Weak could upgrade");
+        drop(w);
+        assert!(get_mut(&mut a).is_some());
+    }
+
+    #[test]
     fn the_only_handle_is_written_in_place_and_a_shared_one_copied() {
         let mut a = Arc::new(vec![1, 2, 3]);
         let at = Arc::as_ptr(&a);
