@@ -413,6 +413,7 @@ pub(super) fn str_of_texts<'a>(
         .collect();
     // The computed values in an array of their number (or a little more).
     Some(match computed {
+        0 => texts_and::<1>(b, pieces, span),
         1 => text_and_one(b, pieces, span),
         2 => texts_and::<2>(b, pieces, span),
         3 | 4 => texts_and::<4>(b, pieces, span),
@@ -459,7 +460,6 @@ fn texts_and<'a, const N: usize>(
 /// [`texts_of`] as any other count does. The same steps, heap charge and
 /// text.
 fn text_and_one<'a>(b: &'static Builtin, mut pieces: Vec<Piece<'a>>, span: Span) -> Code<'a> {
-    let fixed = fixed_len(&pieces);
     let at = pieces
         .iter()
         .position(|p| matches!(p, Piece::Code(_)))
@@ -476,6 +476,7 @@ fn text_and_one<'a>(b: &'static Builtin, mut pieces: Vec<Piece<'a>>, span: Span)
         text(&pieces[..at]),
         text(pieces.get(at + 1..).unwrap_or(&[])),
     );
+    let fixed = before.len() + after.len();
     // The code kept here; `texts_of` reads only where it stood.
     let placeholder: Code<'a> = Box::new(|_: &mut Interp, _: Frame| Ok(Value::Nil));
     let code = match pieces.get_mut(at) {

@@ -148,31 +148,36 @@ impl Ordered {
     /// previous value.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         let h = value_hash(&k);
-        // An index this map alone holds (an accumulating map's): one probe
-        // finds the key or the bucket a new one takes.
-        if let Some(index) = unique::get_mut(&mut self.index) {
-            let entries = &self.entries;
-            let is_k = |&(eh, i): &Bucket| {
-                eh == h && matches!(entries.get(i), Some(Some((x, _))) if same_key(x, &k))
-            };
-            let i = match index.entry(h, is_k, |&(eh, _)| eh) {
-                Entry::Occupied(found) => found.get().1,
-                Entry::Vacant(free) => {
-                    free.insert((h, self.entries.len()));
-                    self.entries.push_back(Some((k, v)));
-                    self.len += 1;
-                    return None;
+        let at = self.entries.len();
+        let found = match unique::get_mut(&mut self.index) {
+            // An index this map alone holds (an accumulating map's): one
+            // probe finds the key or takes the bucket for a new one.
+            Some(index) => {
+                let entries = &self.entries;
+                let is_k = |&(eh, i): &Bucket| {
+                    eh == h && matches!(entries.get(i), Some(Some((x, _))) if same_key(x, &k))
+                };
+                match index.entry(h, is_k, |&(eh, _)| eh) {
+                    Entry::Occupied(found) => Some(found.get().1),
+                    Entry::Vacant(free) => {
+                        free.insert((h, at));
+                        None
+                    }
                 }
-            };
+            }
+            // A shared index: searched first, copied only for a new key.
+            None => {
+                let found = self.position(&k, h);
+                if found.is_none() {
+                    self.index_mut().insert_unique(h, (h, at), |&(eh, _)| eh);
+                }
+                found
+            }
+        };
+        if let Some(i) = found {
             let slot = self.entries.get_mut(i).and_then(Option::as_mut);
             return slot.map(|(_, old)| std::mem::replace(old, v));
         }
-        if let Some(i) = self.position(&k, h) {
-            let slot = self.entries.get_mut(i).and_then(Option::as_mut);
-            return slot.map(|(_, old)| std::mem::replace(old, v));
-        }
-        let i = self.entries.len();
-        self.index_mut().insert_unique(h, (h, i), |&(eh, _)| eh);
         self.entries.push_back(Some((k, v)));
         self.len += 1;
         None
