@@ -13,6 +13,12 @@
 //! charged to the heap: `value/cost.rs`). The index is never iterated, so
 //! the order of a map never depends on hashing. Holes are squeezed out
 //! when they outnumber the entries.
+//!
+//! A bucket is 8 bytes: 32 bits of the key's hash and the key's position
+//! as a `u32`. The table places buckets by a hash made from those 32 bits
+//! ([`spread`]), so it grows without reading a key; a lookup compares the
+//! 32 bits before it compares keys. (A map of 2^32 entries would need
+//! 200 GiB of entry slots alone, far past any heap limit or machine.)
 
 use std::sync::Arc;
 
@@ -28,8 +34,37 @@ use super::same_key;
 use super::entries::{Entries, Slot, SlotIter};
 use crate::value::unique::{self, make_mut};
 
-/// One bucket of the index: the hash of a key and the key's position.
-type Bucket = (u64, usize);
+/// One bucket of the index: [`short`] of the key's hash and the key's
+/// position among the entries.
+type Bucket = (u32, u32);
+
+/// The 32 bits of a key's hash a bucket keeps (both halves folded in).
+#[inline(always)]
+fn short(h: u64) -> u32 {
+    (h ^ (h >> 32)) as u32
+}
+
+/// The hash the table places a bucket by: made from the bits the bucket
+/// keeps, spread over 64 (hashbrown takes its control byte from the top
+/// seven bits, the bucket from the low ones).
+#[inline(always)]
+fn spread(s: u32) -> u64 {
+    u64::from(s).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The hasher the table rehashes a bucket with.
+#[inline(always)]
+fn rehash(&(s, _): &Bucket) -> u64 {
+    spread(s)
+}
+
+/// A position among the entries as a bucket keeps it (module docs: a map
+/// never holds 2^32 of them).
+#[inline(always)]
+fn slot_no(i: usize) -> u32 {
+    debug_assert!(u32::try_from(i).is_ok());
+    i as u32
+}
 
 /// Bytes of one entry slot of a large map (`value/cost.rs`).
 pub(crate) const SLOT_BYTES: u64 = std::mem::size_of::<Slot>() as u64;
@@ -101,21 +136,24 @@ impl Ordered {
     /// The position of `k` (whose hash is `h`) among the entries.
     #[inline]
     fn position(&self, k: &Value, h: u64) -> Option<usize> {
+        let s = short(h);
         self.index
-            .find(h, |&(eh, i)| {
-                eh == h && matches!(self.entries.get(i), Some(Some((x, _))) if same_key(x, k))
+            .find(spread(s), |&(es, i)| {
+                es == s
+                    && matches!(self.entries.get(i as usize), Some(Some((x, _))) if same_key(x, k))
             })
-            .map(|&(_, i)| i)
+            .map(|&(_, i)| i as usize)
     }
 
     /// The value of the key whose hash is `h` and that `is_key` accepts.
     pub fn get_by(&self, h: u64, is_key: impl Fn(&Value) -> bool) -> Option<&Value> {
         let mut found = None;
-        self.index.find(h, |&(eh, i)| {
-            if eh != h {
+        let s = short(h);
+        self.index.find(spread(s), |&(es, i)| {
+            if es != s {
                 return false;
             }
-            match self.entries.get(i) {
+            match self.entries.get(i as usize) {
                 Some(Some((x, v))) if is_key(x) => {
                     found = Some(v);
                     true
@@ -148,19 +186,21 @@ impl Ordered {
     /// previous value.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         let h = value_hash(&k);
-        let at = self.entries.len();
+        let s = short(h);
+        let at = slot_no(self.entries.len());
         let found = match unique::get_mut(&mut self.index) {
             // An index this map alone holds (an accumulating map's): one
             // probe finds the key or takes the bucket for a new one.
             Some(index) => {
                 let entries = &self.entries;
-                let is_k = |&(eh, i): &Bucket| {
-                    eh == h && matches!(entries.get(i), Some(Some((x, _))) if same_key(x, &k))
+                let is_k = |&(es, i): &Bucket| {
+                    es == s
+                        && matches!(entries.get(i as usize), Some(Some((x, _))) if same_key(x, &k))
                 };
-                match index.entry(h, is_k, |&(eh, _)| eh) {
-                    Entry::Occupied(found) => Some(found.get().1),
+                match index.entry(spread(s), is_k, rehash) {
+                    Entry::Occupied(found) => Some(found.get().1 as usize),
                     Entry::Vacant(free) => {
-                        free.insert((h, at));
+                        free.insert((s, at));
                         None
                     }
                 }
@@ -169,7 +209,7 @@ impl Ordered {
             None => {
                 let found = self.position(&k, h);
                 if found.is_none() {
-                    self.index_mut().insert_unique(h, (h, at), |&(eh, _)| eh);
+                    self.index_mut().insert_unique(spread(s), (s, at), rehash);
                 }
                 found
             }
@@ -187,7 +227,11 @@ impl Ordered {
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
         let h = value_hash(k);
         let i = self.position(k, h)?;
-        if let Ok(bucket) = self.index_mut().find_entry(h, |&(_, j)| j == i) {
+        let j = slot_no(i);
+        if let Ok(bucket) = self
+            .index_mut()
+            .find_entry(spread(short(h)), |&(_, at)| at == j)
+        {
             bucket.remove();
         }
         let (_, v) = self.entries.set(i, None).flatten()?;
@@ -303,11 +347,37 @@ mod tests {
         assert_eq!(back.first(), Some(&98));
     }
 
+    /// The index grows (rehashing from the 32 bits each bucket keeps) and
+    /// still finds every key, strings and integers, after removals too.
+    #[test]
+    fn a_growing_index_finds_every_key() {
+        let key = |i: i64| {
+            if i % 2 == 0 {
+                int(i)
+            } else {
+                Value::Str(format!("k{i}").into())
+            }
+        };
+        let mut m = Ordered::default();
+        for i in 0..20_000 {
+            assert_eq!(m.insert(key(i), int(i)), None);
+        }
+        for i in (0..20_000).step_by(3) {
+            assert_eq!(m.remove(&key(i)), Some(int(i)));
+        }
+        for i in 0..20_000 {
+            let want = (i % 3 != 0).then_some(int(i));
+            assert_eq!(m.get(&key(i)).cloned(), want, "key {i}");
+        }
+        assert_eq!(m.get(&key(20_001)), None);
+        assert_eq!(m.len(), 20_000 - 6_667);
+    }
+
     #[test]
     fn keys_sharing_a_hash_are_told_apart_by_equality() {
         let mut index = HashTable::new();
         for i in [0, 2] {
-            index.insert_unique(7, (7u64, i), |&(h, _)| h);
+            index.insert_unique(spread(short(7)), (short(7), i), rehash);
         }
         let m = Ordered {
             entries: [Some((int(1), int(10))), None, Some((int(2), int(20)))]
