@@ -285,9 +285,24 @@ pub fn map_growth(from: usize, to: usize) -> u64 {
 /// count changes only past a multiple of 64) and the same index buckets.
 #[inline]
 fn large_map_step_is_free(n: usize) -> bool {
-    n > map::SMALL
-        && !n64(n).is_multiple_of(IMBL_CHUNK)
-        && set_buckets(n64(n)) == set_buckets(n64(n) + 1)
+    n > map::SMALL && !n64(n).is_multiple_of(IMBL_CHUNK) && one_more_keeps_buckets(n64(n))
+}
+
+/// Whether a table of `n + 1` items has the buckets one of `n` has
+/// ([`set_buckets`]), without computing either: with `x` = 8/7 of the
+/// room, the power of two above `x` changes only where `x` steps onto or
+/// past one, and one more item moves `x` up by one or two.
+#[inline]
+fn one_more_keeps_buckets(n: u64) -> bool {
+    let floor = 2 * n64(map::SMALL);
+    if n < floor {
+        return true; // both at the floor's room
+    }
+    if n >= 1 << 60 {
+        return set_buckets(n) == set_buckets(n + 1);
+    }
+    let (x0, x1) = (n * 8 / 7, (n + 1) * 8 / 7);
+    !(x0.is_power_of_two() || (x1 - x0 == 2 && (x0 + 1).is_power_of_two()))
 }
 
 /// What growing a map of `m`'s kind (sorted or not) from `from` to `to`
@@ -304,10 +319,7 @@ pub fn map_growth_like(m: &map::Map, from: usize, to: usize) -> u64 {
 #[inline]
 pub fn set_growth(from: usize, to: usize) -> u64 {
     // One more element in a large set: nothing until its table grows.
-    if to == from.wrapping_add(1)
-        && from > map::SMALL
-        && set_buckets(n64(from)) == set_buckets(n64(to))
-    {
+    if to == from.wrapping_add(1) && from > map::SMALL && one_more_keeps_buckets(n64(from)) {
         return 0;
     }
     set_bytes(to).saturating_sub(set_bytes(from))

@@ -278,6 +278,20 @@ fn one_more_map_entry_costs_what_the_two_sizes_say() {
     }
 }
 
+/// The shortcut for whether one more item keeps a table's buckets agrees
+/// with computing both bucket counts near every bucket boundary, up to
+/// and past where it gives way to computing them.
+#[test]
+fn one_more_item_keeps_the_buckets_exactly_when_the_counts_say() {
+    for k in 7..=60u32 {
+        let edge = (7u64 << k) / 8;
+        for n in edge.saturating_sub(4)..edge.saturating_add(4) {
+            let want = set_buckets(n) == set_buckets(n + 1);
+            assert_eq!(super::one_more_keeps_buckets(n), want, "{n}");
+        }
+    }
+}
+
 #[test]
 fn records_are_charged_their_values_and_the_copies_their_writes_make() {
     // One allocation: the counts, the shape's pointer, then the values.
