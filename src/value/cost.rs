@@ -234,11 +234,15 @@ pub fn map_bytes_like(m: &map::Map, n: usize) -> u64 {
     }
 }
 
+/// The fewest items a large set's or map's table has room for (twice a
+/// small one's, what a promoted one starts with).
+const MIN_ROOM: u64 = 2 * map::SMALL as u64;
+
 /// The buckets of a large set of `n` elements: a power of two, at most
 /// 7/8 full, never fewer than a set promoted at `map::SMALL` starts with
 /// (room for twice that).
 fn set_buckets(n: u64) -> u64 {
-    let room = n.max(2 * n64(map::SMALL));
+    let room = n.max(MIN_ROOM);
     (room.saturating_mul(8) / 7)
         .checked_next_power_of_two()
         .unwrap_or(u64::MAX)
@@ -294,9 +298,8 @@ fn large_map_step_is_free(n: usize) -> bool {
 /// past one, and one more item moves `x` up by one or two.
 #[inline]
 fn one_more_keeps_buckets(n: u64) -> bool {
-    let floor = 2 * n64(map::SMALL);
-    if n < floor {
-        return true; // both at the floor's room
+    if n < MIN_ROOM {
+        return true; // both at the least room
     }
     if n >= 1 << 60 {
         return set_buckets(n) == set_buckets(n + 1);
