@@ -31,6 +31,9 @@
 //!   HTTP clients ([`agent::http`]).
 //! * **Conformance** ([`check`]): what `ptc check` runs.
 //! * **Command line** (`cli`, feature `cli`): the `ptc` binary's `main`.
+//! * **Allocator** (`alloc`, feature `mimalloc`, part of `cli`): the `ptc`
+//!   binary's, for a server running sessions on several threads to make
+//!   its global allocator.
 //!
 //! The reader, analyzer, evaluator and builtin tables are private.
 //!
@@ -91,6 +94,8 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 pub(crate) mod analyze;
 pub(crate) mod builtins;
 pub mod check;

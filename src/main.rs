@@ -1,19 +1,6 @@
 //! The `ptc` binary: all logic lives in the library (`ptc_lisp::cli`).
 
-use std::alloc::{GlobalAlloc, Layout};
-use std::ffi::c_void;
-
-use libmimalloc_sys::{
-    mi_free, mi_malloc, mi_malloc_aligned, mi_realloc, mi_realloc_aligned, mi_zalloc,
-    mi_zalloc_aligned,
-};
-
-/// mimalloc, which allocates the many small values of a PTC-Lisp program
-/// markedly faster than the system allocator (tests/bench/run.py: −10–30%
-/// on the record benchmarks). The `mimalloc` crate sends every request
-/// through `mi_malloc_aligned`, whose generic path costs a few percent
-/// more; this calls `mi_malloc` when its guaranteed 8-byte alignment is
-/// enough (almost every Rust allocation).
+/// The allocator: mimalloc ([`ptc_lisp::alloc::Mimalloc`]).
 ///
 /// mimalloc's default of committing its arena up front is kept: the kernel
 /// then backs it with 2 MiB pages. Committing as used (option
@@ -27,57 +14,8 @@ use libmimalloc_sys::{
 /// heap takes ~730 more page faults, +2–5 % wall time on 03-records and
 /// 07-assoc (`farm-bench -n 40`, medians, 2026-11-28). Keeping only the
 /// first 2 MiB in small pages cost +1.7 % there but started at 10.6 MB.
-struct Mimalloc;
-
-/// The alignment every mimalloc block has.
-const MIN_ALIGN: usize = 8;
-
-// SAFETY: every method forwards to the mimalloc function of the same
-// contract; blocks from `mi_malloc`/`mi_zalloc`/`mi_realloc` are aligned to
-// at least MIN_ALIGN, and larger alignments use the `_aligned` variants.
-// `mi_free` releases blocks from either family.
-unsafe impl GlobalAlloc for Mimalloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: see the impl.
-        unsafe {
-            if layout.align() <= MIN_ALIGN {
-                mi_malloc(layout.size()) as *mut u8
-            } else {
-                mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
-            }
-        }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: see the impl.
-        unsafe {
-            if layout.align() <= MIN_ALIGN {
-                mi_zalloc(layout.size()) as *mut u8
-            } else {
-                mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
-            }
-        }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
-        // SAFETY: see the impl.
-        unsafe { mi_free(ptr as *mut c_void) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: see the impl.
-        unsafe {
-            if layout.align() <= MIN_ALIGN {
-                mi_realloc(ptr as *mut c_void, new_size) as *mut u8
-            } else {
-                mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
-            }
-        }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Mimalloc = Mimalloc;
+static GLOBAL: ptc_lisp::alloc::Mimalloc = ptc_lisp::alloc::Mimalloc;
 
 /// mimalloc's first arena, given to it before the first allocation: 1 GiB
 /// of address space whose first [`arena::SMALL`] bytes keep the kernel's
@@ -85,7 +23,7 @@ static GLOBAL: Mimalloc = Mimalloc;
 /// own arena asks for huge pages throughout, so the few hundred KiB a
 /// short program allocates cost two whole 2 MiB pages (4 MB of the 11 MB a
 /// run of `(println 1)` took); a large heap still grows in huge pages
-/// (what the comment on [`Mimalloc`] measured). Run from `.init_array`,
+/// (what the comment on [`GLOBAL`] measured). Run from `.init_array`,
 /// after mimalloc's own initialisation (a priority-101 constructor) and
 /// before `main` or any allocation, so it is arena 0, the one mimalloc
 /// tries first. If anything fails, mimalloc reserves its own as before.

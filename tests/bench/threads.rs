@@ -8,10 +8,19 @@
 //! the time of one run alone, of two runs side by side, and the speedup
 //! (2 × alone / side by side; 2.0 is perfect). Wall-clock numbers: run on
 //! an otherwise idle machine with at least two cores. Never asserted.
+//!
+//! It runs on mimalloc ([`ptc_lisp::alloc::Mimalloc`]), as the `ptc`
+//! binary does and as a server running sessions on several threads
+//! should; `cargo bench --bench threads --no-default-features` runs it on
+//! the system allocator instead (src/alloc.rs has both sets of figures).
 
 use std::time::{Duration, Instant};
 
 use ptc_lisp::{Interp, Limits, StaticHost};
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: ptc_lisp::alloc::Mimalloc = ptc_lisp::alloc::Mimalloc;
 
 fn program(keys: &str) -> String {
     let k = |name: &str| match keys {
