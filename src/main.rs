@@ -14,6 +14,10 @@
 /// heap takes ~730 more page faults, +2–5 % wall time on 03-records and
 /// 07-assoc (`farm-bench -n 40`, medians, 2026-11-28). Keeping only the
 /// first 2 MiB in small pages cost +1.7 % there but started at 10.6 MB.
+///
+/// With the feature `wheel` the library declares the same allocator
+/// (`src/python/mod.rs`) and this one is left out.
+#[cfg(not(feature = "wheel"))]
 #[global_allocator]
 static GLOBAL: ptc_lisp::alloc::Mimalloc = ptc_lisp::alloc::Mimalloc;
 

@@ -23,6 +23,13 @@
 //! switched onto the library's big evaluation stack; tool callbacks run back
 //! on the thread's own stack and take the GIL for the call only.
 //!
+//! Allocator: built for the wheel (feature `wheel`), the module is the
+//! program, and makes mimalloc ([`crate::alloc::Mimalloc`]) its global
+//! allocator, as the `ptc` binary does: `tests/bench/turns.py`'s ten-feed
+//! run took 25.4 µs instead of 29.0 and a live session 14,670 bytes
+//! instead of 15,438 (medians of two runs each, 2026-11-29). Python's own
+//! objects stay on Python's allocator.
+//!
 //! Rules of the binding the specs leave open, by id: PY-1 (the bound on
 //! conversions to Python, `convert.rs`), PY-2 (short paths in conversion
 //! errors) and PY-3 (tool results bounded by the heap limit, both
@@ -40,6 +47,11 @@ pub mod tools;
 pub mod turn;
 
 use pyo3::prelude::*;
+
+/// The extension module's allocator (module docs).
+#[cfg(feature = "wheel")]
+#[global_allocator]
+static ALLOC: crate::alloc::Mimalloc = crate::alloc::Mimalloc;
 
 use crate::eval::Interp;
 use crate::session::{SessionHost, Tool};
