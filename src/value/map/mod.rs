@@ -17,11 +17,18 @@
 //! ptc uses, so callers do not see the representations.
 
 mod entries;
+mod iter;
 mod ordered;
+mod record;
 
 use std::sync::Arc;
 
+pub use iter::{Entry, Iter};
 pub use ordered::Ordered;
+use record::{
+    is_interned, key_position, record_entries, record_find, record_get, record_mut, shape_with,
+};
+pub(crate) use record::{scalar_keys, shape_of, Fields, Shape, RECORD_HEADER_BYTES};
 
 use super::depth::{is_nested, leaf_height};
 use super::shared_vec::SharedVec;
@@ -36,38 +43,6 @@ type Sorted = imbl::OrdMap<Value, Value>;
 /// A small map's entries.
 pub(crate) type Entries = SharedVec<(Value, Value)>;
 
-/// A record's keys: distinct, at most [`SMALL`], never none; shared by
-/// every record built with them (one per record literal in the code), and
-/// the shape records of it take when one more key is added to them
-/// ([`Transition`]).
-pub(crate) type Shape = SharedVec<Value, Transition>;
-
-/// What a shape keeps beside its keys: the shape with one more key that
-/// records of it took when that key was added (`(assoc row :total t)` over
-/// many rows gives every row the same new shape; the first key added to
-/// records of a shape is kept, records given another one become small
-/// maps), and whether none of its keys holds another value (keywords,
-/// strings: the depth check then reads only a record's values).
-#[derive(Default)]
-pub(crate) struct Transition {
-    next: std::sync::OnceLock<(Value, Shape)>,
-    scalar_keys: bool,
-}
-
-impl Clone for Transition {
-    /// Never in fact: a shape is not written after it is made, so not
-    /// copied; a copy would start without a transition (and measure its
-    /// keys).
-    fn clone(&self) -> Transition {
-        Transition::default()
-    }
-}
-
-/// Whether none of `shape`'s keys holds another value.
-pub(crate) fn scalar_keys(shape: &Shape) -> bool {
-    shape.extra().scalar_keys
-}
-
 /// The address of a record's shape (`None` for other maps): records of
 /// one shape share it (tests).
 #[cfg(test)]
@@ -77,41 +52,6 @@ pub(crate) fn shape_addr(m: &Map) -> Option<usize> {
         _ => None,
     }
 }
-
-/// A shape of `keys` (distinct, at most [`SMALL`]).
-pub(crate) fn shape_of(keys: Vec<Value>) -> Shape {
-    let scalar_keys = !keys.iter().any(is_nested);
-    Shape::from_vec_and(
-        keys,
-        Transition {
-            next: std::sync::OnceLock::new(),
-            scalar_keys,
-        },
-    )
-}
-
-/// The shape of `shape`'s keys and `k` (a key it does not have), when
-/// records of `shape` were not given another key first.
-fn shape_with(shape: &Shape, k: &Value) -> Option<Shape> {
-    if shape.len() >= SMALL {
-        return None;
-    }
-    let (key, next) = shape.extra().next.get_or_init(|| {
-        let mut keys = shape.to_vec();
-        keys.push(k.clone());
-        (k.clone(), shape_of(keys))
-    });
-    same_key(key, k).then(|| next.clone())
-}
-
-/// A record's values, in its shape's key order, the shape in the header:
-/// 24 bytes an entry where a small map's are 48 (`{:id 1 :name "x"}`
-/// built a hundred thousand times keeps its keys once).
-pub(crate) type Fields = SharedVec<Value, Shape>;
-
-/// Bytes of a record's header (the counts and its shape's pointer).
-pub(crate) const RECORD_HEADER_BYTES: u64 =
-    super::shared_vec::HEADER_BYTES + std::mem::size_of::<Shape>() as u64;
 
 /// Bytes of one `(key, value)` pair: a small map's entry, a sorted map's
 /// B-tree key (`value/cost.rs`).
@@ -137,7 +77,7 @@ enum Repr {
     /// A record: its values beside keys it shares with its kind (a small
     /// map's entries in two parts), and whether it is shallow, as `Small`.
     /// A new value for one of its keys keeps it a record, and so does the
-    /// key its shape takes next ([`Transition`]); any other write makes it
+    /// key its shape takes next ([`record::Transition`]); any other write makes it
     /// `Small`.
     Record(Fields, bool),
     /// A hash-indexed map, and whether it is flat ([`Map::is_flat`]): no
@@ -176,32 +116,6 @@ fn charge_copy_if_shared(entries: &Entries) {
     if !entries.is_unique() {
         crate::eval::budget::charge_heap(cost::map_bytes(entries.len()));
     }
-}
-
-/// A record's values to change: copied first when shared, the copy
-/// charged (`value/cost.rs`).
-fn record_mut(fields: &mut Fields) -> &mut [Value] {
-    if !fields.is_unique() {
-        crate::eval::budget::charge_heap(cost::record_bytes(fields.len()));
-    }
-    fields.make_mut()
-}
-
-/// A record's entries as a small map's: moved when unshared; the new
-/// array charged as a copy.
-#[cold]
-fn record_entries(fields: Fields) -> Entries {
-    let n = fields.len();
-    crate::eval::budget::charge_heap(cost::map_bytes(n));
-    let mut entries = Entries::with_capacity(n + 1);
-    let keys = fields.extra().clone();
-    let mut keys = keys.iter();
-    fields.for_each_owned(|v| {
-        if let Some(k) = keys.next() {
-            entries.push((k.clone(), v));
-        }
-    });
-    entries
 }
 
 /// Adds an entry to a small map's entries: a shared list is copied with
@@ -247,49 +161,6 @@ fn flat_pair(k: &Value, v: &Value) -> bool {
 /// Whether no entry holds another value.
 fn shallow_entries(entries: &[(Value, Value)]) -> bool {
     entries.iter().all(|(k, v)| shallow_pair(k, v))
-}
-
-/// Whether key `x` is the same interned keyword as `name` (one pointer
-/// comparison).
-#[inline(always)]
-fn is_interned(x: &Value, name: &super::Kw) -> bool {
-    matches!(x, Value::Keyword(xn) if xn.same_interned(name))
-}
-
-/// The value of the first of a record's keys that `is`.
-#[inline(always)]
-fn record_find(v: &Fields, is: impl Fn(&Value) -> bool) -> Option<&Value> {
-    let keys: &[Value] = v.extra();
-    for (i, x) in v.iter().enumerate() {
-        // SAFETY: a record's shape has a key for each of its values
-        // (`Map::from_fields_known` makes no record otherwise; a write
-        // that adds a value gives the record the shape with one more key,
-        // `push_with_extra` in `Map::insert`, and none removes one).
-        if is(unsafe { keys.get_unchecked(i) }) {
-            return Some(x);
-        }
-    }
-    None
-}
-
-/// The value of key `k` in a record (as [`position`] finds it).
-#[inline(always)]
-fn record_get<'a>(v: &'a Fields, k: &Value) -> Option<&'a Value> {
-    match k {
-        Value::Keyword(name) => record_find(v, |x| matches!(x, Value::Keyword(xn) if xn == name)),
-        _ => record_find(v, |x| same_key(x, k)),
-    }
-}
-
-/// The position of `k` among a record's keys (as [`position`]).
-#[inline]
-fn key_position(keys: &[Value], k: &Value) -> Option<usize> {
-    match k {
-        Value::Keyword(name) => keys
-            .iter()
-            .position(|x| matches!(x, Value::Keyword(xn) if xn == name)),
-        _ => keys.iter().position(|x| same_key(x, k)),
-    }
 }
 
 /// The position of `k` among small entries.
@@ -716,7 +587,7 @@ impl Map {
             }
             Repr::Record(v, _) => {
                 let shape = v.extra();
-                if !shape.extra().scalar_keys {
+                if !scalar_keys(shape) {
                     shape.iter().for_each(&mut f);
                 }
                 v.iter().for_each(f);
@@ -781,122 +652,6 @@ impl Map {
             }
         }
         self
-    }
-}
-
-/// A slot of a [`Map`], from [`Map::entry`].
-pub struct Entry<'a> {
-    map: &'a mut Map,
-    key: Value,
-}
-
-impl<'a> Entry<'a> {
-    /// The value of the slot, inserting `v` if the key is absent.
-    pub fn or_insert(self, v: Value) -> &'a mut Value {
-        self.map.get_or_insert_with(self.key, || v)
-    }
-    /// The value of the slot, inserting `f()` if the key is absent.
-    pub fn or_insert_with(self, f: impl FnOnce() -> Value) -> &'a mut Value {
-        self.map.get_or_insert_with(self.key, f)
-    }
-}
-
-/// Entries in the map's order.
-pub enum Iter<'a> {
-    /// Over a map of at most [`SMALL`] entries.
-    Small(std::slice::Iter<'a, (Value, Value)>),
-    /// Over a record's keys and values (the rest of each).
-    Record(&'a [Value], &'a [Value]),
-    /// Over a larger insertion-ordered map.
-    Large(ordered::Iter<'a>),
-    /// Over a `sorted-map`.
-    Sorted(imbl::ordmap::Iter<'a, Value, Value>),
-}
-
-impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a Value, &'a Value);
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Iter::Small(it) => it.next().map(|(k, v)| (k, v)),
-            Iter::Record(keys, vals) => {
-                let ((k, ks), (v, vs)) = (keys.split_first()?, vals.split_first()?);
-                (*keys, *vals) = (ks, vs);
-                Some((k, v))
-            }
-            Iter::Large(it) => it.next(),
-            Iter::Sorted(it) => it.next(),
-        }
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            Iter::Small(it) => it.size_hint(),
-            Iter::Record(keys, _) => (keys.len(), Some(keys.len())),
-            Iter::Large(it) => it.size_hint(),
-            Iter::Sorted(it) => it.size_hint(),
-        }
-    }
-}
-
-impl DoubleEndedIterator for Iter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        match self {
-            Iter::Small(it) => it.next_back().map(|(k, v)| (k, v)),
-            Iter::Record(keys, vals) => {
-                let ((k, ks), (v, vs)) = (keys.split_last()?, vals.split_last()?);
-                (*keys, *vals) = (ks, vs);
-                Some((k, v))
-            }
-            Iter::Large(it) => it.next_back(),
-            Iter::Sorted(it) => it.next_back(),
-        }
-    }
-}
-
-impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a Value, &'a Value);
-    type IntoIter = Iter<'a>;
-    fn into_iter(self) -> Iter<'a> {
-        self.iter()
-    }
-}
-
-impl IntoIterator for Map {
-    type Item = (Value, Value);
-    type IntoIter = std::vec::IntoIter<(Value, Value)>;
-    fn into_iter(self) -> Self::IntoIter {
-        let entries: Vec<(Value, Value)> = match self.0 {
-            Repr::Empty => Vec::new(),
-            Repr::Small(v, _) => v.into_vec(),
-            Repr::Record(v, _) => {
-                let keys = v.extra().clone();
-                keys.iter().cloned().zip(v.into_vec()).collect()
-            }
-            Repr::Large(m, _) => match Arc::try_unwrap(m) {
-                Ok(m) => m.into_entries().collect(),
-                Err(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            },
-            Repr::Sorted(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        };
-        entries.into_iter()
-    }
-}
-
-impl FromIterator<(Value, Value)> for Map {
-    /// Inserts in order: a later duplicate key replaces the value and keeps
-    /// the first one's place.
-    fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Map {
-        let mut m = Map::new();
-        m.extend(iter);
-        m
-    }
-}
-
-impl Extend<(Value, Value)> for Map {
-    fn extend<I: IntoIterator<Item = (Value, Value)>>(&mut self, iter: I) {
-        for (k, v) in iter {
-            self.insert(k, v);
-        }
     }
 }
 
