@@ -67,6 +67,7 @@ pub(super) use arith::finish as arith2;
 mod build;
 pub(crate) use build::build_record;
 mod call;
+mod lent;
 mod once;
 mod place;
 
@@ -205,6 +206,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
             .or_else(|| call::count_in_place(b, args, *span))
             .or_else(|| call::assoc_map(b, args, *span))
             .or_else(|| call::update_once(b, args, *span))
+            .or_else(|| lent::builtin(b, args, *span))
             .unwrap_or_else(|| call::builtin(b, args, *span)),
         Expr::Arith2(op, args, b, span) => arith::arith2(*op, &args.0, &args.1, b, *span),
         Expr::Step(step, x, b, span) => arith::step(*step, x, b, *span),

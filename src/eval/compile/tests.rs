@@ -189,6 +189,20 @@ const EXPRS: &[&str] = &[
     "(let [k 2] (reduce (fn [acc i] (update (update acc :a (fn [v] (+ (or v 0) k))) :b (fn me [v] (if v (inc v) 0)))) {} (range 5)))",
     "(reduce (fn [acc i] (update-in acc [:a (mod i 2)] (fn [v] (conj (or v []) i)))) {} (range 6))",
     "(reduce (fn [acc i] (update acc :a (fn [v] (/ 10 (- 3 i))))) {} (range 5))",
+    // Constants lent to a builtin that only reads its arguments
+    // (`lent.rs`): texts, vectors, maps and sets among computed
+    // arguments, a constant returned as the result, kept in a definition
+    // after the call, an error in a computed argument after a constant
+    // (the owned ones dropped, the lent not), the builtin's own error, a
+    // lazy sequence beside a constant, and a call that calls a function
+    // back.
+    "(let [s \"a-b-c\"] [(clojure.string/replace s \"-\" \"_\") (clojure.string/split s \"-\") (clojure.string/join \", \" [s \"x\"]) (get-in {:a {:b [1 2]}} [:a :b]) (contains? #{\"x\" \"y\"} (str \"x\")) (merge {:k [1]} {:j s})])",
+    "(def kept (first (vector [1 2] \"t\"))) (def again (max-key count \"abc\" \"de\")) [kept again (conj kept 3)]",
+    "(let [i 0] (clojure.string/replace \"a-b\" \"-\" (/ 1 i)))",
+    "(clojure.string/join \"-\" (/ 1 0))",
+    "(let [n 3] (clojure.string/replace \"a-b\" \"-\" n))",
+    "(let [l (lazy-seq [\"p\" \"q\"])] [(clojure.string/join \"+\" l) (concat [\"c\" \"d\"] l)])",
+    "(mapv (fn [i] (some (fn [x] (= x (str \"k\" i))) [\"k1\" \"k2\"])) (range 3))",
 ];
 
 #[test]
