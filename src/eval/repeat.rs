@@ -16,8 +16,13 @@
 //! [`Interp::call`]. A keyword, integer arithmetic by a core builtin and
 //! the integer predicates (`zero?`, `even?` …) and `count` are done in place
 //! ([`Quick`]), and `reduce`'s integer arithmetic over integers in an
-//! array is folded at once ([`Interp::fold_ints`]); any other builtin is
-//! called directly
+//! array is folded at once ([`Interp::fold_ints`]); a closure whose whole
+//! body is one call of a builtin that only reads its arguments, on its
+//! parameter and constants (`(fn [s] (includes? s "a"))`), calls that
+//! builtin with the item lent, never stored in the frame, so no
+//! reference count is added to it and taken back per call
+//! ([`LendBody`], `compile/lent.rs`: 06-strings 0.85× the wall time); any
+//! other builtin is called directly
 //! (its kind found once, not per call); any other function (a closure of
 //! several arities or a variadic one) is called by [`Interp::call_mut`].
 
@@ -30,6 +35,7 @@ use crate::value::{Func, Value};
 
 use super::lookup::lookup;
 
+use super::compile::LendBody;
 use super::{Closure, Compiled, Frame, Interp};
 
 /// A function a builtin calls many times, and the frame its calls share.
@@ -41,6 +47,9 @@ pub(crate) struct Repeated<'f> {
     bp: Option<usize>,
     /// What a call of `f` can do in place, when it is not a closure.
     quick: Quick,
+    /// The shared closure's body as one builtin call lending the item
+    /// (`compile/lent.rs`).
+    lend: Option<LendBody<'f>>,
 }
 
 /// A closure of one fixed arity, its arity and its compiled body: what
@@ -52,13 +61,33 @@ struct Shared<'f> {
     code: &'f Compiled,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Whether closures may lend their item (tests turn it off to compare).
+    static LENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether a closure whose body is one builtin call lends its item
+/// ([`LendBody`]); always outside tests.
+#[inline(always)]
+fn lending() -> bool {
+    #[cfg(test)]
+    return LENDING.with(|l| l.get());
+    #[cfg(not(test))]
+    true
+}
+
 impl<'f> Repeated<'f> {
     fn new(f: &'f Value) -> Repeated<'f> {
+        let shared = Repeated::sharing(f);
         Repeated {
             f,
-            shared: Repeated::sharing(f),
+            shared,
             bp: None,
             quick: Repeated::quick(f),
+            lend: shared
+                .and_then(|s| LendBody::of(s.arity))
+                .filter(|_| lending()),
         }
     }
 
@@ -278,7 +307,10 @@ impl Interp {
         args: &[Value],
     ) -> Result<Value> {
         match (r.shared(args.len()), args) {
-            (Some(s), [a]) => self.enter_again(s, r, BEFORE, |slots| slots[0].clone_from(a)),
+            (Some(s), [a]) => match r.lend {
+                Some(l) => self.lend_again(s, l, r, BEFORE, a),
+                None => self.enter_again(s, r, BEFORE, |slots| slots[0].clone_from(a)),
+            },
             (Some(s), _) => self.enter_again(s, r, BEFORE, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args) {
                     slot.clone_from(a);
@@ -335,6 +367,38 @@ impl Interp {
             closure: Some(s.c),
         };
         match self.run_body(s.code, s.arity, frame) {
+            Ok(v) => {
+                if let Some(id) = s.c.proto.global {
+                    self.record_return(id, &v);
+                }
+                Ok(v)
+            }
+            Err(e) => Err(e.or_source(&s.c.proto.source)),
+        }
+    }
+
+    /// [`Interp::enter_again`] of a closure whose body lends the item
+    /// ([`LendBody`]): the same steps, shared frame (pushed at the first
+    /// call, so the call depth is charged as before), recorded return and
+    /// errors, without storing `x` in the parameter's slot.
+    #[inline(always)]
+    fn lend_again(
+        &mut self,
+        s: Shared,
+        l: LendBody,
+        r: &mut Repeated,
+        before: u64,
+        x: &Value,
+    ) -> Result<Value> {
+        if before == 0 {
+            self.budget.tick(1)?;
+        } else {
+            self.budget.tick_settled(1 + before)?;
+        }
+        if r.bp.is_none() {
+            self.push_shared_frame(s.arity.frame_size.max(s.arity.fixed), r)?;
+        }
+        match l.call(self, x) {
             Ok(v) => {
                 if let Some(id) = s.c.proto.global {
                     self.record_return(id, &v);
@@ -553,6 +617,7 @@ mod tests {
                     shared: None,
                     bp: None,
                     quick,
+                    lend: None,
                 };
                 let mut args = make(i);
                 let before = i.budget.steps();
@@ -663,6 +728,56 @@ mod tests {
         assert_eq!(both(&mut i, &kw, &two)[0], both(&mut i, &kw, &two)[1]);
     }
 
+    /// A closure whose body is one builtin call lending its item
+    /// (`compile/lent.rs`) against the same closure storing it in its
+    /// frame: the same value or error, steps and heap charged, with and
+    /// without a step limit that fires part way.
+    #[test]
+    fn a_body_lending_its_item_gives_what_the_frame_gives() {
+        let programs = [
+            "(count (filter (fn [s] (clojure.string/includes? s \"a\")) [\"a\" \"b\" \"ca\"]))",
+            "(mapv (fn [s] (clojure.string/replace s \"-\" \"_\")) [\"a-b\" \"c\" \"-\"])",
+            "(mapv #(clojure.string/upper-case %) [\"a\" 1])",
+            "(defn up [s] (clojure.string/upper-case s)) [(mapv up [\"a\" \"b\"]) (up \"c\")]",
+            "(mapv (fn [s] (str s s)) [\"ab\" 1 nil :k])",
+            "(sort-by (fn [s] (count s)) [\"ccc\" \"a\" \"bb\"])",
+            "(group-by (fn [m] (get m :k)) [{:k 1} {:k 2} {} {:k 1}])",
+            "(some (fn [s] (clojure.string/starts-with? s \"x\")) (map str [\"a\" \"xb\"]))",
+            "(keep (fn [v] (get v 1)) [[1 2] [3] {1 :one}])",
+            "(remove (fn [x] (contains? #{1 3} x)) (range 6))",
+            "(mapv (fn [x] (vector x [1 2])) [(range 2) :a])",
+            "(every? (fn [s] (clojure.string/includes? s 5)) [\"a\"])",
+            "(count (filter (fn [s] (clojure.string/includes? s \"9\")) (map str (range 300))))",
+        ];
+        let run_all = |lend: bool, max_steps: Option<u64>| -> Vec<(String, u64, u64)> {
+            super::LENDING.with(|l| l.set(lend));
+            let out = programs
+                .iter()
+                .map(|p| {
+                    let limits = Limits {
+                        max_steps,
+                        ..Limits::default()
+                    };
+                    let mut i = Interp::new(Box::new(StaticHost::default()), limits);
+                    let shown = run(&mut i, p);
+                    (shown, i.budget.steps(), i.budget.heap_bytes())
+                })
+                .collect();
+            super::LENDING.with(|l| l.set(true));
+            out
+        };
+        for max_steps in [None, Some(400)] {
+            let lent = run_all(true, max_steps);
+            let framed = run_all(false, max_steps);
+            for ((p, a), b) in programs.iter().zip(&lent).zip(&framed) {
+                assert_eq!(a, b, "{p} (max_steps {max_steps:?})");
+            }
+        }
+        // The limit fires inside the last program, so both paths are tried
+        // up to it.
+        assert!(run_all(true, Some(400))[12].0.starts_with("LimitExceeded"));
+    }
+
     #[test]
     fn an_error_mid_way_leaves_the_stack_and_depth_as_they_were() {
         let mut i = Interp::standalone();
@@ -727,6 +842,7 @@ mod tests {
                 shared: None,
                 bp: None,
                 quick,
+                lend: None,
             };
             let before = i.budget.steps();
             let mut at_once = 0;

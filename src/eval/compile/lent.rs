@@ -22,9 +22,9 @@
 
 use std::mem::MaybeUninit;
 
-use crate::analyze::expr::Expr;
+use crate::analyze::expr::{Expr, FnArity};
 use crate::builtins::Builtin;
-use crate::error::Span;
+use crate::error::{Result, Span};
 use crate::value::Value;
 
 use super::{Code, Interp};
@@ -75,6 +75,69 @@ pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> 
         it.call_builtin(b, vals.as_slice())
             .map_err(|e| e.or_span(span))
     }))
+}
+
+/// A closure whose whole body is one call of a builtin that only reads its
+/// arguments, on its one parameter and constants (`(fn [s]
+/// (clojure.string/includes? s "GAMMA"))`, `#(clojure.string/replace % "-"
+/// "_")`): called over and over by one builtin (`eval/repeat.rs`), it
+/// lends the item as well as the constants, so no count is added to the
+/// item to store it in the parameter's slot and none taken when the body
+/// is done with it. Sound as lending constants is: the item is borrowed
+/// (`&Value`) by the caller for the whole call.
+#[derive(Clone, Copy)]
+pub(crate) struct LendBody<'a> {
+    b: &'static Builtin,
+    args: &'a [Expr],
+    span: Span,
+}
+
+impl<'a> LendBody<'a> {
+    /// The body of `arity` when it is such a call: one fixed parameter, no
+    /// destructuring prologue, no `recur`, a builtin with no owning entry
+    /// that accepts the arguments, and every argument a constant or a read
+    /// of the parameter (slot 0).
+    pub(crate) fn of(arity: &'a FnArity) -> Option<LendBody<'a>> {
+        let Expr::CallBuiltin(b, args, span) = &arity.body else {
+            return None;
+        };
+        let param = |a: &Expr| {
+            matches!(
+                a,
+                Expr::Local(0) | Expr::MoveLocal(0) | Expr::MoveLocalLate(0)
+            )
+        };
+        let fits = arity.fixed == 1
+            && !arity.variadic
+            && !arity.recurs
+            && arity.prologue.is_empty()
+            && b.owned.is_none()
+            && b.arity.accepts(args.len())
+            && args.len() <= MOST
+            && args.iter().any(param)
+            && args.iter().all(|a| param(a) || matches!(a, Expr::Const(_)));
+        fits.then_some(LendBody {
+            b,
+            args,
+            span: *span,
+        })
+    }
+
+    /// The body's call with `x` as the parameter: the builtin on `x` and
+    /// the constants, all lent; its steps, marks and errors those of
+    /// [`Interp::call_builtin`], its errors given the body's span.
+    #[inline]
+    pub(crate) fn call(&self, it: &mut Interp, x: &Value) -> Result<Value> {
+        let mut vals = Lent::new();
+        for a in self.args {
+            match a {
+                Expr::Const(v) => vals.lend(v),
+                _ => vals.lend(x),
+            }
+        }
+        it.call_builtin(self.b, vals.as_slice())
+            .map_err(|e| e.or_span(self.span))
+    }
 }
 
 /// Up to [`MOST`] arguments in a stack array, some owned and some lent

@@ -68,6 +68,7 @@ mod build;
 pub(crate) use build::build_record;
 mod call;
 mod lent;
+pub(crate) use lent::LendBody;
 mod once;
 mod place;
 
