@@ -324,6 +324,29 @@ pub(super) fn count_in_place<'a>(
     })
 }
 
+/// A text test's answer and steps for `v` against the constant needle
+/// `p`, when `v` is a text and no hidden data is about ([`text_test`]).
+#[inline(always)]
+pub(super) fn text_answer(
+    it: &Interp,
+    t: crate::builtins::string::TextTest,
+    v: &Value,
+    p: &str,
+) -> Option<(bool, u64)> {
+    match (v, it.hidden.active()) {
+        (Value::Str(s), false) => Some((t.test(s, p), t.ticks(s.len()))),
+        _ => None,
+    }
+}
+
+/// A text test's charge: the call's step, then the test's (the meter
+/// settled once: nothing runs between the two).
+pub(super) fn text_charge(it: &mut Interp, ticks: u64, found: bool) -> Result<Value> {
+    it.budget.tick_settled(1)?;
+    it.budget.tick(ticks)?;
+    Ok(Value::Bool(found))
+}
+
 /// `(clojure.string/includes? s "text")`, `starts-with?`, `ends-with?`
 /// with a constant needle (`builtins::string::text_test`): a text, read
 /// where it is when it is a local, a capture or a definition
@@ -335,32 +358,11 @@ pub(super) fn text_test<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
         return None;
     };
     let t = crate::builtins::string::text_test(b)?;
-    /// The answer and the test's steps, for a text with no hidden data
-    /// about.
-    #[inline(always)]
-    fn answer(
-        it: &Interp,
-        t: crate::builtins::string::TextTest,
-        v: &Value,
-        p: &str,
-    ) -> Option<(bool, u64)> {
-        match (v, it.hidden.active()) {
-            (Value::Str(s), false) => Some((t.test(s, p), t.ticks(s.len()))),
-            _ => None,
-        }
-    }
-    /// The call's step, then the test's (the meter settled once: nothing
-    /// runs between the two).
-    fn charge(it: &mut Interp, ticks: u64, found: bool) -> Result<Value> {
-        it.budget.tick_settled(1)?;
-        it.budget.tick(ticks)?;
-        Ok(Value::Bool(found))
-    }
     Some(match Place::of(s, needle) {
         Some(place) => Box::new(move |it, f| {
             let v = place.read(it, f).map_err(|e| e.or_span(span))?;
-            if let Some((found, ticks)) = answer(it, t, v, p) {
-                return charge(it, ticks, found).map_err(|e| e.or_span(span));
+            if let Some((found, ticks)) = text_answer(it, t, v, p) {
+                return text_charge(it, ticks, found).map_err(|e| e.or_span(span));
             }
             let v = v.clone();
             it.call_builtin_accepted(b, &mut [v, Value::Str(p.clone())])
@@ -370,8 +372,8 @@ pub(super) fn text_test<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
             let s = compile(s);
             Box::new(move |it, f| {
                 let v = s(it, f).map_err(|e| e.or_span(span))?;
-                if let Some((found, ticks)) = answer(it, t, &v, p) {
-                    return charge(it, ticks, found).map_err(|e| e.or_span(span));
+                if let Some((found, ticks)) = text_answer(it, t, &v, p) {
+                    return text_charge(it, ticks, found).map_err(|e| e.or_span(span));
                 }
                 it.call_builtin_accepted(b, &mut [v, Value::Str(p.clone())])
                     .map_err(|e| e.or_span(span))

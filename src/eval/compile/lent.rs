@@ -23,6 +23,7 @@
 use std::mem::MaybeUninit;
 
 use crate::analyze::expr::{Expr, FnArity};
+use crate::builtins::string::TextTest;
 use crate::builtins::Builtin;
 use crate::error::{Result, Span};
 use crate::value::Value;
@@ -90,6 +91,10 @@ pub(crate) struct LendBody<'a> {
     b: &'static Builtin,
     args: &'a [Expr],
     span: Span,
+    /// `(includes? x "t")`, `starts-with?`, `ends-with?` of the parameter
+    /// and a constant needle: answered as the compiled body answers it
+    /// (`call::text_test`), the builtin called only for anything else.
+    test: Option<(TextTest, &'a str)>,
 }
 
 impl<'a> LendBody<'a> {
@@ -116,10 +121,17 @@ impl<'a> LendBody<'a> {
             && args.len() <= MOST
             && args.iter().any(param)
             && args.iter().all(|a| param(a) || matches!(a, Expr::Const(_)));
+        let test = match &args[..] {
+            [x, Expr::Const(Value::Str(p))] if param(x) => {
+                crate::builtins::string::text_test(b).map(|t| (t, &**p))
+            }
+            _ => None,
+        };
         fits.then_some(LendBody {
             b,
             args,
             span: *span,
+            test,
         })
     }
 
@@ -128,6 +140,12 @@ impl<'a> LendBody<'a> {
     /// [`Interp::call_builtin`], its errors given the body's span.
     #[inline]
     pub(crate) fn call(&self, it: &mut Interp, x: &Value) -> Result<Value> {
+        if let Some((t, p)) = self.test {
+            if let Some((found, ticks)) = super::call::text_answer(it, t, x, p) {
+                return super::call::text_charge(it, ticks, found)
+                    .map_err(|e| e.or_span(self.span));
+            }
+        }
         let mut vals = Lent::new();
         for a in self.args {
             match a {
