@@ -380,7 +380,10 @@ impl Interp {
     /// [`Interp::enter_again`] of a closure whose body lends the item
     /// ([`LendBody`]): the same steps, shared frame (pushed at the first
     /// call, so the call depth is charged as before), recorded return and
-    /// errors, without storing `x` in the parameter's slot.
+    /// errors, without storing `x` in the parameter's slot. (The charge
+    /// and the epilogue are written out as in `enter_again`: shared through
+    /// a closure taking the body, the frame path was inlined differently,
+    /// +4.7 % instructions on 03-records-pipeline and +5.7 % on 08, measured.)
     #[inline(always)]
     fn lend_again(
         &mut self,

@@ -33,6 +33,13 @@ use super::{Code, Interp};
 /// Most arguments a call lends constants to (a stack array).
 const MOST: usize = 8;
 
+/// Whether a call of `b` with `n` arguments may lend them: `b` only reads
+/// its arguments (no owning entry), accepts `n`, and they fit the stack
+/// array.
+fn lendable(b: &Builtin, n: usize) -> bool {
+    b.owned.is_none() && b.arity.accepts(n) && n <= MOST
+}
+
 /// An argument of a call that lends its constants.
 enum Arg<'a> {
     /// A constant that holds an allocation, lent.
@@ -48,9 +55,7 @@ enum Arg<'a> {
 /// which `ArgsCode::of_call` handles).
 pub(super) fn builtin<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -> Option<Code<'a>> {
     let lends = |a: &Expr| matches!(a, Expr::Const(v) if !v.is_scalar());
-    if b.owned.is_some()
-        || !b.arity.accepts(args.len())
-        || args.len() > MOST
+    if !lendable(b, args.len())
         || !args.iter().any(lends)
         || args.iter().enumerate().any(|(i, a)| {
             matches!(a, Expr::MoveLocalLate(_)) || super::once::OnceFn::of(b, i, a).is_some()
@@ -116,9 +121,7 @@ impl<'a> LendBody<'a> {
             && !arity.variadic
             && !arity.recurs
             && arity.prologue.is_empty()
-            && b.owned.is_none()
-            && b.arity.accepts(args.len())
-            && args.len() <= MOST
+            && lendable(b, args.len())
             && args.iter().any(param)
             && args.iter().all(|a| param(a) || matches!(a, Expr::Const(_)));
         let test = match &args[..] {
