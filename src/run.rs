@@ -235,7 +235,7 @@ impl Interp {
 /// Whether two values are the same stored value (cheap: no deep compare).
 fn same_storage(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Vector(x), Value::Vector(y)) => Arc::ptr_eq(x, y),
+        (Value::Vector(x), Value::Vector(y)) => x.ptr_eq(y),
         (Value::Map(x), Value::Map(y)) => x.ptr_eq(y),
         (Value::Set(x), Value::Set(y)) => x.ptr_eq(y),
         (Value::Fn(Func::Closure(x)), Value::Fn(Func::Closure(y))) => Arc::ptr_eq(x, y),

@@ -115,7 +115,7 @@ fn snapshots_are_per_turn_and_keep_first_definition_order() {
         &t1.memory.lookup("big").unwrap().value,
         &t2.memory.lookup("big").unwrap().value,
     ) {
-        (Value::Vector(a), Value::Vector(b)) => assert!(Arc::ptr_eq(a, b)),
+        (Value::Vector(a), Value::Vector(b)) => assert!(a.ptr_eq(b)),
         other => panic!("expected vectors, got {other:?}"),
     }
     assert_eq!(t2.defined, ["x", "y"]);

@@ -71,7 +71,7 @@ pub fn callable(fname: &str, v: &Value) -> Result<()> {
 /// [`Value::Lazy`] first.
 pub fn items(fname: &str, v: &Value) -> Result<Vector> {
     match v {
-        Value::Vector(vec) => Ok((**vec).clone()),
+        Value::Vector(vec) => Ok(vec.clone()),
         Value::Nil => Ok(Vector::new()),
         Value::Set(s) => Ok(s.iter().cloned().collect()),
         Value::Map(m) => Ok(m

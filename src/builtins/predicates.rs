@@ -143,7 +143,7 @@ fn identity(_: &mut Interp, a: &[Value]) -> Result<Value> {
 fn is_identical(_: &mut Interp, a: &[Value]) -> Result<Value> {
     use std::sync::Arc;
     let same = match (&a[0], &a[1]) {
-        (Value::Vector(x), Value::Vector(y)) => Arc::ptr_eq(x, y),
+        (Value::Vector(x), Value::Vector(y)) => x.ptr_eq(y),
         (Value::Map(x), Value::Map(y)) => x.ptr_eq(y) || (x.is_empty() && y.is_empty()),
         (Value::Set(x), Value::Set(y)) => x.ptr_eq(y) || (x.is_empty() && y.is_empty()),
         (Value::Fn(x), Value::Fn(y)) => x.addr() == y.addr(),

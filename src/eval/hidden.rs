@@ -135,7 +135,7 @@ impl std::fmt::Debug for HiddenMarks {
 fn addr(v: &Value) -> Option<usize> {
     match v {
         Value::Str(s) if !s.is_empty() => Some(Arc::as_ptr(s) as *const u8 as usize),
-        Value::Vector(items) if !items.is_empty() => Some(Arc::as_ptr(items) as *const u8 as usize),
+        Value::Vector(items) if !items.is_empty() => Some(items.addr()),
         Value::Map(m) if !m.is_empty() => m.shared_addr(),
         Value::Set(s) if !s.is_empty() => s.shared_addr(),
         Value::Symbol(s) if !s.is_empty() => Some(Arc::as_ptr(s) as *const u8 as usize),

@@ -82,7 +82,7 @@ pub(crate) fn destructure_nth(v: &Value, i: usize) -> Result<Value> {
 
 pub(crate) fn destructure_rest(v: &Value, i: usize) -> Result<Value> {
     let items = match v {
-        Value::Vector(items) => (**items).clone(),
+        Value::Vector(items) => items.clone(),
         Value::Nil => return Ok(Value::Nil),
         Value::Lazy(_) => {
             return Err(crate::builtins::args::infinite("destructuring with &"));

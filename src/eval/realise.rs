@@ -198,7 +198,7 @@ impl Interp {
                 for x in items.iter() {
                     out.push_back(self.realise_at(fname, x, depth + 1, visits)?);
                 }
-                Ok(Value::Vector(Arc::new(out)))
+                Ok(Value::Vector(out))
             }
             Value::Map(m) => {
                 let mut out = crate::value::Map::new();
@@ -227,7 +227,7 @@ impl Interp {
             out.push_back(x);
         }
         crate::eval::budget::charge_heap(crate::value::cost::vector_bytes(0));
-        Ok(Value::Vector(Arc::new(out)))
+        Ok(Value::Vector(out))
     }
 }
 
@@ -253,7 +253,7 @@ fn holds_may_end(
     *visits = visits.checked_sub(1).ok_or_else(|| too_big("the result"))?;
     match v {
         Value::Vector(items) => {
-            if !seen.insert(Arc::as_ptr(items) as usize) {
+            if !seen.insert(items.addr()) {
                 return Ok(false);
             }
             for x in items.iter() {

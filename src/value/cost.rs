@@ -138,18 +138,19 @@ pub fn string_bytes(len: usize) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-/// A vector of `n` items: the `Arc` around the [`vector::Vector`], and
-/// its items: up to `vector::SMALL` one array of exactly `n` slots, past
-/// it a flat one (boxed, with room for the tree a copy builds) of `n`
-/// slots. A flat vector grown item by item may hold up to as much spare
-/// room again (a `Vec` doubles); builders that know their length
-/// (`range`, `mapv`, …) allocate it exactly.
+/// A vector of `n` items: nothing when empty (every empty vector shares
+/// one header); up to `vector::SMALL` its items after a count, a length
+/// and a capacity, in one allocation of exactly `n` slots
+/// (`shared_vec.rs`); past it a flat one (an `Arc`'d struct with room for
+/// the tree a copy builds) of `n` slots. A flat vector grown item by item
+/// may hold up to as much spare room again (a `Vec` doubles); builders
+/// that know their length (`range`, `mapv`, …) allocate it exactly.
 pub fn vector_bytes(n: usize) -> u64 {
-    let handle = ARC_HEADER + size_of::<vector::Vector>() as u64;
-    if n <= vector::SMALL {
-        handle + n64(n) * VALUE
-    } else {
-        (handle + size_of::<vector::Flat>() as u64).saturating_add(n64(n).saturating_mul(VALUE))
+    match n {
+        0 => 0,
+        n if n <= vector::SMALL => super::shared_vec::HEADER_BYTES + n64(n) * VALUE,
+        n => (ARC_HEADER + size_of::<vector::Flat>() as u64)
+            .saturating_add(n64(n).saturating_mul(VALUE)),
     }
 }
 

@@ -247,7 +247,7 @@ impl LazySeq {
                 }
             }
             LazySeq::Cycle(items) => {
-                out.push(Value::Vector(std::sync::Arc::new(std::mem::take(items))));
+                out.push(Value::Vector(std::mem::take(items)));
             }
             LazySeq::Map { f, source }
             | LazySeq::Concat { f, source }

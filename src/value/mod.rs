@@ -85,7 +85,7 @@ pub enum Value {
     /// A symbol (only as quoted data).
     Symbol(Arc<str>),
     /// A vector; also what lists, seqs and `map`/`filter` results are.
-    Vector(Arc<Vector>),
+    Vector(Vector),
     /// A map, iterating in the order its keys were first added.
     Map(Map),
     /// A set, iterating in canonical order.
@@ -205,7 +205,7 @@ impl Value {
     /// self-sharing value (`[a a]` nested n times) once.
     pub(crate) fn shared_addr(&self) -> Option<usize> {
         match self {
-            Value::Vector(items) => shared_addr(items),
+            Value::Vector(items) => items.shared_addr(),
             Value::Map(m) => m.shared_addr(),
             Value::Set(s) => s.shared_addr(),
             Value::Fn(Func::Closure(c)) => shared_addr(c),
@@ -227,7 +227,7 @@ impl Value {
     /// A vector holding `v`; a small vector's spare capacity is dropped.
     pub fn vector(mut v: Vector) -> Value {
         v.shrink_to_fit();
-        Value::Vector(Arc::new(v))
+        Value::Vector(v)
     }
     /// A vector of `items`, in order.
     pub fn vector_from<I: IntoIterator<Item = Value>>(items: I) -> Value {
@@ -235,7 +235,7 @@ impl Value {
     }
     /// `[]`.
     pub fn empty_vector() -> Value {
-        Value::Vector(Arc::new(Vector::new()))
+        Value::Vector(Vector::new())
     }
     /// A map holding `m`.
     pub fn map(m: Map) -> Value {

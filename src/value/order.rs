@@ -161,7 +161,7 @@ pub(crate) fn shared_pair(a: &Value, b: &Value) -> Option<(usize, usize)> {
 fn cmp_in(a: &Value, b: &Value, seen: &mut Seen) -> Ordering {
     use Value::*;
     let same_storage = match (a, b) {
-        (Vector(x), Vector(y)) => Arc::ptr_eq(x, y),
+        (Vector(x), Vector(y)) => x.ptr_eq(y),
         (Map(x), Map(y)) => x.ptr_eq(y),
         (Set(x), Set(y)) => x.ptr_eq(y),
         (Reduced(x), Reduced(y)) => return cmp_in(x, y, seen),
@@ -257,7 +257,7 @@ impl PartialEq for Value {
             (Str(a), Str(b)) => Arc::ptr_eq(a, b) || a == b,
             (Keyword(a), Keyword(b)) => a == b,
             (Vector(a), Vector(b)) => {
-                Arc::ptr_eq(a, b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
+                a.ptr_eq(b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
             }
             (Map(a), Map(b)) => {
                 a.ptr_eq(b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)
@@ -320,7 +320,7 @@ fn compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<Ordering> {
         (Nil, _) => Some(Ordering::Less),
         (_, Nil) => Some(Ordering::Greater),
         (Vector(x), Vector(y)) => {
-            if Arc::ptr_eq(x, y) {
+            if x.ptr_eq(y) {
                 return Some(Ordering::Equal);
             }
             let pair = shared_pair(a, b);

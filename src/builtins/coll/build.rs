@@ -24,7 +24,7 @@ pub(super) fn pop(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             }
             // Cut like `butlast`: a small vector copied, a large one shared.
             interp.alloc(cost::vector_slice_bytes(items.len() - 1))?;
-            let mut items = (**items).clone();
+            let mut items = items.clone();
             items.pop_back();
             Ok(Value::vector(items))
         }
@@ -52,7 +52,7 @@ pub(super) fn subvec(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let (start, end) = (start as usize, end as usize);
     interp.alloc(cost::vector_slice_bytes(end - start))?;
-    let mut all: Vector = (**items).clone();
+    let mut all: Vector = items.clone();
     Ok(Value::vector(all.slice(start..end)))
 }
 

@@ -22,7 +22,7 @@ pub(super) fn get_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             if let Some(found) = get_in_by_ref(&a[0], keys) {
                 return Ok(found.cloned().unwrap_or_else(default));
             }
-            (**keys).clone()
+            keys.clone()
         }
         other => {
             let keys = path("get-in", other)?;

@@ -194,7 +194,7 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
             Ok(Value::Map(m))
         }
         Value::Nil => Ok(Value::Map(Map::unit(k, v))),
-        Value::Vector(items) => {
+        Value::Vector(mut items) => {
             let i = match k {
                 Value::Int(i) => i,
                 other => {
@@ -214,7 +214,6 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
                 ))
                 .with_hint("an index can replace an item (0 to count-1) or append (count); use conj to add at the end"));
             }
-            let mut items = Vector::unshared(items);
             let i = i as usize;
             if i == len {
                 items.push_back(v);
@@ -230,7 +229,7 @@ fn assoc1(fname: &str, coll: Value, k: Value, v: Value) -> Result<Value> {
 /// A path of keys (`get-in`, `assoc-in`, `update-in`): a vector, or nil.
 fn path(fname: &str, ks: &Value) -> Result<Vector> {
     match ks {
-        Value::Vector(v) => Ok((**v).clone()),
+        Value::Vector(v) => Ok(v.clone()),
         Value::Nil => Ok(Vector::new()),
         Value::Set(_) | Value::Str(_) | Value::Map(_) => args::items(fname, ks),
         other => Err(
@@ -308,7 +307,7 @@ impl Acc {
     fn new(fname: &str, v: &Value) -> Result<Acc> {
         match v {
             Value::Nil => Ok(Acc::Vec(Vector::new())),
-            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items.clone()))),
+            Value::Vector(items) => Ok(Acc::Vec(items.clone())),
             Value::Map(m) => Ok(Acc::Map(m.clone())),
             Value::Set(s) => Ok(Acc::Set(s.clone())),
             other => Err(args::type_error(
@@ -322,7 +321,7 @@ impl Acc {
     /// Like [`Acc::new`], taking the collection (no copy when unshared).
     fn owned(fname: &str, v: Value) -> Result<Acc> {
         match v {
-            Value::Vector(items) => Ok(Acc::Vec(Vector::unshared(items))),
+            Value::Vector(items) => Ok(Acc::Vec(items)),
             Value::Map(m) => Ok(Acc::Map(m)),
             Value::Set(s) => Ok(Acc::Set(s)),
             other => Acc::new(fname, &other),

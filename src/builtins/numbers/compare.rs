@@ -147,7 +147,7 @@ fn clojure_compare_in(a: &Value, b: &Value, seen: &mut Seen) -> Option<i64> {
                 return Some(ord_int(x.len().cmp(&y.len())));
             }
             let pair = shared_pair(a, b);
-            if std::sync::Arc::ptr_eq(x, y) || seen.has(pair) {
+            if x.ptr_eq(y) || seen.has(pair) {
                 return Some(0);
             }
             for (p, q) in x.iter().zip(y.iter()) {

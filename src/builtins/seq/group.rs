@@ -393,7 +393,7 @@ pub(super) fn dedupe(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// that is not a vector (a map, a string, nil …) flattens to `[]`.
 pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let root = match &a[0] {
-        Value::Vector(v) => (**v).clone(),
+        Value::Vector(v) => v.clone(),
         v @ Value::Lazy(_) => return Err(args::whole("flatten", v)),
         _ => return built(interp, Vector::new()),
     };
@@ -407,7 +407,7 @@ pub(super) fn flatten(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         *pos += 1;
         interp.tick(1)?;
         match x {
-            Value::Vector(v) => stack.push(((*v).clone(), 0)),
+            Value::Vector(v) => stack.push((v, 0)),
             v @ Value::Lazy(_) => return Err(args::whole("flatten", &v)),
             leaf => out.push_back(leaf),
         }

@@ -48,7 +48,7 @@ pub(super) fn mapv_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> 
 /// half-mapped vector is dropped with the call's arguments.
 fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Value> {
     if let [f, Value::Vector(v)] = a {
-        if let Some(items) = Arc::get_mut(v).and_then(Vector::unique_items_mut) {
+        if let Some(items) = v.unique_items_mut() {
             interp.alloc(cost::vector_bytes(items.len()))?;
             interp.repeated(f, |interp, f| {
                 for item in items.iter_mut() {

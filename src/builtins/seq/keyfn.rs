@@ -18,7 +18,7 @@ pub(super) enum KeyFn {
 pub(super) fn key_fn(fname: &str, f: &Value) -> Result<KeyFn> {
     match f {
         Value::Str(_) => Ok(KeyFn::Key(f.clone())),
-        Value::Vector(p) => Ok(KeyFn::Path((**p).clone())),
+        Value::Vector(p) => Ok(KeyFn::Path(p.clone())),
         _ => {
             args::callable(fname, f)?;
             Ok(KeyFn::Call(f.clone()))

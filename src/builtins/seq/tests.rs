@@ -601,7 +601,7 @@ fn transducers() {
         [] => Value::empty_vector(),
         [acc] => acc.clone(),
         [Value::Vector(v), x] => {
-            let mut v = (**v).clone();
+            let mut v = v.clone();
             v.push_back(x.clone());
             Value::vector(v)
         }
@@ -1166,13 +1166,13 @@ fn map_of_a_vector_nothing_else_holds_maps_it_in_place() {
             let Value::Vector(addr) = &unique else {
                 unreachable!()
             };
-            let addr = Arc::as_ptr(addr);
+            let addr = addr.addr();
             let mut a = Interp::standalone();
             let out = a.call_builtin_mut(b, &mut [inc(), unique]).unwrap();
             let Value::Vector(got) = &out else {
                 panic!("{name} gave {}", show(&out))
             };
-            assert_eq!(Arc::as_ptr(got), addr, "{name} of {n}: in place");
+            assert_eq!(got.addr(), addr, "{name} of {n}: in place");
 
             let held = fresh();
             let keep = held.clone();

@@ -43,14 +43,20 @@ fn a_string_is_its_arc_str_allocation() {
 
 #[test]
 fn small_vectors_are_exactly_their_slots_and_large_ones_flat_or_chunks() {
-    let handle = arc_alloc::<Vector>();
-    for n in 0..=vector::SMALL {
-        assert_eq!(vector_bytes(n), handle + n as u64 * VALUE, "{n}");
+    // Empty vectors share one header; a small one is its counts, then
+    // exactly its slots, in one allocation.
+    assert_eq!(vector_bytes(0), 0);
+    for n in 1..=vector::SMALL {
+        let items = Layout::array::<Value>(n).unwrap();
+        let (layout, _) = Layout::new::<[usize; 2]>().extend(items).unwrap();
+        assert_eq!(vector_bytes(n), layout.size() as u64, "{n}");
+        let v = Vector::from_vec((0..n as i64).map(Value::Int).collect());
+        assert_eq!(v.heap_bytes() as u64, vector_bytes(n), "{n}");
     }
-    // Past the threshold: the boxed flat header and exactly n slots.
-    let flat = size_of::<vector::Flat>() as u64;
+    // Past the threshold: the flat struct in its `Arc` and exactly n slots.
+    let flat = arc_alloc::<vector::Flat>();
     for n in [vector::SMALL + 1, 1000, 1_000_000] {
-        assert_eq!(vector_bytes(n), handle + flat + n as u64 * VALUE, "{n}");
+        assert_eq!(vector_bytes(n), flat + n as u64 * VALUE, "{n}");
     }
     // Its tree (built by the first copy on write): a 64-slot chunk per 64
     // items, and branch nodes of four words per chunk (2%).
@@ -223,30 +229,27 @@ fn writes_to_shared_storage_charge_their_copy_and_unshared_ones_nothing() {
     drop(held);
     set.insert(Value::Int(-2));
     assert_eq!(metered(), 0);
-    // Vectors: taken out of their `Arc` for a write.
-    let items = Arc::new(Vector::from_vec((0..10).map(Value::Int).collect()));
+    // Vectors: copied at the first write while another value holds them.
+    let mut items = Vector::from_vec((0..10).map(Value::Int).collect());
     let held = items.clone();
-    let _copy = Vector::unshared(items);
+    assert_eq!(metered(), 0, "a copy of the value shares the items");
+    items.push_back(Value::Int(-1));
     assert_eq!(metered(), vector_bytes(10));
-    let _own = Vector::unshared(held);
-    assert_eq!(metered(), 0);
+    let mut own = held;
+    own.push_back(Value::Int(-1));
+    assert_eq!(metered(), 0, "the other holder writes in place");
     // A flat vector: its tree, once, then each copy's handle and chunk.
-    let items = Arc::new(Vector::from_vec((0..1000).map(Value::Int).collect()));
+    let items = Vector::from_vec((0..1000).map(Value::Int).collect());
     let held = items.clone();
     let held2 = items.clone();
-    let mut copy = Vector::unshared(items);
-    assert_eq!(
-        metered(),
-        vector_copy_bytes(1000),
-        "a copy shares the items"
-    );
+    let mut copy = items;
     copy.push_back(Value::Int(-1));
     assert_eq!(
         metered(),
-        vector_tree_bytes(1000),
-        "the first write builds the tree"
+        vector_copy_bytes(1000) + vector_tree_bytes(1000),
+        "the first write copies the handle and builds the tree"
     );
-    let mut copy2 = Vector::unshared(held);
+    let mut copy2 = held;
     copy2.set(0, Value::Int(-1));
     assert_eq!(metered(), vector_copy_bytes(1000), "the tree is kept");
     drop(held2);

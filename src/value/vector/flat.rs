@@ -5,6 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::{Large, Repr, Vector, SMALL};
+use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
 
@@ -89,10 +90,11 @@ impl Vector {
         if let Repr::Flat(f) = &self.0 {
             if f.items.len() <= SMALL {
                 let items = match std::mem::take(&mut self.0) {
-                    Repr::Flat(f) => {
-                        Arc::try_unwrap(f).map_or_else(|f| f.items.clone(), Flat::take_items)
-                    }
-                    _ => Vec::new(),
+                    Repr::Flat(f) => Arc::try_unwrap(f).map_or_else(
+                        |f| SharedVec::from_slice(&f.items),
+                        |f| SharedVec::from_vec(f.take_items()),
+                    ),
+                    _ => SharedVec::new(),
                 };
                 self.0 = Repr::Small(items);
             }
@@ -104,21 +106,35 @@ impl Vector {
     pub(super) fn make_tree(&mut self) {
         if let Repr::Flat(_) = &self.0 {
             if let Repr::Flat(f) = std::mem::take(&mut self.0) {
-                self.0 = Repr::Large(Box::new(Flat::into_tree(f)));
+                self.0 = Repr::Large(Arc::new(Flat::into_tree(f)));
             }
         }
     }
 
-    /// Before a write: a flat vector whose items another copy holds too
-    /// becomes (a copy of) their tree, so a flat one is then its items'
-    /// only holder.
+    /// Before a write: items another value holds too are copied (copy on
+    /// write), the copy charged to the running turn's heap
+    /// (`value/cost.rs`: a small vector's items, a large one's handle and
+    /// the chunk written). A shared flat vector becomes (a copy of) its
+    /// items' tree, so a flat one is then its items' only holder. No
+    /// `Weak` is ever made of the storage: its strong count says whether
+    /// it is shared (and cannot grow while `self` is borrowed).
     #[inline]
     pub(super) fn unshare_items(&mut self) {
-        if let Repr::Flat(f) = &self.0 {
-            // No `Weak` is ever made of it: the strong count says whether
-            // it is shared (and cannot grow while `self` is borrowed).
-            if Arc::strong_count(f) > 1 {
-                self.make_tree();
+        if self.is_shared() {
+            self.copy_items();
+        }
+    }
+
+    /// [`Vector::unshare_items`] for shared items: copied and charged.
+    #[cold]
+    #[inline(never)]
+    fn copy_items(&mut self) {
+        crate::eval::budget::charge_heap(crate::value::cost::vector_copy_bytes(self.len()));
+        match &mut self.0 {
+            Repr::Small(v) => *v = SharedVec::from_slice(v),
+            Repr::Flat(_) => self.make_tree(),
+            Repr::Large(v) => {
+                make_mut(v);
             }
         }
     }
@@ -128,7 +144,8 @@ impl Vector {
     /// copy is made).
     pub fn unique_items_mut(&mut self) -> Option<&mut [Value]> {
         match &mut self.0 {
-            Repr::Small(v) => Some(v),
+            Repr::Small(v) if v.is_unique() => Some(v.make_mut()),
+            Repr::Small(_) => None,
             Repr::Flat(f) => Arc::get_mut(f).map(|f| f.items_mut().as_mut_slice()),
             Repr::Large(_) => None,
         }

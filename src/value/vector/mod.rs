@@ -39,6 +39,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::shared_vec::SharedVec;
 use super::Value;
 use crate::value::unique::make_mut;
 
@@ -68,9 +69,9 @@ const DEMOTE: usize = SMALL / 2;
 pub struct Vector(Repr);
 
 enum Repr {
-    Small(Vec<Value>),
+    Small(SharedVec<Value>),
     Flat(Arc<Flat>),
-    Large(Box<Large>),
+    Large(Arc<Large>),
 }
 
 impl Default for Vector {
@@ -81,15 +82,16 @@ impl Default for Vector {
 
 impl Vector {
     /// An empty vector.
-    pub const fn new() -> Vector {
-        Vector(Repr::Small(Vec::new()))
+    #[inline]
+    pub fn new() -> Vector {
+        Vector(Repr::Small(SharedVec::new()))
     }
 
     /// An empty vector with room for `n` items without growing (a flat
     /// one past [`SMALL`]).
     pub fn with_capacity(n: usize) -> Vector {
         if n <= SMALL {
-            Vector(Repr::Small(Vec::with_capacity(n)))
+            Vector(Repr::Small(SharedVec::with_capacity(n)))
         } else {
             Vector(Repr::Flat(Flat::new(Vec::with_capacity(n))))
         }
@@ -97,13 +99,15 @@ impl Vector {
 
     /// A one-item vector.
     pub fn unit(x: Value) -> Vector {
-        Vector(Repr::Small(vec![x]))
+        let mut items = SharedVec::with_capacity(1);
+        items.push(x);
+        Vector(Repr::Small(items))
     }
 
     /// A vector of `items`, small or flat by their number.
     pub fn from_vec(items: Vec<Value>) -> Vector {
         if items.len() <= SMALL {
-            Vector(Repr::Small(items))
+            Vector(Repr::Small(SharedVec::from_vec(items)))
         } else {
             Vector(Repr::Flat(Flat::new(items)))
         }
@@ -113,19 +117,34 @@ impl Vector {
         if items.len() <= SMALL {
             Vector(Repr::Small(items.into_iter().collect()))
         } else {
-            Vector(Repr::Large(Box::new(items)))
+            Vector(Repr::Large(Arc::new(items)))
         }
     }
 
-    /// The vector `items` holds, to change: moved out when nothing else
-    /// holds it, else copied (copy on write), the copy charged to the
-    /// running turn's heap (`value/cost.rs`: a small vector's items, a
-    /// large one's handle and the chunk written).
-    pub fn unshared(items: std::sync::Arc<Vector>) -> Vector {
-        std::sync::Arc::try_unwrap(items).unwrap_or_else(|shared| {
-            crate::eval::budget::charge_heap(super::cost::vector_copy_bytes(shared.len()));
-            (*shared).clone()
-        })
+    /// Whether another value holds these items too (a write copies them
+    /// first).
+    #[inline]
+    pub fn is_shared(&self) -> bool {
+        match &self.0 {
+            Repr::Small(v) => !v.is_unique() && !v.is_empty(),
+            Repr::Flat(f) => Arc::strong_count(f) > 1,
+            Repr::Large(v) => Arc::strong_count(v) > 1,
+        }
+    }
+
+    /// [`Vector::addr`] when another value holds the items too.
+    pub(crate) fn shared_addr(&self) -> Option<usize> {
+        self.is_shared().then(|| self.addr())
+    }
+
+    /// The address of the items' storage (identity for walks over shared
+    /// parts; the empty vectors share one).
+    pub fn addr(&self) -> usize {
+        match &self.0 {
+            Repr::Small(v) => v.addr(),
+            Repr::Flat(f) => Arc::as_ptr(f) as usize,
+            Repr::Large(v) => Arc::as_ptr(v) as usize,
+        }
     }
 
     /// Drops spare capacity of a small vector, so it takes exactly its
@@ -141,20 +160,19 @@ impl Vector {
             }
         }
         if let Repr::Small(v) = &mut self.0 {
-            if v.capacity() > v.len() {
-                v.shrink_to_fit();
-            }
+            v.shrink_to_fit();
         }
     }
 
     /// Bytes the items take outside the `Vector` itself: the small
-    /// vector's allocation, or imbl's chunks (approximately: 64 slots per
-    /// started chunk).
+    /// vector's allocation (none for an empty one: they share one), or
+    /// imbl's chunks (approximately: 64 slots per started chunk).
     pub fn heap_bytes(&self) -> usize {
         let slot = std::mem::size_of::<Value>();
         let chunks = |n: usize| n.div_ceil(64) * 64 * slot;
         match &self.0 {
-            Repr::Small(v) => v.capacity() * slot,
+            Repr::Small(v) if v.capacity() == 0 => 0,
+            Repr::Small(v) => super::shared_vec::HEADER_BYTES as usize + v.capacity() * slot,
             Repr::Flat(f) => {
                 std::mem::size_of::<Flat>()
                     + f.items.capacity() * slot
@@ -191,11 +209,9 @@ impl Vector {
     /// nothing about equality).
     pub fn ptr_eq(&self, other: &Vector) -> bool {
         match (&self.0, &other.0) {
-            (Repr::Small(a), Repr::Small(b)) => {
-                a.len() == b.len() && (a.is_empty() || a.as_ptr() == b.as_ptr())
-            }
-            (Repr::Flat(a), Repr::Flat(b)) => std::ptr::eq(&**a, &**b),
-            (Repr::Large(a), Repr::Large(b)) => a.ptr_eq(b),
+            (Repr::Small(a), Repr::Small(b)) => a.len() == b.len() && (a.is_empty() || a.ptr_eq(b)),
+            (Repr::Flat(a), Repr::Flat(b)) => Arc::ptr_eq(a, b),
+            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
             _ => false,
         }
     }
@@ -240,9 +256,9 @@ impl Vector {
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Small(v) => v.get_mut(i),
+            Repr::Small(v) => v.make_mut().get_mut(i),
             Repr::Flat(f) => make_mut(f).items_mut().get_mut(i),
-            Repr::Large(v) => v.get_mut(i),
+            Repr::Large(v) => make_mut(v).get_mut(i),
         }
     }
 
@@ -266,7 +282,7 @@ impl Vector {
     fn grow_one(&mut self) {
         if let Repr::Small(v) = &mut self.0 {
             if v.len() >= SMALL {
-                let items = std::mem::take(v);
+                let items = std::mem::replace(v, SharedVec::new()).into_vec();
                 self.0 = Repr::Flat(Flat::new(items));
             }
         }
@@ -277,7 +293,7 @@ impl Vector {
     fn shrunk(&mut self) {
         if let Repr::Large(v) = &mut self.0 {
             if v.len() <= DEMOTE {
-                let items: Vec<Value> = std::mem::take(&mut **v).into_iter().collect();
+                let items = v.iter().cloned().collect();
                 self.0 = Repr::Small(items);
             }
         }
@@ -287,12 +303,25 @@ impl Vector {
     #[inline]
     pub fn push_back(&mut self, x: Value) {
         match &mut self.0 {
-            Repr::Small(v) if v.len() < SMALL => v.push(x),
+            Repr::Small(v) if v.len() < SMALL && v.is_unique() => v.push(x),
             Repr::Flat(f) => match Arc::get_mut(f) {
                 Some(f) => f.items_mut().push(x),
                 None => self.push_flat(x),
             },
-            Repr::Large(v) => v.push_back(x),
+            Repr::Large(v) => {
+                if Arc::strong_count(v) > 1 {
+                    self.unshare_items();
+                }
+                if let Repr::Large(v) = &mut self.0 {
+                    make_mut(v).push_back(x);
+                }
+            }
+            Repr::Small(v) if v.len() < SMALL => {
+                self.unshare_items();
+                if let Repr::Small(v) = &mut self.0 {
+                    v.push(x);
+                }
+            }
             Repr::Small(_) => self.push_flat(x),
         }
     }
@@ -323,7 +352,7 @@ impl Vector {
                 self.demote();
                 return x;
             }
-            Repr::Large(v) => v.pop_back(),
+            Repr::Large(v) => make_mut(v).pop_back(),
         };
         self.shrunk();
         x
@@ -343,9 +372,9 @@ impl Vector {
     pub fn set(&mut self, i: usize, x: Value) -> Value {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Small(v) => std::mem::replace(&mut v[i], x),
+            Repr::Small(v) => std::mem::replace(&mut v.make_mut()[i], x),
             Repr::Flat(f) => std::mem::replace(&mut make_mut(f).items_mut()[i], x),
-            Repr::Large(v) => v.set(i, x),
+            Repr::Large(v) => make_mut(v).set(i, x),
         }
     }
 
@@ -361,13 +390,14 @@ impl Vector {
         if i == self.len() {
             return self.push_back(x);
         }
+        self.unshare_items();
         match &mut self.0 {
             Repr::Small(v) if v.len() < SMALL => v.insert(i, x),
             _ => {
                 self.grow_one();
                 self.make_tree();
                 if let Repr::Large(v) = &mut self.0 {
-                    v.insert(i, x);
+                    make_mut(v).insert(i, x);
                 }
             }
         }
@@ -376,6 +406,7 @@ impl Vector {
     /// Removes and returns the item at `i`. Panics when `i` is out of
     /// bounds.
     pub fn remove(&mut self, i: usize) -> Value {
+        self.unshare_items();
         if i + 1 == self.len() {
             if let Repr::Flat(_) = &self.0 {
                 if let Some(x) = self.pop_back() {
@@ -387,7 +418,7 @@ impl Vector {
         let x = match &mut self.0 {
             Repr::Small(v) => return v.remove(i),
             Repr::Flat(f) => make_mut(f).items_mut().remove(i),
-            Repr::Large(v) => v.remove(i),
+            Repr::Large(v) => make_mut(v).remove(i),
         };
         self.shrunk();
         self.demote();
@@ -397,10 +428,12 @@ impl Vector {
     /// The items from `n` on (empty when `n` is past the end).
     pub fn skip(&self, n: usize) -> Vector {
         match &self.0 {
-            Repr::Small(v) => Vector(Repr::Small(v.get(n..).unwrap_or_default().to_vec())),
-            Repr::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => {
-                Vector(Repr::Small(f.items.get(n..).unwrap_or_default().to_vec()))
-            }
+            Repr::Small(v) => Vector(Repr::Small(SharedVec::from_slice(
+                v.get(n..).unwrap_or_default(),
+            ))),
+            Repr::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => Vector(Repr::Small(
+                SharedVec::from_slice(f.items.get(n..).unwrap_or_default()),
+            )),
             Repr::Flat(f) => Vector::from_large(f.tree().skip(n)),
             Repr::Large(v) if v.len().saturating_sub(n) <= SMALL => {
                 Vector(Repr::Small(v.iter().skip(n).cloned().collect()))
@@ -412,8 +445,10 @@ impl Vector {
     /// The first `n` items (all of them when `n` is past the end).
     pub fn take(&self, n: usize) -> Vector {
         match &self.0 {
-            Repr::Small(v) => Vector(Repr::Small(v[..n.min(v.len())].to_vec())),
-            Repr::Flat(f) if n <= SMALL => Vector(Repr::Small(f.items[..n].to_vec())),
+            Repr::Small(v) => Vector(Repr::Small(SharedVec::from_slice(&v[..n.min(v.len())]))),
+            Repr::Flat(f) if n <= SMALL => {
+                Vector(Repr::Small(SharedVec::from_slice(&f.items[..n])))
+            }
             Repr::Flat(f) if n >= f.items.len() => self.clone(),
             Repr::Flat(f) => Vector::from_large(f.tree().take(n)),
             Repr::Large(v) if n <= SMALL => {
@@ -434,15 +469,21 @@ impl Vector {
     /// Removes the items from `i` on and returns them. Panics when `i` is
     /// past the end.
     pub fn split_off(&mut self, i: usize) -> Vector {
+        self.unshare_items();
         self.make_tree();
         let right = match &mut self.0 {
-            Repr::Small(v) => return Vector(Repr::Small(v.split_off(i))),
+            Repr::Small(v) => {
+                let mut left = std::mem::replace(v, SharedVec::new()).into_vec();
+                let right = left.split_off(i);
+                *v = SharedVec::from_vec(left);
+                return Vector::from_vec(right);
+            }
             Repr::Flat(f) => {
                 let right = Vector::from_vec(make_mut(f).items_mut().split_off(i));
                 self.demote();
                 return right;
             }
-            Repr::Large(v) => Vector::from_large(v.split_off(i)),
+            Repr::Large(v) => Vector::from_large(make_mut(v).split_off(i)),
         };
         self.shrunk();
         right
@@ -451,15 +492,21 @@ impl Vector {
     /// Removes the items in `range` and returns them. Panics when the
     /// range is out of bounds.
     pub fn slice(&mut self, range: Range<usize>) -> Vector {
+        self.unshare_items();
         self.make_tree();
         let removed = match &mut self.0 {
-            Repr::Small(v) => return Vector(Repr::Small(v.drain(range).collect())),
+            Repr::Small(v) => {
+                let mut kept = std::mem::replace(v, SharedVec::new()).into_vec();
+                let removed = kept.drain(range).collect();
+                *v = SharedVec::from_vec(kept);
+                return Vector::from_vec(removed);
+            }
             Repr::Flat(f) => {
                 let removed = Vector::from_vec(make_mut(f).items_mut().drain(range).collect());
                 self.demote();
                 return removed;
             }
-            Repr::Large(v) => Vector::from_large(v.slice(range)),
+            Repr::Large(v) => Vector::from_large(make_mut(v).slice(range)),
         };
         self.shrunk();
         removed
@@ -467,9 +514,12 @@ impl Vector {
 
     /// Moves `other`'s items to the end of `self`.
     pub fn append(&mut self, other: Vector) {
+        self.unshare_items();
         if self.len() + other.len() <= SMALL {
             if let Repr::Small(v) = &mut self.0 {
-                v.extend(other);
+                for x in other {
+                    v.push(x);
+                }
                 return;
             }
         }
@@ -477,7 +527,7 @@ impl Vector {
         // grows as a `Vec` does; the branch above kept small ones small).
         if !matches!(self.0, Repr::Large(_)) && !matches!(other.0, Repr::Large(_)) {
             if let Repr::Small(v) = &mut self.0 {
-                let items = std::mem::take(v);
+                let items = std::mem::replace(v, SharedVec::new()).into_vec();
                 self.0 = Repr::Flat(Flat::new(items));
             }
             match self.flat_mut() {
@@ -487,14 +537,14 @@ impl Vector {
             return;
         }
         let mut left = match std::mem::take(&mut self.0) {
-            Repr::Small(v) => Large::from(v),
+            Repr::Small(v) => Large::from(v.into_vec()),
             Repr::Flat(f) => Flat::into_tree(f),
-            Repr::Large(v) => *v,
+            Repr::Large(v) => Arc::unwrap_or_clone(v),
         };
         match other.0 {
-            Repr::Small(v) => left.extend(v),
+            Repr::Small(v) => left.extend(v.iter().cloned()),
             Repr::Flat(f) => left.extend(f.items.iter().cloned()),
-            Repr::Large(v) => left.append(*v),
+            Repr::Large(v) => left.append(Arc::unwrap_or_clone(v)),
         }
         *self = Vector::from_large(left);
     }
@@ -505,7 +555,7 @@ impl Vector {
         match &mut self.0 {
             Repr::Small(v) => return v.truncate(n),
             Repr::Flat(f) => make_mut(f).items_mut().truncate(n),
-            Repr::Large(v) => v.truncate(n),
+            Repr::Large(v) => make_mut(v).truncate(n),
         }
         self.shrunk();
         self.demote();
@@ -513,7 +563,7 @@ impl Vector {
 
     /// Removes every item.
     pub fn clear(&mut self) {
-        self.0 = Repr::Small(Vec::new());
+        self.0 = Repr::Small(SharedVec::new());
     }
 
     /// Keeps the items `keep` says yes to, in order.
@@ -522,7 +572,7 @@ impl Vector {
         match &mut self.0 {
             Repr::Small(v) => v.retain(|x| keep(x)),
             Repr::Flat(f) => make_mut(f).items_mut().retain(|x| keep(x)),
-            Repr::Large(v) => v.retain(|x| keep(x)),
+            Repr::Large(v) => make_mut(v).retain(|x| keep(x)),
         }
         self.shrunk();
         self.demote();
@@ -543,9 +593,9 @@ impl Vector {
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Small(v) => IterMut::Small(v.iter_mut()),
+            Repr::Small(v) => IterMut::Small(v.make_mut().iter_mut()),
             Repr::Flat(f) => IterMut::Small(make_mut(f).items_mut().iter_mut()),
-            Repr::Large(v) => IterMut::Large(v.iter_mut()),
+            Repr::Large(v) => IterMut::Large(make_mut(v).iter_mut()),
         }
     }
 }

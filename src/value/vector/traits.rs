@@ -5,15 +5,16 @@ use std::ops::{Index, IndexMut};
 use std::sync::Arc;
 
 use super::{IntoIter, Iter, Repr, Vector, SMALL};
+use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
 
 impl Clone for Repr {
+    #[inline]
     fn clone(&self) -> Repr {
         match self {
             Repr::Small(v) => Repr::Small(v.clone()),
             Repr::Large(v) => Repr::Large(v.clone()),
-            Repr::Flat(f) if f.items.len() <= SMALL => Repr::Small(f.items.clone()),
             Repr::Flat(f) => Repr::Flat(f.clone()),
         }
     }
@@ -21,7 +22,7 @@ impl Clone for Repr {
 
 impl Default for Repr {
     fn default() -> Repr {
-        Repr::Small(Vec::new())
+        Repr::Small(SharedVec::new())
     }
 }
 
@@ -40,9 +41,9 @@ impl IndexMut<usize> for Vector {
     fn index_mut(&mut self, i: usize) -> &mut Value {
         self.unshare_items();
         match &mut self.0 {
-            Repr::Small(v) => &mut v[i],
+            Repr::Small(v) => &mut v.make_mut()[i],
             Repr::Flat(f) => &mut make_mut(f).items_mut()[i],
-            Repr::Large(v) => &mut v[i],
+            Repr::Large(v) => &mut make_mut(v)[i],
         }
     }
 }
@@ -78,10 +79,11 @@ impl FromIterator<Value> for Vector {
 impl Extend<Value> for Vector {
     fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
         let mut iter = iter.into_iter();
+        self.unshare_items();
         if let Repr::Small(v) = &mut self.0 {
             let (lower, _) = iter.size_hint();
-            if v.len() + lower <= SMALL {
-                v.reserve(lower);
+            if v.is_empty() && lower > 0 && lower <= SMALL {
+                *v = SharedVec::with_capacity(lower);
             }
             while v.len() < SMALL {
                 match iter.next() {
@@ -99,7 +101,7 @@ impl Extend<Value> for Vector {
             return items.extend(iter);
         }
         if let Repr::Large(v) = &mut self.0 {
-            v.extend(iter);
+            make_mut(v).extend(iter);
         }
     }
 }
@@ -109,14 +111,14 @@ impl IntoIterator for Vector {
     type IntoIter = IntoIter;
     fn into_iter(self) -> IntoIter {
         match self.0 {
-            Repr::Small(v) => IntoIter::Small(v.into_iter()),
+            Repr::Small(v) => IntoIter::Small(v.into_vec().into_iter()),
             Repr::Flat(f) => match Arc::try_unwrap(f) {
                 Ok(f) => IntoIter::Small(f.take_items().into_iter()),
                 // Shared: its items are copied (each is cloned when taken
                 // anyway).
                 Err(f) => IntoIter::Small(f.items.clone().into_iter()),
             },
-            Repr::Large(v) => IntoIter::Large((*v).into_iter()),
+            Repr::Large(v) => IntoIter::Large(Arc::unwrap_or_clone(v).into_iter()),
         }
     }
 }
