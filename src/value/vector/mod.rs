@@ -1,9 +1,13 @@
 //! [`Vector`]: the sequential collection behind `Value::Vector` (vectors,
 //! lists, seqs).
 //!
-//! Up to [`SMALL`] items are one contiguous `Vec` of exactly their length
-//! (`Value::vector` drops any spare capacity). A longer vector is one of
-//! two kinds:
+//! Up to [`SMALL`] items are one [`SharedVec`]: a reference count, the
+//! length and the capacity, then the items, in one allocation of exactly
+//! their number (`Value::vector` drops any spare capacity); every empty
+//! vector shares one header and allocates nothing. A `Vector` is a tag and
+//! a pointer, and `Value::Vector` holds it directly: a small vector of
+//! seven items is one 184-byte block, where an `Arc` around a `Vec` took
+//! two (48 + 192 bytes). A longer vector is one of two kinds:
 //! - **flat**: still one contiguous `Vec`, grown in place while one value
 //!   owns it — what `mapv`, `filter`, `range`, `into`, `conj` in a `reduce`
 //!   … build, at a `Vec` push per item (an imbl push is ~100
@@ -24,9 +28,11 @@
 //! (1.5 KB), which made a program holding many short vectors (paths, rows,
 //! pairs) ten times bigger than it needs to be.
 //!
-//! A `Value::Vector` already sits in an `Arc`, so small vectors are copy on
-//! write through `Arc::make_mut`: changing a shared one copies at most
-//! [`SMALL`] items, which is what imbl does within its chunks too.
+//! Every representation is shared by copies of the value and copied on
+//! write ([`Vector::unshare_items`], charged there to the running turn's
+//! heap): changing a shared small one copies at most [`SMALL`] items,
+//! which is what imbl does within its chunks too; a shared tree is
+//! copied as imbl copies (its handle and the path written).
 //! Operations that cut a large vector down (`skip`, `take`, `slice`, …)
 //! return a small one when the result fits; removing items one at a time
 //! goes back to small only at half of [`SMALL`], so a vector that grows
