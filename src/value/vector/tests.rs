@@ -145,11 +145,166 @@ fn append_insert_remove_set_keep_every_item() {
 
 #[test]
 fn a_shared_small_vector_is_copied_on_write() {
-    let a = std::sync::Arc::new(ints(0..5));
+    let a = ints(0..5);
     let mut b = a.clone();
-    std::sync::Arc::make_mut(&mut b).push_back(Value::Int(5));
+    assert!(a.ptr_eq(&b) && a.is_shared());
+    b.push_back(Value::Int(5));
     assert_eq!(a.len(), 5);
     assert_eq!(b.len(), 6);
+    assert!(!a.is_shared() && !b.is_shared());
+}
+
+/// One write of [`every_write_changes_only_its_own_copy`].
+#[derive(Clone, Debug)]
+enum Op {
+    Push(bool),
+    Pop,
+    Set(usize, bool),
+    Insert(usize, bool),
+    Remove(usize),
+    SplitOff(usize),
+    Slice(usize, usize),
+    Append(usize),
+    Truncate(usize),
+    Retain(usize),
+    Extend(usize),
+    IterMut,
+    Skip(usize),
+    Take(usize),
+    /// Keep a copy of the vector as it is now (to check it never changes).
+    Hold,
+    /// Drop the oldest copy kept.
+    Release,
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    prop_oneof![
+        4 => any::<bool>().prop_map(Op::Push),
+        1 => Just(Op::Pop),
+        1 => (0..200usize, any::<bool>()).prop_map(|(i, s)| Op::Set(i, s)),
+        1 => (0..200usize, any::<bool>()).prop_map(|(i, s)| Op::Insert(i, s)),
+        1 => (0..200usize).prop_map(Op::Remove),
+        1 => (0..200usize).prop_map(Op::SplitOff),
+        1 => (0..200usize, 0..200usize).prop_map(|(a, b)| Op::Slice(a, b)),
+        1 => (0..100usize).prop_map(Op::Append),
+        1 => (0..200usize).prop_map(Op::Truncate),
+        1 => (2..5usize).prop_map(Op::Retain),
+        2 => (0..90usize).prop_map(Op::Extend),
+        1 => Just(Op::IterMut),
+        1 => (0..200usize).prop_map(Op::Skip),
+        1 => (0..200usize).prop_map(Op::Take),
+        2 => Just(Op::Hold),
+        1 => Just(Op::Release),
+    ]
+}
+
+proptest::proptest! {
+    /// Random writes, with copies of the vector kept along the way, do to
+    /// the vector what they do to a `Vec` and leave every kept copy as it
+    /// was, across the small, flat and tree representations; every item
+    /// holding an allocation is dropped exactly once at the end.
+    #[test]
+    fn every_write_changes_only_its_own_copy(
+        ops in proptest::collection::vec(op(), 1..120),
+    ) {
+        let text: std::sync::Arc<str> = "item".into();
+        let mut n = 0i64;
+        let mut item = |s: bool| {
+            n += 1;
+            if s { Value::Str(text.clone()) } else { Value::Int(n) }
+        };
+        let mut v = Vector::new();
+        let mut model: Vec<Value> = Vec::new();
+        let mut held: Vec<(Vector, Vec<Value>)> = Vec::new();
+        for op in ops {
+            let len = model.len();
+            match op {
+                Op::Push(s) => {
+                    let x = item(s);
+                    v.push_back(x.clone());
+                    model.push(x);
+                }
+                Op::Pop => assert_eq!(v.pop_back(), model.pop()),
+                Op::Set(i, s) if i < len => {
+                    let x = item(s);
+                    assert_eq!(v.set(i, x.clone()), std::mem::replace(&mut model[i], x));
+                }
+                Op::Insert(i, s) if i <= len => {
+                    let x = item(s);
+                    v.insert(i, x.clone());
+                    model.insert(i, x);
+                }
+                Op::Remove(i) if i < len => assert_eq!(v.remove(i), model.remove(i)),
+                Op::SplitOff(i) if i <= len => {
+                    let right = v.split_off(i);
+                    let want = model.split_off(i);
+                    assert_eq!(right.iter().cloned().collect::<Vec<_>>(), want);
+                }
+                Op::Slice(a, b) if a <= b && b <= len => {
+                    let cut = v.slice(a..b);
+                    let want: Vec<Value> = model.drain(a..b).collect();
+                    assert_eq!(cut.iter().cloned().collect::<Vec<_>>(), want);
+                }
+                Op::Append(k) => {
+                    let more: Vec<Value> = (0..k).map(|j| item(j % 3 == 0)).collect();
+                    v.append(Vector::from_vec(more.clone()));
+                    model.extend(more);
+                }
+                Op::Truncate(k) => {
+                    v.truncate(k);
+                    model.truncate(k);
+                }
+                Op::Retain(m) => {
+                    let keep = |x: &Value| x.as_int().is_none_or(|i| i % m as i64 != 0);
+                    v.retain(keep);
+                    model.retain(keep);
+                }
+                Op::Extend(k) => {
+                    let more: Vec<Value> = (0..k).map(|j| item(j % 4 == 0)).collect();
+                    v.extend(more.clone());
+                    model.extend(more);
+                }
+                Op::IterMut => {
+                    for x in v.iter_mut() {
+                        if let Value::Int(i) = x {
+                            *i = -*i;
+                        }
+                    }
+                    for x in model.iter_mut() {
+                        if let Value::Int(i) = x {
+                            *i = -*i;
+                        }
+                    }
+                }
+                Op::Skip(k) => {
+                    let got = v.skip(k);
+                    assert_eq!(got.iter().cloned().collect::<Vec<_>>(), model.get(k..).unwrap_or_default());
+                }
+                Op::Take(k) => {
+                    let got = v.take(k);
+                    assert_eq!(got.iter().cloned().collect::<Vec<_>>(), model[..k.min(len)]);
+                }
+                Op::Hold => held.push((v.clone(), model.clone())),
+                Op::Release => {
+                    if !held.is_empty() {
+                        held.remove(0);
+                    }
+                }
+                _ => {}
+            }
+            assert_eq!(v.len(), model.len());
+            assert!(v.iter().eq(model.iter()));
+            assert!(v.iter().rev().eq(model.iter().rev()));
+            for (copy, was) in &held {
+                assert!(copy.iter().eq(was.iter()), "a kept copy changed");
+            }
+        }
+        let owned: Vec<Value> = v.clone().into_iter().collect();
+        assert_eq!(owned, model);
+        drop((v, model, held, owned));
+        assert_eq!(std::sync::Arc::strong_count(&text), 1, "every item dropped once");
+    }
 }
 
 /// A large vector built so its leaves are not all full (pushes at both
