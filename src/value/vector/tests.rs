@@ -286,10 +286,8 @@ proptest::proptest! {
                     assert_eq!(got.iter().cloned().collect::<Vec<_>>(), model[..k.min(len)]);
                 }
                 Op::Hold => held.push((v.clone(), model.clone())),
-                Op::Release => {
-                    if !held.is_empty() {
-                        held.remove(0);
-                    }
+                Op::Release if !held.is_empty() => {
+                    held.remove(0);
                 }
                 _ => {}
             }
