@@ -129,12 +129,19 @@ impl Vector {
     #[cold]
     #[inline(never)]
     fn copy_items(&mut self) {
-        crate::eval::budget::charge_heap(crate::value::cost::vector_copy_bytes(self.len()));
+        let charge = crate::value::cost::vector_copy_bytes(self.len());
         match &mut self.0 {
-            Repr::Small(v) => *v = SharedVec::from_slice(v),
-            Repr::Flat(_) => self.make_tree(),
+            Repr::Small(v) => {
+                super::charge_small_copy(v.len());
+                *v = SharedVec::from_slice(v);
+            }
             Repr::Large(v) => {
+                crate::eval::budget::charge_heap(charge);
                 make_mut(v);
+            }
+            Repr::Flat(_) => {
+                crate::eval::budget::charge_heap(charge);
+                self.make_tree();
             }
         }
     }

@@ -299,7 +299,10 @@ impl Vector {
     fn shrunk(&mut self) {
         if let Repr::Large(v) = &mut self.0 {
             if v.len() <= DEMOTE {
-                let items = v.iter().cloned().collect();
+                let items = match Arc::get_mut(v) {
+                    Some(tree) => std::mem::take(tree).into_iter().collect(),
+                    None => v.iter().cloned().collect(),
+                };
                 self.0 = Repr::Small(items);
             }
         }
@@ -309,7 +312,15 @@ impl Vector {
     #[inline]
     pub fn push_back(&mut self, x: Value) {
         match &mut self.0 {
-            Repr::Small(v) if v.len() < SMALL && v.is_unique() => v.push(x),
+            Repr::Small(v) if v.len() < SMALL => {
+                if !v.is_unique() {
+                    // Shared items (or the empty header): `push` copies
+                    // them with room for `x`; the copy is charged as
+                    // `unshare_items` charges it.
+                    charge_small_copy(v.len());
+                }
+                v.push(x);
+            }
             Repr::Flat(f) => match Arc::get_mut(f) {
                 Some(f) => f.items_mut().push(x),
                 None => self.push_flat(x),
@@ -320,12 +331,6 @@ impl Vector {
                 }
                 if let Repr::Large(v) = &mut self.0 {
                     make_mut(v).push_back(x);
-                }
-            }
-            Repr::Small(v) if v.len() < SMALL => {
-                self.unshare_items();
-                if let Repr::Small(v) = &mut self.0 {
-                    v.push(x);
                 }
             }
             Repr::Small(_) => self.push_flat(x),
@@ -603,6 +608,16 @@ impl Vector {
             Repr::Flat(f) => IterMut::Small(make_mut(f).items_mut().iter_mut()),
             Repr::Large(v) => IterMut::Large(make_mut(v).iter_mut()),
         }
+    }
+}
+
+/// What copying the `len` items of a shared small vector at a write is
+/// charged ([`Vector::unshare_items`]); nothing for an empty one.
+#[cold]
+#[inline(never)]
+fn charge_small_copy(len: usize) {
+    if len > 0 {
+        crate::eval::budget::charge_heap(super::cost::vector_copy_bytes(len));
     }
 }
 
