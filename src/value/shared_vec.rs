@@ -107,17 +107,12 @@ impl<T: Clone> SharedVec<T> {
     }
 }
 
-impl<T> FromIterator<T> for SharedVec<T> {
+impl<T: Clone> FromIterator<T> for SharedVec<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> SharedVec<T> {
         let iter = iter.into_iter();
         let mut out = Self::with_capacity(iter.size_hint().0);
-        for x in iter {
-            if !out.is_unique() {
-                // The empty header (a hint of none): room made.
-                out = Self::with_capacity(4);
-            }
-            out.push_unique(x);
-        }
+        // `push` makes room when the hint was none (the empty header).
+        iter.for_each(|x| out.push(x));
         out
     }
 }
@@ -426,9 +421,22 @@ impl<T: Clone> SharedVec<T> {
     /// Keeps the items `keep` says yes to, in order.
     /// `keep` sees each item once.
     pub(crate) fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
-        let mut items = std::mem::replace(self, SharedVec::new()).into_vec();
-        items.retain(keep);
+        self.edit_as_vec(|items| items.retain(keep));
+    }
+
+    /// The items, moved out (cloned when shared), leaving none.
+    pub(crate) fn take_vec(&mut self) -> Vec<T> {
+        std::mem::replace(self, SharedVec::new()).into_vec()
+    }
+
+    /// `edit` of the items as a `Vec` (for the rarer writes: `retain`, a
+    /// vector's `split_off` and `slice`), put back in one allocation
+    /// after.
+    pub(crate) fn edit_as_vec<R>(&mut self, edit: impl FnOnce(&mut Vec<T>) -> R) -> R {
+        let mut items = self.take_vec();
+        let out = edit(&mut items);
         *self = SharedVec::from_vec(items);
+        out
     }
 
     /// Gives back room past the items (a unique array's).

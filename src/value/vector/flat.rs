@@ -133,7 +133,7 @@ impl Vector {
         match &mut self.0 {
             Repr::Small(v) => {
                 super::charge_small_copy(v.len());
-                *v = SharedVec::from_slice(v);
+                v.make_mut();
             }
             Repr::Large(v) => {
                 crate::eval::budget::charge_heap(charge);

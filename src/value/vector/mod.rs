@@ -288,8 +288,7 @@ impl Vector {
     fn grow_one(&mut self) {
         if let Repr::Small(v) = &mut self.0 {
             if v.len() >= SMALL {
-                let items = std::mem::replace(v, SharedVec::new()).into_vec();
-                self.0 = Repr::Flat(Flat::new(items));
+                self.0 = Repr::Flat(Flat::new(v.take_vec()));
             }
         }
     }
@@ -325,10 +324,8 @@ impl Vector {
                 Some(f) => f.items_mut().push(x),
                 None => self.push_flat(x),
             },
-            Repr::Large(v) => {
-                if Arc::strong_count(v) > 1 {
-                    self.unshare_items();
-                }
+            Repr::Large(_) => {
+                self.unshare_items();
                 if let Repr::Large(v) = &mut self.0 {
                     make_mut(v).push_back(x);
                 }
@@ -483,12 +480,7 @@ impl Vector {
         self.unshare_items();
         self.make_tree();
         let right = match &mut self.0 {
-            Repr::Small(v) => {
-                let mut left = std::mem::replace(v, SharedVec::new()).into_vec();
-                let right = left.split_off(i);
-                *v = SharedVec::from_vec(left);
-                return Vector::from_vec(right);
-            }
+            Repr::Small(v) => return Vector::from_vec(v.edit_as_vec(|left| left.split_off(i))),
             Repr::Flat(f) => {
                 let right = Vector::from_vec(make_mut(f).items_mut().split_off(i));
                 self.demote();
@@ -507,10 +499,7 @@ impl Vector {
         self.make_tree();
         let removed = match &mut self.0 {
             Repr::Small(v) => {
-                let mut kept = std::mem::replace(v, SharedVec::new()).into_vec();
-                let removed = kept.drain(range).collect();
-                *v = SharedVec::from_vec(kept);
-                return Vector::from_vec(removed);
+                return Vector::from_vec(v.edit_as_vec(|kept| kept.drain(range).collect()))
             }
             Repr::Flat(f) => {
                 let removed = Vector::from_vec(make_mut(f).items_mut().drain(range).collect());
@@ -538,8 +527,7 @@ impl Vector {
         // grows as a `Vec` does; the branch above kept small ones small).
         if !matches!(self.0, Repr::Large(_)) && !matches!(other.0, Repr::Large(_)) {
             if let Repr::Small(v) = &mut self.0 {
-                let items = std::mem::replace(v, SharedVec::new()).into_vec();
-                self.0 = Repr::Flat(Flat::new(items));
+                self.0 = Repr::Flat(Flat::new(v.take_vec()));
             }
             match self.flat_mut() {
                 Some(items) => items.extend(other),
@@ -553,7 +541,7 @@ impl Vector {
             Repr::Large(v) => Arc::unwrap_or_clone(v),
         };
         match other.0 {
-            Repr::Small(v) => left.extend(v.iter().cloned()),
+            Repr::Small(v) => left.extend(v.into_vec()),
             Repr::Flat(f) => left.extend(f.items.iter().cloned()),
             Repr::Large(v) => left.append(Arc::unwrap_or_clone(v)),
         }
