@@ -134,11 +134,11 @@ impl std::fmt::Debug for HiddenMarks {
 /// keyword or a function, never marked by address).
 fn addr(v: &Value) -> Option<usize> {
     match v {
-        Value::Str(s) if !s.is_empty() => Some(Arc::as_ptr(s) as *const u8 as usize),
+        Value::Str(s) if !s.is_empty() => Some(s.addr()),
         Value::Vector(items) if !items.is_empty() => Some(items.addr()),
         Value::Map(m) if !m.is_empty() => m.shared_addr(),
         Value::Set(s) if !s.is_empty() => s.shared_addr(),
-        Value::Symbol(s) if !s.is_empty() => Some(Arc::as_ptr(s) as *const u8 as usize),
+        Value::Symbol(s) if !s.is_empty() => Some(s.addr()),
         Value::Regex(r) => Some(Arc::as_ptr(r) as *const u8 as usize),
         _ => None,
     }
@@ -156,7 +156,7 @@ fn long_number(v: &Value) -> bool {
 /// Whether nobody else holds `v`'s storage (it was built just now).
 fn unshared(v: &Value) -> bool {
     match v {
-        Value::Str(s) => Arc::strong_count(s) == 1,
+        Value::Str(s) => s.strong_count() == 1,
         Value::Vector(_) | Value::Map(_) | Value::Set(_) => v.shared_addr().is_none(),
         _ => false,
     }
@@ -183,7 +183,7 @@ impl HiddenMarks {
             Value::Float(f) => self.m().floats.contains(&f.to_bits()),
             _ => match v {
                 // A marked value is held here too: its storage is shared.
-                Value::Str(s) if Arc::strong_count(s) < 2 => false,
+                Value::Str(s) if s.strong_count() < 2 => false,
                 _ => addr(v).is_some_and(|a| self.m().heap.contains_key(&a)),
             },
         }
@@ -248,7 +248,7 @@ impl HiddenMarks {
             return;
         };
         m.heap.retain(|_, v| match v {
-            Value::Str(s) | Value::Symbol(s) => Arc::strong_count(s) > 1,
+            Value::Str(s) | Value::Symbol(s) => s.strong_count() > 1,
             Value::Regex(r) => Arc::strong_count(r) > 1,
             other => other.shared_addr().is_some(),
         });

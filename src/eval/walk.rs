@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::lookup::{destructure_nth, destructure_rest};
 use super::*;
-use crate::value::cost;
+use crate::value::{cost, Text};
 
 impl Interp {
     /// Evaluates one expression.
@@ -302,7 +302,7 @@ impl Interp {
                     },
                 );
                 self.defined.push(d.id);
-                Ok(Value::Var(d.name.clone()))
+                Ok(Value::Var(Text::from(&*d.name)))
             }
             Expr::CallTool(name, args, span) => {
                 let args = self.eval_args(args, frame)?;

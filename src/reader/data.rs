@@ -6,11 +6,9 @@
 //! invalid pattern is an `execution-error`). Recursion here is bounded by the
 //! reader's [`super::MAX_NESTING`].
 
-use std::sync::Arc;
-
 use super::{Form, FormKind};
 use crate::error::{Error, Result, Span};
-use crate::value::{Map, Set, Value};
+use crate::value::{Map, Set, Text, Value};
 
 /// Converts `form` to data. With `literal`, `(var x)` (as `#'x` reads)
 /// becomes the var value `#'x`, for reading expected results.
@@ -82,7 +80,7 @@ fn scalar(form: &Form, literal: bool) -> Result<Value> {
         FormKind::Symbol(s) => Value::symbol(s.as_str()),
         FormKind::Regex(src) => regex(src, form.span)?,
         FormKind::List(items) => match literal_var(items).filter(|_| literal) {
-            Some(name) => Value::Var(Arc::from(name)),
+            Some(name) => Value::Var(Text::from(name)),
             None => return Err(Error::internal("reader: list treated as a scalar")),
         },
         _ => return Err(Error::internal("reader: collection treated as a scalar")),

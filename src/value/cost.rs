@@ -128,11 +128,13 @@ fn btree_depth(n: u64) -> u64 {
     depth
 }
 
-/// A string (or symbol, var name, computed keyword) of `len` bytes: an
-/// `Arc<str>`, its counts and its text, rounded up to a word as its
-/// layout is.
+/// A string (or symbol, var name, computed keyword) of `len` bytes: a
+/// [`super::Text`]'s header and its text (a computed keyword's `Arc<str>`
+/// has a header of the same size), rounded up to a word as its layout is.
+/// (An empty string shares one static header but is charged as any
+/// other: the rule stays one formula.)
 pub fn string_bytes(len: usize) -> u64 {
-    ARC_HEADER
+    super::text::HEADER_BYTES
         .saturating_add(n64(len))
         .checked_next_multiple_of(WORD)
         .unwrap_or(u64::MAX)

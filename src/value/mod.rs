@@ -34,6 +34,7 @@ pub(crate) mod serial;
 pub(crate) mod set;
 pub(crate) mod shared_vec;
 pub(crate) mod size;
+pub(crate) mod text;
 pub(crate) mod unique;
 pub(crate) mod vector;
 
@@ -48,6 +49,7 @@ pub use keyword::Kw;
 pub use map::Map;
 pub use returned::Returned;
 pub use set::Set;
+pub use text::Text;
 pub use vector::Vector;
 
 /// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
@@ -77,13 +79,14 @@ pub enum Value {
     Int(i64),
     /// A 64-bit float (`##NaN`, `##Inf` included).
     Float(f64),
-    /// A string. Characters are one-character strings (`language.md`).
-    Str(Arc<str>),
+    /// A string ([`Text`]: one word). Characters are one-character strings
+    /// (`language.md`).
+    Str(Text),
     /// A keyword without its colon: `:a` is `"a"`, `:ns/a` is `"ns/a"`
     /// ([`Kw`] derefs to `str`; names from source and data are interned).
     Keyword(Kw),
     /// A symbol (only as quoted data).
-    Symbol(Arc<str>),
+    Symbol(Text),
     /// A vector; also what lists, seqs and `map`/`filter` results are.
     Vector(Vector),
     /// A map, iterating in the order its keys were first added.
@@ -97,7 +100,7 @@ pub enum Value {
     /// interpreter; it prints as its `#"…"` literal.
     Regex(Arc<regex::Pattern>),
     /// `#'name`, what `def` returns.
-    Var(Arc<str>),
+    Var(Text),
     /// A lazy sequence (infinite, or a `lazy-seq`), realized only as far as
     /// it is consumed.
     Lazy(Arc<Link>),
@@ -192,7 +195,7 @@ impl Value {
     }
 
     /// A string value.
-    pub fn string(s: impl Into<Arc<str>>) -> Value {
+    pub fn string(s: impl Into<Text>) -> Value {
         Value::Str(s.into())
     }
     /// A keyword, named without its colon: `Value::keyword("a")` is `:a`.
@@ -221,7 +224,7 @@ impl Value {
         Value::Keyword(Kw::interned(name))
     }
     /// A symbol (the value of a quoted name), named without a quote.
-    pub fn symbol(s: impl Into<Arc<str>>) -> Value {
+    pub fn symbol(s: impl Into<Text>) -> Value {
         Value::Symbol(s.into())
     }
     /// A vector holding `v`; a small vector's spare capacity is dropped.

@@ -254,7 +254,7 @@ impl PartialEq for Value {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a == b,
-            (Str(a), Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Str(a), Str(b)) => a == b,
             (Keyword(a), Keyword(b)) => a == b,
             (Vector(a), Vector(b)) => {
                 a.ptr_eq(b) || (a.len() == b.len() && self.cmp(other) == Ordering::Equal)

@@ -3,8 +3,9 @@
 //! another): written straight into the string's own allocation — no
 //! buffer to grow, no copy out of it.
 
+use crate::value::text::TextBuf;
+use crate::value::Text;
 use std::mem::MaybeUninit;
-use std::sync::Arc;
 
 use crate::error::Result;
 use crate::eval::Interp;
@@ -88,15 +89,10 @@ unsafe fn move_ends<T: Copy>(from: *const u8, to: *mut u8, n: usize) {
 ///
 /// # Panics
 /// When `write` appends fewer or more than `len` bytes (a caller's bug).
-pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Arc<str> {
-    // The new allocation's bytes through its raw pointer (what
-    // `Arc::get_mut` checks with an atomic exchange is known here: no
-    // other handle exists).
-    let raw = Arc::into_raw(Arc::<[u8]>::new_uninit_slice(len)).cast_mut();
-    // SAFETY: `raw` points at the `len` bytes of an allocation nothing
-    // else points at; the borrow ends before the `Arc` is rebuilt.
+pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Text {
+    let mut text = TextBuf::new(len);
     let mut out = Exact {
-        buf: unsafe { &mut *raw },
+        buf: text.bytes(),
         at: 0,
     };
     write(&mut out);
@@ -104,11 +100,9 @@ pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Arc<
         out.at, len,
         "exact_text: the text written is not the length asked for"
     );
-    // SAFETY: `raw` came from `Arc::into_raw` of an `Arc<[_]>` of `len`
-    // bytes, all written (just checked) as whole `&str`s and then changed
-    // only as `written_mut` allows: valid UTF-8; `str` has the layout of
-    // `[u8]` and `MaybeUninit<u8>` that of `u8`.
-    unsafe { Arc::from_raw(raw as *const str) }
+    // SAFETY: all `len` bytes were written (just checked), as whole
+    // `&str`s changed only as `written_mut` allows: valid UTF-8.
+    unsafe { text.finish() }
 }
 
 /// `bytes` mapped eight at a time by `f`, which maps each byte of a word

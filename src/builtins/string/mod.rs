@@ -51,6 +51,7 @@ use search::*;
 pub(crate) use search::{text_test, TextTest};
 use split::*;
 
+use crate::value::Text;
 use std::sync::Arc;
 
 use regex::Regex;

@@ -32,10 +32,10 @@ pub(super) fn namespace_fn(_interp: &mut Interp, args: &[Value]) -> Result<Value
 }
 
 /// The name of a keyword/symbol to build from `(keyword x)`/`(symbol x)`.
-fn ident_name(fname: &str, v: &Value) -> Result<Option<Arc<str>>> {
+fn ident_name(fname: &str, v: &Value) -> Result<Option<Text>> {
     match v {
         Value::Str(s) | Value::Symbol(s) => Ok(Some(s.clone())),
-        Value::Keyword(k) => Ok(Some(k.to_arc())),
+        Value::Keyword(k) => Ok(Some(Text::from(&**k))),
         Value::Nil => Ok(None),
         other => Err(args::type_error(
             fname,
@@ -46,10 +46,10 @@ fn ident_name(fname: &str, v: &Value) -> Result<Option<Arc<str>>> {
 }
 
 /// `(f ns name)`: ns is a string (or nil), name a string.
-fn qualified(fname: &str, ns: &Value, name: &Value) -> Result<Arc<str>> {
+fn qualified(fname: &str, ns: &Value, name: &Value) -> Result<Text> {
     let name = match name {
         Value::Str(s) | Value::Symbol(s) => s.clone(),
-        Value::Keyword(k) => k.to_arc(),
+        Value::Keyword(k) => Text::from(&**k),
         other => return Err(args::type_error(fname, "a string name", other)),
     };
     match ns {

@@ -32,7 +32,7 @@ pub(crate) use record::{scalar_keys, shape_of, Fields, Shape, RECORD_HEADER_BYTE
 
 use super::depth::{is_nested, leaf_height};
 use super::shared_vec::SharedVec;
-use super::{cost, Value};
+use super::{cost, Text, Value};
 use crate::value::unique::make_mut;
 
 /// Largest number of entries kept as an array.
@@ -98,7 +98,7 @@ pub(crate) fn same_key(x: &Value, k: &Value) -> bool {
     match (x, k) {
         (Value::Int(a), Value::Int(b)) => a == b,
         (Value::Keyword(a), Value::Keyword(b)) => a == b,
-        (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
+        (Value::Str(a), Value::Str(b)) => Text::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
         _ => x == k,
     }
 }

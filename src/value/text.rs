@@ -1,0 +1,490 @@
+//! [`Text`]: the string of `Value::Str`, `Value::Symbol` and `Value::Var`
+//! — immutable, reference-counted, in one allocation (a count and the
+//! length, then the bytes) behind a thin pointer.
+//!
+//! An `Arc<str>` is a pointer and a length (16 bytes); a `Text` is one
+//! pointer (8), its length read from the header beside the bytes it
+//! points at. That is what lets every payload of a `Value` but one fit
+//! in a word (the step towards a 16-byte `Value`). The allocation is the
+//! same size as an `Arc<str>`'s: 16 bytes of header, then the bytes.
+//!
+//! The counting is `Arc`'s (and [`super::shared_vec::SharedVec`]'s): a
+//! clone adds one (relaxed), a drop takes one (release), and the last one
+//! (after an acquire fence) frees the allocation. Every empty text shares
+//! one static header, never freed.
+
+use std::alloc::{self, Layout};
+use std::borrow::{Borrow, Cow};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::mem::MaybeUninit;
+use std::ops::Deref;
+use std::ptr::NonNull;
+use std::sync::atomic::{self, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// What comes before the bytes.
+#[repr(C)]
+struct Header {
+    count: AtomicUsize,
+    len: usize,
+}
+
+/// Bytes of the header before a text's bytes (`value/cost.rs`).
+pub(crate) const HEADER_BYTES: u64 = std::mem::size_of::<Header>() as u64;
+
+/// The header every empty text shares: its count starts at 2^62 and is
+/// never the last one (a clone adds one, a drop takes one; no text is
+/// made from it without a clone), so it is never freed.
+static EMPTY: Header = Header {
+    count: AtomicUsize::new(1 << 62),
+    len: 0,
+};
+
+/// An immutable reference-counted string in one word (module docs).
+/// Derefs to `str`; compares, orders and hashes as its `str` does.
+pub struct Text {
+    ptr: NonNull<Header>,
+}
+
+// Like `Arc<str>`: the bytes are never written after construction and the
+// count is atomic.
+unsafe impl Send for Text {}
+unsafe impl Sync for Text {}
+
+const _: () = assert!(std::mem::size_of::<Text>() == 8);
+const _: () = assert!(std::mem::size_of::<Option<Text>>() == 8);
+
+impl Text {
+    /// The layout of a text of `len` bytes: the header, then the bytes,
+    /// rounded up to the header's alignment.
+    #[inline]
+    fn layout(len: usize) -> Layout {
+        const ALIGN: usize = std::mem::align_of::<Header>();
+        if len > isize::MAX as usize - std::mem::size_of::<Header>() - ALIGN {
+            overflow()
+        }
+        let size = (std::mem::size_of::<Header>() + len).next_multiple_of(ALIGN);
+        // SAFETY: ALIGN is a power of two and `size`, a multiple of it, is
+        // at most `isize::MAX` (checked above).
+        unsafe { Layout::from_size_align_unchecked(size, ALIGN) }
+    }
+
+    /// An empty text (no allocation).
+    #[inline]
+    pub fn empty() -> Text {
+        EMPTY.count.fetch_add(1, Ordering::Relaxed);
+        Text {
+            ptr: NonNull::from(&EMPTY),
+        }
+    }
+
+    /// A fresh allocation for `len` bytes, its header written (a count of
+    /// one), its bytes not.
+    #[inline]
+    fn allocate(len: usize) -> NonNull<Header> {
+        let layout = Text::layout(len);
+        // SAFETY: the layout has a nonzero size (the header, even for no
+        // bytes).
+        let raw = unsafe { alloc::alloc(layout) }.cast::<Header>();
+        let Some(ptr) = NonNull::new(raw) else {
+            alloc::handle_alloc_error(layout)
+        };
+        // SAFETY: a fresh allocation for a header and `len` bytes.
+        unsafe {
+            ptr.as_ptr().write(Header {
+                count: AtomicUsize::new(1),
+                len,
+            })
+        };
+        ptr
+    }
+
+    #[inline]
+    fn header(&self) -> &Header {
+        // SAFETY: a live text points at its header (or `EMPTY`).
+        unsafe { self.ptr.as_ref() }
+    }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        let len = self.header().len;
+        // SAFETY: `len` initialised UTF-8 bytes follow the header (every
+        // constructor writes them) and are never written again.
+        unsafe {
+            let bytes = self.ptr.as_ptr().add(1).cast::<u8>();
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(bytes, len))
+        }
+    }
+
+    /// Whether both are the same allocation (equal without reading text).
+    #[inline]
+    pub fn ptr_eq(a: &Text, b: &Text) -> bool {
+        a.ptr == b.ptr
+    }
+
+    /// The allocation's address: identity while it lives.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.ptr.as_ptr() as usize
+    }
+
+    /// The number of handles to this text (the empty one's is meaningless).
+    pub fn strong_count(&self) -> usize {
+        self.header().count.load(Ordering::Acquire)
+    }
+
+    /// The last handle's drop: frees the allocation.
+    #[inline(never)]
+    fn drop_last(&mut self) {
+        let layout = Text::layout(self.header().len);
+        // SAFETY: the last handle of an allocation made with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), layout) }
+    }
+}
+
+/// A text of a known length being written in place: its bytes to fill,
+/// then [`TextBuf::finish`] (`builtins/string/exact.rs`). Dropped
+/// unfinished, it frees its allocation without reading it.
+pub(crate) struct TextBuf {
+    ptr: NonNull<Header>,
+    len: usize,
+}
+
+impl TextBuf {
+    /// Room for `len` bytes (a header of its own even for none: the
+    /// common lengths take no test for zero).
+    #[inline]
+    pub(crate) fn new(len: usize) -> TextBuf {
+        TextBuf {
+            ptr: Text::allocate(len),
+            len,
+        }
+    }
+
+    /// The bytes to write.
+    #[inline]
+    pub(crate) fn bytes(&mut self) -> &mut [MaybeUninit<u8>] {
+        // SAFETY: the `len` bytes after the header of an allocation only
+        // this buffer points at, borrowed through `&mut self`.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.as_ptr().add(1).cast::<MaybeUninit<u8>>(),
+                self.len,
+            )
+        }
+    }
+
+    /// The text written.
+    ///
+    /// # Safety
+    /// Every byte of [`TextBuf::bytes`] is initialised, and they are UTF-8.
+    #[inline]
+    pub(crate) unsafe fn finish(self) -> Text {
+        let this = std::mem::ManuallyDrop::new(self);
+        Text { ptr: this.ptr }
+    }
+}
+
+impl Drop for TextBuf {
+    fn drop(&mut self) {
+        // SAFETY: an allocation of this layout only this buffer owns.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), Text::layout(self.len)) }
+    }
+}
+
+/// A text past the address space: never allocated (as `Vec`'s panic).
+#[cold]
+fn overflow() -> ! {
+    panic!("text length overflow")
+}
+
+impl From<&str> for Text {
+    #[inline]
+    fn from(s: &str) -> Text {
+        if s.is_empty() {
+            return Text::empty();
+        }
+        let ptr = Text::allocate(s.len());
+        // SAFETY: the fresh allocation has room for `s.len()` bytes after
+        // the header; `s` is UTF-8.
+        unsafe {
+            std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(1).cast::<u8>(), s.len())
+        };
+        Text { ptr }
+    }
+}
+
+impl From<String> for Text {
+    #[inline]
+    fn from(s: String) -> Text {
+        Text::from(s.as_str())
+    }
+}
+
+impl From<&String> for Text {
+    #[inline]
+    fn from(s: &String) -> Text {
+        Text::from(s.as_str())
+    }
+}
+
+impl From<Box<str>> for Text {
+    #[inline]
+    fn from(s: Box<str>) -> Text {
+        Text::from(&*s)
+    }
+}
+
+impl From<Cow<'_, str>> for Text {
+    #[inline]
+    fn from(s: Cow<'_, str>) -> Text {
+        Text::from(&*s)
+    }
+}
+
+impl From<&Arc<str>> for Text {
+    #[inline]
+    fn from(s: &Arc<str>) -> Text {
+        Text::from(&**s)
+    }
+}
+
+impl From<Arc<str>> for Text {
+    #[inline]
+    fn from(s: Arc<str>) -> Text {
+        Text::from(&*s)
+    }
+}
+
+impl From<char> for Text {
+    fn from(c: char) -> Text {
+        Text::from(c.encode_utf8(&mut [0; 4]) as &str)
+    }
+}
+
+impl From<&Text> for Arc<str> {
+    fn from(t: &Text) -> Arc<str> {
+        Arc::from(t.as_str())
+    }
+}
+
+impl From<Text> for Arc<str> {
+    fn from(t: Text) -> Arc<str> {
+        Arc::from(t.as_str())
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> String {
+        t.as_str().to_owned()
+    }
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::empty()
+    }
+}
+
+impl Clone for Text {
+    #[inline]
+    fn clone(&self) -> Text {
+        let old = self.header().count.fetch_add(1, Ordering::Relaxed);
+        // As `Arc`: a count this large means handles are being leaked.
+        if old > isize::MAX as usize {
+            std::process::abort();
+        }
+        Text { ptr: self.ptr }
+    }
+}
+
+impl Drop for Text {
+    #[inline]
+    fn drop(&mut self) {
+        if self.header().count.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        atomic::fence(Ordering::Acquire);
+        self.drop_last();
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    #[inline]
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Text {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        self.as_str().as_bytes()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Text {
+    #[inline]
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.as_str().as_ref()
+    }
+}
+
+impl Borrow<str> for Text {
+    #[inline]
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Text {
+    #[inline]
+    fn eq(&self, other: &Text) -> bool {
+        Text::ptr_eq(self, other) || self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<str> for Text {
+    #[inline]
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    #[inline]
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialOrd for Text {
+    #[inline]
+    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    #[inline]
+    fn cmp(&self, other: &Text) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Text {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Text;
+
+    #[test]
+    fn one_word_and_the_bytes_after_a_two_word_header() {
+        assert_eq!(std::mem::size_of::<Text>(), 8);
+        assert_eq!(super::HEADER_BYTES, 16);
+        assert_eq!(Text::layout(5).size(), 24);
+        let t = Text::from("héllo");
+        assert_eq!(&*t, "héllo");
+        assert_eq!(t.len(), 6);
+    }
+
+    #[test]
+    fn clones_share_and_the_last_drop_frees() {
+        let a = Text::from(String::from("shared"));
+        let b = a.clone();
+        assert!(Text::ptr_eq(&a, &b));
+        assert_eq!(a.strong_count(), 2);
+        drop(b);
+        assert_eq!(a.strong_count(), 1);
+        let c = Text::from("shared");
+        assert!(!Text::ptr_eq(&a, &c));
+        assert_eq!(a, c);
+    }
+
+    #[test]
+    fn empty_texts_share_one_header() {
+        let a = Text::from("");
+        let b = Text::default();
+        let c = Text::from(String::new());
+        assert!(Text::ptr_eq(&a, &b) && Text::ptr_eq(&b, &c));
+        assert!(a.is_empty());
+        assert_eq!(a.clone(), b);
+    }
+
+    #[test]
+    fn orders_and_hashes_as_its_str() {
+        use std::hash::BuildHasher;
+        let s = std::collections::hash_map::RandomState::new();
+        let (a, b) = (Text::from("apple"), Text::from("banana"));
+        assert!(a < b);
+        assert_eq!(s.hash_one(&a), s.hash_one("apple"));
+        assert_eq!(format!("{a} {b:?}"), "apple \"banana\"");
+    }
+
+    #[test]
+    fn written_in_place() {
+        let mut buf = super::TextBuf::new(3);
+        for (i, x) in buf.bytes().iter_mut().enumerate() {
+            x.write(b'a' + i as u8);
+        }
+        // SAFETY: every byte written, ASCII.
+        let t = unsafe { buf.finish() };
+        assert_eq!(&*t, "abc");
+        let mut none = super::TextBuf::new(0);
+        assert!(none.bytes().is_empty());
+        // SAFETY: nothing to write.
+        let e = unsafe { none.finish() };
+        assert!(e.is_empty());
+        // Dropped unfinished: freed, never read.
+        drop(super::TextBuf::new(5));
+    }
+
+    #[test]
+    fn shared_across_threads() {
+        let t = Text::from("across");
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let t = t.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..1000 {
+                        drop(t.clone());
+                    }
+                    t.len()
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), 6);
+        }
+        assert_eq!(t.strong_count(), 1);
+    }
+}
