@@ -249,15 +249,16 @@ fn set_buckets(n: u64) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-/// A set of `n` elements: nothing when empty; up to `map::SMALL` an
-/// `Arc`'d sorted array of slots; past it the `Arc`'d hash table: a
-/// bucket of `(hash, value)` and a control byte per bucket
+/// A set of `n` elements: nothing when empty; else its `Arc`'d storage
+/// (one enum for both representations, `set::STORAGE_BYTES` either way)
+/// and, up to `map::SMALL`, the sorted array of slots; past it the hash
+/// table: a bucket of `(hash, value)` and a control byte per bucket
 /// ([`set_buckets`]), plus one group of control bytes.
 pub fn set_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
-        n if n <= map::SMALL => ARC_HEADER + size_of::<Vec<Value>>() as u64 + n64(n) * VALUE,
-        n => hash_table_bytes(set::HASHED_BYTES, set::BUCKET_BYTES, n),
+        n if n <= map::SMALL => ARC_HEADER + set::STORAGE_BYTES + n64(n) * VALUE,
+        n => hash_table_bytes(set::STORAGE_BYTES, set::BUCKET_BYTES, n),
     }
 }
 
