@@ -128,14 +128,20 @@ fn btree_depth(n: u64) -> u64 {
     depth
 }
 
-/// A string (or symbol, var name, computed keyword) of `len` bytes: an
-/// `Arc<str>`, its counts and its text, rounded up to a word as its
-/// layout is.
+/// A string (or symbol, var name) of `len` bytes: an `Arc<str>`, its
+/// counts and its text, rounded up to a word as its layout is.
 pub fn string_bytes(len: usize) -> u64 {
     ARC_HEADER
         .saturating_add(n64(len))
         .checked_next_multiple_of(WORD)
         .unwrap_or(u64::MAX)
+}
+
+/// A counted (computed, not interned) keyword of `len` bytes: its text as
+/// a string is ([`string_bytes`]) and its own `Arc`'d name beside it, the
+/// text's handle and the hash (`value/keyword.rs`).
+pub fn keyword_bytes(len: usize) -> u64 {
+    string_bytes(len).saturating_add(ARC_HEADER + size_of::<super::intern::Name>() as u64)
 }
 
 /// A vector of `n` items: nothing when empty (every empty vector shares
