@@ -297,7 +297,7 @@ fn convert(interp: &mut Interp, j: &serde_json::Value, keys: &Keys, depth: usize
                         Value::string(k.as_str())
                     }
                     Keys::Keywords => {
-                        interp.alloc(cost::string_bytes(k.len()))?;
+                        interp.alloc(cost::keyword_bytes(k.len()))?;
                         Value::keyword(k.as_str())
                     }
                     Keys::Fn(f) => interp.call(f, &[Value::string(k.as_str())])?,

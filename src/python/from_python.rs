@@ -191,7 +191,7 @@ impl<'py> FromPython<'py> {
         }
         if let Ok(k) = obj.downcast::<Keyword>() {
             let name = &k.get().name;
-            self.spend(cost::string_bytes(name.len()), || {
+            self.spend(cost::keyword_bytes(name.len()), || {
                 format!("a Keyword of {} bytes", name.len())
             })?;
             return Ok(Value::keyword(name.as_str()));

@@ -128,16 +128,22 @@ fn btree_depth(n: u64) -> u64 {
     depth
 }
 
-/// A string (or symbol, var name, computed keyword) of `len` bytes: a
-/// [`super::Text`]'s header and its text (a computed keyword's `Arc<str>`
-/// has a header of the same size), rounded up to a word as its layout is.
-/// (An empty string shares one static header but is charged as any
-/// other: the rule stays one formula.)
+/// A string (or symbol, var name) of `len` bytes: a [`super::Text`]'s
+/// header and its text, rounded up to a word as its layout is. (An empty
+/// string shares one static header but is charged as any other: the rule
+/// stays one formula.)
 pub fn string_bytes(len: usize) -> u64 {
     super::text::HEADER_BYTES
         .saturating_add(n64(len))
         .checked_next_multiple_of(WORD)
         .unwrap_or(u64::MAX)
+}
+
+/// A counted (computed, not interned) keyword of `len` bytes: its text as
+/// a string is ([`string_bytes`]) and its own `Arc`'d name beside it, the
+/// text's handle and the hash (`value/keyword.rs`).
+pub fn keyword_bytes(len: usize) -> u64 {
+    string_bytes(len).saturating_add(ARC_HEADER + size_of::<super::intern::Name>() as u64)
 }
 
 /// A vector of `n` items: nothing when empty (every empty vector shares
@@ -251,15 +257,16 @@ fn set_buckets(n: u64) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-/// A set of `n` elements: nothing when empty; up to `map::SMALL` an
-/// `Arc`'d sorted array of slots; past it the `Arc`'d hash table: a
-/// bucket of `(hash, value)` and a control byte per bucket
+/// A set of `n` elements: nothing when empty; else its `Arc`'d storage
+/// (one enum for both representations, `set::STORAGE_BYTES` either way)
+/// and, up to `map::SMALL`, the sorted array of slots; past it the hash
+/// table: a bucket of `(hash, value)` and a control byte per bucket
 /// ([`set_buckets`]), plus one group of control bytes.
 pub fn set_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
-        n if n <= map::SMALL => ARC_HEADER + size_of::<Vec<Value>>() as u64 + n64(n) * VALUE,
-        n => hash_table_bytes(set::HASHED_BYTES, set::BUCKET_BYTES, n),
+        n if n <= map::SMALL => ARC_HEADER + set::STORAGE_BYTES + n64(n) * VALUE,
+        n => hash_table_bytes(set::STORAGE_BYTES, set::BUCKET_BYTES, n),
     }
 }
 

@@ -9,12 +9,12 @@
 //! a program computes (`(keyword (str "k" i))`), and the table stops
 //! growing at [`MAX_INTERNED`] names, [`MAX_INTERNED_BYTES`] bytes of
 //! text, or for a name longer than [`MAX_NAME_BYTES`]: a long-running host
-//! cannot be made to leak through it (at most about 9 MiB in all). Past the
+//! cannot be made to leak through it (at most about 10 MiB in all). Past the
 //! bound, names are reference-counted as before (still correct, compared
-//! by content, hashed on demand).
+//! by content): a [`Name`] of their own in an `Arc`, hashed when made.
 
 use std::collections::HashMap;
-use std::sync::{OnceLock, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// Most names the table keeps.
 pub const MAX_INTERNED: usize = 1 << 16;
@@ -23,14 +23,31 @@ pub const MAX_INTERNED_BYTES: usize = 4 << 20;
 /// Longest name interned.
 pub const MAX_NAME_BYTES: usize = 256;
 
-/// An interned name and its hash ([`super::hash::keyword_hash`]); one per
-/// distinct text, alive for the rest of the process.
+/// A keyword's name and its hash ([`super::hash::keyword_hash`]): an
+/// interned one, one per distinct text and alive for the rest of the
+/// process, or a counted one's own (`keyword.rs`). The text is an
+/// `Arc<str>` so a counted name made from a string shares its text.
 pub struct Name {
-    text: Box<str>,
+    text: Arc<str>,
     hash: u64,
 }
 
 impl Name {
+    /// The name of `text`, its hash computed now.
+    pub fn new(text: Arc<str>) -> Name {
+        let hash = super::hash::keyword_hash(&text);
+        Name { text, hash }
+    }
+    /// The text, without a colon, of a name of any lifetime.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+    /// The text as the `Arc` it is kept in.
+    #[inline]
+    pub fn text_arc(&self) -> &Arc<str> {
+        &self.text
+    }
     /// The text, without a colon.
     #[inline]
     pub fn text(&'static self) -> &'static str {
@@ -73,10 +90,7 @@ pub fn intern(name: &str) -> Option<&'static Name> {
     if table.names.len() >= MAX_INTERNED || table.bytes + name.len() > MAX_INTERNED_BYTES {
         return None;
     }
-    let interned: &'static Name = Box::leak(Box::new(Name {
-        text: name.into(),
-        hash: super::hash::keyword_hash(name),
-    }));
+    let interned: &'static Name = Box::leak(Box::new(Name::new(name.into())));
     table.bytes += name.len();
     table.names.insert(interned.text(), interned);
     Some(interned)

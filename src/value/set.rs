@@ -1,9 +1,12 @@
 //! [`Set`]: the persistent set behind `Value::Set`, iterating in canonical
 //! order.
 //!
-//! Up to [`super::map::SMALL`] elements are a sorted array shared by `Arc`
-//! (copy on write, binary search). A larger set is a hash table of its
-//! elements with their hashes (`hashbrown`, open addressing) in an `Arc`:
+//! One word: `None` when empty, else an `Arc` of the storage, either
+//! representation (an enum, so a set is one pointer and reading it is the
+//! same hops as an `Arc` of either alone). Up to [`super::map::SMALL`]
+//! elements are a sorted array (copy on write, binary search). A larger
+//! set is a hash table of its elements with their hashes (`hashbrown`,
+//! open addressing):
 //! `conj`, `disj` and `contains?` hash the element once and compare only
 //! elements with the same hash; an unshared set is changed in place, a
 //! shared one copied first (copy on write; the copy is charged to the
@@ -27,21 +30,25 @@ use super::order::cmp_key;
 use super::Value;
 use crate::value::unique::make_mut;
 
-/// A persistent set (O(1) clone) iterating in canonical order.
+/// A persistent set (O(1) clone) iterating in canonical order: one word,
+/// `None` when empty.
 #[derive(Clone, Default)]
-pub struct Set(Repr);
+pub struct Set(Option<Arc<Repr>>);
 
-#[derive(Clone, Default)]
+const _: () = assert!(std::mem::size_of::<Set>() == 8);
+
+/// A non-empty set's storage, shared by `Arc`.
+#[derive(Clone)]
 enum Repr {
-    #[default]
-    Empty,
-    Small(Arc<Vec<Value>>),
-    Large(Arc<Hashed>),
+    /// Up to [`SMALL`] elements, sorted.
+    Small(Vec<Value>),
+    /// More: the hash table.
+    Large(Hashed),
 }
 
-/// Bytes of a large set's [`Hashed`] struct inside its `Arc`
-/// (`value/cost.rs`).
-pub(crate) const HASHED_BYTES: u64 = std::mem::size_of::<Hashed>() as u64;
+/// Bytes of a set's storage inside its `Arc`, small or large: the enum of
+/// both, as large as the larger (`value/cost.rs`).
+pub(crate) const STORAGE_BYTES: u64 = std::mem::size_of::<Repr>() as u64;
 /// Bytes of one bucket of a large set's table: an element beside its hash
 /// (each bucket also has a control byte).
 pub(crate) const BUCKET_BYTES: u64 = std::mem::size_of::<(u64, Value)>() as u64;
@@ -116,58 +123,72 @@ impl Hashed {
     }
 }
 
-/// A small set's elements to change: copied first when another set holds
-/// them too, the copy charged to the heap (`value/cost.rs`).
-fn small_mut(items: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
-    super::cost::charge_copy_if_shared(items, || super::cost::set_copy_bytes(items.len()));
-    make_mut(items)
+impl Repr {
+    fn len(&self) -> usize {
+        match self {
+            Repr::Small(v) => v.len(),
+            Repr::Large(s) => s.table.len(),
+        }
+    }
 }
 
-/// A large set's table to change: copied whole first when shared, and the
-/// copy charged, so adding to or removing from a shared large set costs
-/// what it allocates (`(mapv #(conj big %) xs)` builds one table per item).
-fn large_mut(s: &mut Arc<Hashed>) -> &mut Hashed {
-    super::cost::charge_copy_if_shared(s, || super::cost::set_copy_bytes(s.table.len()));
+/// A set's storage to change: copied first when another set holds it too
+/// (a small set's array, a large set's whole table), the copy charged to
+/// the heap (`value/cost.rs`), so adding to or removing from a shared set
+/// costs what it allocates (`(mapv #(conj big %) xs)` builds one table
+/// per item).
+fn storage_mut(s: &mut Arc<Repr>) -> &mut Repr {
+    super::cost::charge_copy_if_shared(s, || super::cost::set_copy_bytes(s.len()));
     make_mut(s)
+}
+
+/// A small set's elements to change ([`storage_mut`]).
+fn small_mut(s: &mut Arc<Repr>) -> &mut Vec<Value> {
+    match storage_mut(s) {
+        Repr::Small(v) => v,
+        Repr::Large(_) => unreachable!("a copy keeps its representation"),
+    }
+}
+
+/// A large set's table to change ([`storage_mut`]).
+fn large_mut(s: &mut Arc<Repr>) -> &mut Hashed {
+    match storage_mut(s) {
+        Repr::Large(h) => h,
+        Repr::Small(_) => unreachable!("a copy keeps its representation"),
+    }
 }
 
 impl Set {
     /// An empty set.
     pub fn new() -> Set {
-        Set(Repr::Empty)
+        Set(None)
     }
 
     /// The number of elements.
     pub fn len(&self) -> usize {
         match &self.0 {
-            Repr::Empty => 0,
-            Repr::Small(v) => v.len(),
-            Repr::Large(s) => s.table.len(),
+            None => 0,
+            Some(s) => s.len(),
         }
     }
 
     /// Whether the set has no elements.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.0.is_none()
     }
 
     /// The address of this set's storage when another value holds it too
     /// (`None` when unshared or empty): how walks over values that share
     /// parts with themselves visit each shared part once.
     pub fn shared_addr(&self) -> Option<usize> {
-        match &self.0 {
-            Repr::Empty => None,
-            Repr::Small(v) => super::shared_addr(v),
-            Repr::Large(m) => super::shared_addr(m),
-        }
+        self.0.as_ref().and_then(super::shared_addr)
     }
 
     /// Whether both share the same storage (equal without comparing).
     pub fn ptr_eq(&self, other: &Set) -> bool {
         match (&self.0, &other.0) {
-            (Repr::Empty, Repr::Empty) => true,
-            (Repr::Small(a), Repr::Small(b)) => Arc::ptr_eq(a, b),
-            (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -179,8 +200,7 @@ impl Set {
 
     /// The stored element equal to `x`.
     pub fn get(&self, x: &Value) -> Option<&Value> {
-        match &self.0 {
-            Repr::Empty => None,
+        match self.0.as_deref()? {
             Repr::Small(v) => v.binary_search_by(|y| cmp_key(y, x)).ok().map(|i| &v[i]),
             Repr::Large(s) => s.find(value_hash(x), x),
         }
@@ -188,15 +208,15 @@ impl Set {
 
     /// Adds `x`; returns the element it replaced, if any.
     pub fn insert(&mut self, x: Value) -> Option<Value> {
-        match &mut self.0 {
-            Repr::Empty => {
-                self.0 = Repr::Small(Arc::new(vec![x]));
-                None
-            }
+        let Some(s) = &mut self.0 else {
+            self.0 = Some(Arc::new(Repr::Small(vec![x])));
+            return None;
+        };
+        match &**s {
             Repr::Small(vec) => match vec.binary_search_by(|y| cmp_key(y, &x)) {
-                Ok(i) => Some(std::mem::replace(&mut small_mut(vec)[i], x)),
+                Ok(i) => Some(std::mem::replace(&mut small_mut(s)[i], x)),
                 Err(i) if vec.len() < SMALL => {
-                    small_mut(vec).insert(i, x);
+                    small_mut(s).insert(i, x);
                     None
                 }
                 Err(_) => {
@@ -205,11 +225,11 @@ impl Set {
                         large.insert(value_hash(y), y.clone());
                     }
                     large.insert(value_hash(&x), x);
-                    self.0 = Repr::Large(Arc::new(large));
+                    *s = Arc::new(Repr::Large(large));
                     None
                 }
             },
-            Repr::Large(s) => {
+            Repr::Large(_) => {
                 let h = value_hash(&x);
                 large_mut(s).insert(h, x)
             }
@@ -232,7 +252,7 @@ impl Set {
             let Some(x) = items.next() else {
                 return Ok(());
             };
-            if let Repr::Large(_) = self.0 {
+            if let Some(Repr::Large(_)) = self.0.as_deref() {
                 break x;
             }
             let before = self.len();
@@ -241,7 +261,7 @@ impl Set {
                 grown(before, self.len())?;
             }
         };
-        let Repr::Large(s) = &mut self.0 else {
+        let Some(s) = &mut self.0 else {
             unreachable!("the loop ends on a large set")
         };
         let s = large_mut(s);
@@ -262,24 +282,27 @@ impl Set {
 
     /// Removes the element equal to `x`, returning it if it was present.
     pub fn remove(&mut self, x: &Value) -> Option<Value> {
-        match &mut self.0 {
-            Repr::Empty => None,
+        let s = self.0.as_mut()?;
+        match &**s {
             Repr::Small(vec) => {
                 let i = vec.binary_search_by(|y| cmp_key(y, x)).ok()?;
-                let old = small_mut(vec).remove(i);
+                let vec = small_mut(s);
+                let old = vec.remove(i);
                 if vec.is_empty() {
-                    self.0 = Repr::Empty;
+                    self.0 = None;
                 }
                 Some(old)
             }
-            Repr::Large(s) => {
+            Repr::Large(large) => {
                 let h = value_hash(x);
-                s.find(h, x)?;
-                let old = large_mut(s).remove(h, x);
-                if s.table.len() <= SMALL / 2 {
-                    let mut items: Vec<Value> = s.table.iter().map(|(_, y)| y.clone()).collect();
+                large.find(h, x)?;
+                let large = large_mut(s);
+                let old = large.remove(h, x);
+                if large.table.len() <= SMALL / 2 {
+                    let mut items: Vec<Value> =
+                        large.table.iter().map(|(_, y)| y.clone()).collect();
                     items.sort_unstable();
-                    self.0 = Repr::Small(Arc::new(items));
+                    *s = Arc::new(Repr::Small(items));
                 }
                 old
             }
@@ -288,10 +311,10 @@ impl Set {
 
     /// The elements, in canonical order (a large set sorts once, V-SET-1).
     pub fn iter(&self) -> Iter<'_> {
-        Iter(match &self.0 {
-            Repr::Empty => [].iter(),
-            Repr::Small(v) => v.iter(),
-            Repr::Large(s) => s.sorted().iter(),
+        Iter(match self.0.as_deref() {
+            None => [].iter(),
+            Some(Repr::Small(v)) => v.iter(),
+            Some(Repr::Large(s)) => s.sorted().iter(),
         })
     }
 
@@ -299,10 +322,10 @@ impl Set {
     /// depend on hashing): for hashing and tests that need no order.
     /// Never use it for anything a program can observe the order of.
     pub fn iter_unordered(&self) -> impl Iterator<Item = &Value> {
-        let (small, large) = match &self.0 {
-            Repr::Empty => (None, None),
-            Repr::Small(v) => (Some(v.iter()), None),
-            Repr::Large(s) => (None, Some(s.table.iter().map(|(_, x)| x))),
+        let (small, large) = match self.0.as_deref() {
+            None => (None, None),
+            Some(Repr::Small(v)) => (Some(v.iter()), None),
+            Some(Repr::Large(s)) => (None, Some(s.table.iter().map(|(_, x)| x))),
         };
         small
             .into_iter()
@@ -364,19 +387,20 @@ impl IntoIterator for Set {
     type IntoIter = std::vec::IntoIter<Value>;
     /// The elements in canonical order.
     fn into_iter(self) -> Self::IntoIter {
-        let items: Vec<Value> = match self.0 {
-            Repr::Empty => Vec::new(),
-            Repr::Small(v) => Arc::try_unwrap(v).unwrap_or_else(|shared| (*shared).clone()),
-            Repr::Large(s) => match Arc::try_unwrap(s) {
-                Ok(mut s) => match s.sorted.take() {
-                    Some(sorted) => sorted,
-                    None => {
-                        let mut items: Vec<Value> = s.table.into_iter().map(|(_, x)| x).collect();
-                        items.sort_unstable();
-                        items
-                    }
-                },
-                Err(shared) => shared.sorted().to_vec(),
+        let items: Vec<Value> = match self.0.map(Arc::try_unwrap) {
+            None => Vec::new(),
+            Some(Ok(Repr::Small(v))) => v,
+            Some(Ok(Repr::Large(mut s))) => match s.sorted.take() {
+                Some(sorted) => sorted,
+                None => {
+                    let mut items: Vec<Value> = s.table.into_iter().map(|(_, x)| x).collect();
+                    items.sort_unstable();
+                    items
+                }
+            },
+            Some(Err(shared)) => match &*shared {
+                Repr::Small(v) => v.clone(),
+                Repr::Large(s) => s.sorted().to_vec(),
             },
         };
         items.into_iter()
@@ -401,11 +425,11 @@ impl FromIterator<Value> for Set {
             n if n <= SMALL => {
                 let mut items: Vec<Value> = large.table.into_iter().map(|(_, x)| x).collect();
                 items.sort_unstable();
-                Set(Repr::Small(Arc::new(items)))
+                Set(Some(Arc::new(Repr::Small(items))))
             }
             _ => {
                 large.table.shrink_to_fit(|(eh, _)| *eh);
-                Set(Repr::Large(Arc::new(large)))
+                Set(Some(Arc::new(Repr::Large(large))))
             }
         }
     }
@@ -490,15 +514,71 @@ mod tests {
             s.insert(Value::Int(i % 30));
         }
         assert_eq!(s.len(), 30);
-        assert!(matches!(s.0, Repr::Large(_)));
+        assert!(matches!(s.0.as_deref(), Some(Repr::Large(_))));
         assert!(s.iter().cloned().eq((0..30).map(Value::Int)));
         for i in 0..25 {
             assert!(s.remove(&Value::Int(i)).is_some());
         }
-        assert!(matches!(s.0, Repr::Small(_)));
+        assert!(matches!(s.0.as_deref(), Some(Repr::Small(_))));
         let other: Set = (20..40).map(Value::Int).collect();
         assert!(s.is_subset(&other));
         assert_eq!(s.clone().union(other).len(), 20);
+    }
+
+    /// Empty, small and large and back: each representation where its
+    /// length says, a shared copy left as it was by every change, and the
+    /// storage's address shared only while another set holds it.
+    #[test]
+    fn moves_between_empty_small_and_large() {
+        let repr = |s: &Set| match s.0.as_deref() {
+            None => "empty",
+            Some(Repr::Small(_)) => "small",
+            Some(Repr::Large(_)) => "large",
+        };
+        let mut s = Set::new();
+        assert!(s.is_empty() && s.shared_addr().is_none());
+        assert!(s.ptr_eq(&Set::default()));
+        assert!(s.remove(&Value::Int(1)).is_none());
+        s.insert(Value::Int(1));
+        assert_eq!((repr(&s), s.len()), ("small", 1));
+        assert!(s.shared_addr().is_none());
+        let one = s.clone();
+        assert!(s.ptr_eq(&one) && s.shared_addr().is_some());
+        assert_eq!(s.remove(&Value::Int(1)), Some(Value::Int(1)));
+        assert_eq!(repr(&s), "empty");
+        assert!(s.is_empty() && !s.ptr_eq(&one));
+        assert_eq!((repr(&one), one.len()), ("small", 1));
+        assert!(one.shared_addr().is_none(), "its other holder changed away");
+        for i in 0..SMALL as i64 {
+            s.insert(Value::Int(i));
+        }
+        assert_eq!((repr(&s), s.len()), ("small", SMALL));
+        let small = s.clone();
+        s.insert(Value::Int(SMALL as i64));
+        assert_eq!((repr(&s), s.len()), ("large", SMALL + 1));
+        assert_eq!((repr(&small), small.len()), ("small", SMALL));
+        let large = s.clone();
+        assert_eq!(s.shared_addr(), large.shared_addr());
+        for i in 0..(SMALL / 2) as i64 {
+            assert!(s.contains(&Value::Int(i)));
+            s.remove(&Value::Int(i));
+            assert!(!s.contains(&Value::Int(i)));
+        }
+        assert_eq!(repr(&s), "large");
+        s.remove(&Value::Int(SMALL as i64));
+        assert_eq!((repr(&s), s.len()), ("small", SMALL / 2));
+        assert!(s
+            .iter()
+            .cloned()
+            .eq((SMALL as i64 / 2..SMALL as i64).map(Value::Int)));
+        assert_eq!((repr(&large), large.len()), ("large", SMALL + 1));
+        assert!(large.iter().cloned().eq((0..=SMALL as i64).map(Value::Int)));
+        for i in SMALL as i64 / 2..SMALL as i64 {
+            s.remove(&Value::Int(i));
+        }
+        assert_eq!(repr(&s), "empty");
+        assert_eq!(small.into_iter().count(), SMALL);
+        assert_eq!(large.into_iter().count(), SMALL + 1);
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub fn approx_bytes_upto(v: &Value, cap: u64) -> u64 {
         total = total.saturating_add(match v {
             Value::Str(s) | Value::Symbol(s) | Value::Var(s) => cost::string_bytes(s.len()),
             Value::Keyword(k) if k.is_interned() => 0,
-            Value::Keyword(k) => cost::string_bytes(k.len()),
+            Value::Keyword(k) => cost::keyword_bytes(k.len()),
             Value::Vector(items) => {
                 todo.extend(items.iter());
                 cost::vector_bytes(items.len())
