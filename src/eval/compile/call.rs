@@ -4,12 +4,10 @@
 //! eight in a stack array); the call's span goes on any error the arguments
 //! or the call raise without one.
 
-use std::sync::Arc;
-
 use crate::analyze::expr::{Call, Expr, GlobalId};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result, Span};
-use crate::value::{Func, Value};
+use crate::value::{FuncRef, Value};
 
 use super::args::ArgsCode;
 use super::place::Place;
@@ -583,9 +581,12 @@ fn texts_of<const N: usize>(
 #[inline(always)]
 fn apply(it: &mut Interp, fv: &Value, vals: &mut [Value]) -> Result<Value> {
     match fv {
-        Value::Fn(Func::Closure(c)) => it.enter_closure(c, Args::Owned(vals)),
-        Value::Fn(Func::Builtin(b)) => it.call_builtin_mut(b, vals),
-        _ => it.call(fv, vals),
+        Value::Fn(f) => match f.kind() {
+            FuncRef::Closure(c) => it.enter_closure(c, Args::Owned(vals)),
+            FuncRef::Builtin(b) => it.call_builtin_mut(b, vals),
+            FuncRef::Native(_) => it.call_other(fv, vals),
+        },
+        _ => it.call_other(fv, vals),
     }
 }
 
@@ -601,10 +602,10 @@ pub(super) fn call(c: &Call) -> Code<'_> {
                 // A closure (the usual definition) is held by its `Arc`
                 // alone for the call; a function calling itself (`(fib (- n
                 // 1))`) is held by its caller already: no count changes.
-                let r = match it.globals.get(id).map(|d| &d.value) {
-                    Some(Value::Fn(Func::Closure(c))) => match f.closure {
+                let r = match it.globals.get(id).and_then(|d| d.value.as_closure()) {
+                    Some(c) => match f.closure {
                         // Its arguments evaluated straight into its frame.
-                        Some(me) if Arc::ptr_eq(me, c) => match args.push(it, f) {
+                        Some(me) if me.ptr_eq(c) => match args.push(it, f) {
                             Ok(bp) => it.enter_pushed(me, bp),
                             Err(e) => Err(e),
                         },
