@@ -96,14 +96,22 @@ impl Interp {
     /// of one fixed arity gets it pushed as its frame, with no array left
     /// to drop; anything else as `call_mut`.
     pub(crate) fn call_mut1(&mut self, f: &Value, a: Value) -> Result<Value> {
-        if let Some(c) = f.as_closure() {
-            if let [only] = c.proto.arities.as_slice() {
-                if !only.variadic && only.fixed == 1 {
-                    self.budget.tick_enter()?;
-                    let bp = self.stack.len();
-                    self.push_value(a);
-                    return self.finish_call(c, only, bp);
+        // All three kinds told apart here (a builtin called as `call_mut`
+        // would): a test for closures alone compiles to more instructions.
+        if let Value::Fn(func) = f {
+            match func.kind() {
+                FuncRef::Closure(c) => {
+                    if let [only] = c.proto.arities.as_slice() {
+                        if !only.variadic && only.fixed == 1 {
+                            self.budget.tick_enter()?;
+                            let bp = self.stack.len();
+                            self.push_value(a);
+                            return self.finish_call(c, only, bp);
+                        }
+                    }
                 }
+                FuncRef::Builtin(b) => return self.call_builtin_mut(b, &mut [a]),
+                FuncRef::Native(_) => {}
             }
         }
         self.call_mut(f, &mut [a])

@@ -16,6 +16,7 @@
 //! `Func` and `ClosureFn` impls.
 
 use std::borrow::Cow;
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
@@ -62,12 +63,14 @@ pub enum FuncRef<'a> {
 /// `clone` adds to its count, [`ClosureFn::to_value`] makes the function
 /// value again. Borrowed from a `Func` by [`Func::as_closure`].
 #[repr(transparent)]
-#[derive(Clone)]
-pub struct ClosureFn(Func);
+pub struct ClosureFn(ManuallyDrop<Func>);
 
 const _: () = assert!(std::mem::size_of::<Func>() == 8);
 const _: () = assert!(std::mem::size_of::<Option<Func>>() == 8);
 const _: () = assert!(std::mem::size_of::<ClosureFn>() == 8);
+// `Func::is_builtin` tests the builtin tag's one bit, set in no other tag.
+const _: () =
+    assert!(Func::BUILTIN.is_power_of_two() && Func::BUILTIN & (Func::CLOSURE | Func::NATIVE) == 0);
 // The tags need two low bits of each address.
 const _: () = assert!(std::mem::align_of::<Builtin>() > Func::TAG_MASK);
 const _: () = assert!(std::mem::align_of::<Closure>() > Func::TAG_MASK);
@@ -147,6 +150,22 @@ impl Func {
         self.ptr.as_ptr().addr() & Func::TAG_MASK
     }
 
+    /// Whether this is a builtin: its tag is the only one with bit 1 set,
+    /// so one bit test (what `Clone` and `Drop` check first: builtins are
+    /// the most common functions, and have no count).
+    #[inline(always)]
+    fn is_builtin(&self) -> bool {
+        self.ptr.as_ptr().addr() & Func::BUILTIN != 0
+    }
+
+    /// The address under `tag` (which must be this function's tag), with
+    /// the pointer's provenance.
+    #[inline(always)]
+    fn at<T>(&self, tag: usize) -> *const T {
+        debug_assert_eq!(self.tag(), tag);
+        self.ptr.as_ptr().wrapping_sub(tag) as *const T
+    }
+
     /// The untagged address, with the pointer's provenance.
     #[inline(always)]
     fn untagged(&self) -> *const u8 {
@@ -156,14 +175,21 @@ impl Func {
     /// What this function is, borrowed for matching.
     #[inline(always)]
     pub fn kind(&self) -> FuncRef<'_> {
-        match self.tag() {
-            // SAFETY: the tags are set by the constructors only: the word
-            // is the address of a `Closure` an `Arc` holds (a count of it
-            // ours), of a `NativeFn` likewise plus 1, or of a static
-            // `Builtin` plus 2; each lives at least as long as `self`.
-            Func::CLOSURE => FuncRef::Closure(unsafe { self.closure_unchecked() }),
-            Func::NATIVE => FuncRef::Native(unsafe { &*(self.untagged() as *const NativeFn) }),
-            _ => FuncRef::Builtin(unsafe { &*(self.untagged() as *const Builtin) }),
+        // Tests of bits, not a switch on the tag: they leave the word as
+        // it is (a switch masks it), one register fewer in hot callers.
+        //
+        // SAFETY: the tags are set by the constructors only: the word is
+        // the address of a `Closure` an `Arc` holds (a count of it ours),
+        // of a `NativeFn` likewise plus 1, or of a static `Builtin` plus 2;
+        // each lives at least as long as `self`.
+        unsafe {
+            if self.tag() == Func::CLOSURE {
+                FuncRef::Closure(self.closure_unchecked())
+            } else if self.is_builtin() {
+                FuncRef::Builtin(&*self.at::<Builtin>(Func::BUILTIN))
+            } else {
+                FuncRef::Native(&*self.at::<NativeFn>(Func::NATIVE))
+            }
         }
     }
 
@@ -181,10 +207,10 @@ impl Func {
     /// The builtin, if this is one.
     #[inline(always)]
     pub fn as_builtin(&self) -> Option<&'static Builtin> {
-        if self.tag() == Func::BUILTIN {
+        if self.is_builtin() {
             // SAFETY: the tag says the word is a static `Builtin`'s address
             // plus 2.
-            Some(unsafe { &*(self.untagged() as *const Builtin) })
+            Some(unsafe { &*self.at::<Builtin>(Func::BUILTIN) })
         } else {
             None
         }
@@ -195,8 +221,9 @@ impl Func {
     #[inline(always)]
     unsafe fn closure_unchecked(&self) -> &ClosureFn {
         debug_assert_eq!(self.tag(), Func::CLOSURE);
-        // SAFETY: `ClosureFn` is a `repr(transparent)` `Func` whose tag is
-        // `CLOSURE`, which the caller promises.
+        // SAFETY: `ClosureFn` is a `repr(transparent)` `ManuallyDrop<Func>`
+        // (itself `repr(transparent)`) whose tag is `CLOSURE`, which the
+        // caller promises.
         unsafe { &*(self as *const Func as *const ClosureFn) }
     }
 
@@ -235,17 +262,16 @@ impl Func {
 impl Clone for Func {
     #[inline]
     fn clone(&self) -> Func {
-        match self.tag() {
-            // SAFETY: the word is (tag aside) `Arc::into_raw` of a closure
-            // whose count `self` holds, so the `Arc` is alive.
-            Func::CLOSURE => unsafe {
-                Arc::increment_strong_count(self.untagged() as *const Closure)
-            },
-            // SAFETY: as for a closure, of a `NativeFn`.
-            Func::NATIVE => unsafe {
-                Arc::increment_strong_count(self.untagged() as *const NativeFn)
-            },
-            _ => {}
+        // A builtin first: one bit test, and no count to add.
+        if !self.is_builtin() {
+            if self.tag() == Func::CLOSURE {
+                // SAFETY: the word is `Arc::into_raw` of a closure whose
+                // count `self` holds, so the `Arc` is alive.
+                unsafe { Arc::increment_strong_count(self.at::<Closure>(Func::CLOSURE)) }
+            } else {
+                // SAFETY: as for a closure, of a `NativeFn` (the word plus 1).
+                unsafe { Arc::increment_strong_count(self.at::<NativeFn>(Func::NATIVE)) }
+            }
         }
         Func { ptr: self.ptr }
     }
@@ -254,26 +280,59 @@ impl Clone for Func {
 impl Drop for Func {
     #[inline]
     fn drop(&mut self) {
-        match self.tag() {
-            // SAFETY: the word is (tag aside) `Arc::into_raw` of a closure,
-            // one of whose counts is `self`'s; it is given back once, here.
-            Func::CLOSURE => unsafe {
-                Arc::decrement_strong_count(self.untagged() as *const Closure)
-            },
-            // SAFETY: as for a closure, of a `NativeFn`.
-            Func::NATIVE => unsafe {
-                Arc::decrement_strong_count(self.untagged() as *const NativeFn)
-            },
-            _ => {}
+        if !self.is_builtin() {
+            if self.tag() == Func::CLOSURE {
+                // SAFETY: the word is `Arc::into_raw` of a closure, one of
+                // whose counts is `self`'s; it is given back once, here.
+                unsafe { Arc::decrement_strong_count(self.at::<Closure>(Func::CLOSURE)) }
+            } else {
+                // SAFETY: as for a closure, of a `NativeFn` (the word plus 1).
+                unsafe { Arc::decrement_strong_count(self.at::<NativeFn>(Func::NATIVE)) }
+            }
         }
     }
 }
 
+/// A closure's handle counts as the `Func` it is, without testing its tag
+/// again.
+impl Clone for ClosureFn {
+    #[inline]
+    fn clone(&self) -> ClosureFn {
+        ClosureFn(ManuallyDrop::new(self.counted()))
+    }
+}
+
+impl Drop for ClosureFn {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: the word is `Arc::into_raw` of a closure, one of whose
+        // counts is `self`'s (the `ManuallyDrop` keeps `Func`'s drop from
+        // giving it back a second time); given back once, here.
+        unsafe { Arc::decrement_strong_count(self.closure_ptr()) }
+    }
+}
+
 impl ClosureFn {
+    /// The closure's address: its word, whose tag is 0.
+    #[inline(always)]
+    fn closure_ptr(&self) -> *const Closure {
+        self.0.ptr.as_ptr() as *const Closure
+    }
+
+    /// A new `Func` of this closure, with a count of its own.
+    #[inline]
+    fn counted(&self) -> Func {
+        // SAFETY: the word is `Arc::into_raw` of a closure whose count
+        // `self` holds, so the `Arc` is alive; the count added is the new
+        // `Func`'s.
+        unsafe { Arc::increment_strong_count(self.closure_ptr()) };
+        Func { ptr: self.0.ptr }
+    }
+
     /// The function value of this closure (a count added).
     #[inline]
     pub fn to_value(&self) -> Value {
-        Value::Fn(self.0.clone())
+        Value::Fn(self.counted())
     }
 
     /// This closure as a [`Func`].
@@ -290,7 +349,7 @@ impl ClosureFn {
 
     /// A new counted `Arc` of the closure.
     pub fn to_arc(&self) -> Arc<Closure> {
-        let p = self.0.ptr.as_ptr() as *const Closure;
+        let p = self.closure_ptr();
         // SAFETY: the word is `Arc::into_raw` of a closure whose count
         // `self` holds; the count added here is the new `Arc`'s.
         unsafe {
@@ -302,7 +361,7 @@ impl ClosureFn {
     /// The closure's address when another handle holds it too
     /// ([`crate::value::Value::shared_addr`]).
     pub(crate) fn shared_addr(&self) -> Option<usize> {
-        let p = self.0.ptr.as_ptr() as *const Closure;
+        let p = self.closure_ptr();
         // SAFETY: the word is `Arc::into_raw` of a live closure; the `Arc`
         // made from it here is never dropped, so the count stays `self`'s.
         let a = std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(p) });
@@ -316,7 +375,7 @@ impl std::ops::Deref for ClosureFn {
     fn deref(&self) -> &Closure {
         // SAFETY: a `ClosureFn`'s tag is `CLOSURE` (0), so its word is the
         // address of a `Closure` an `Arc` holds, alive while `self` is.
-        unsafe { &*(self.0.ptr.as_ptr() as *const Closure) }
+        unsafe { &*self.closure_ptr() }
     }
 }
 

@@ -191,6 +191,15 @@ impl Value {
         }
     }
 
+    /// The function this value is, if it is one.
+    #[inline(always)]
+    pub(crate) fn as_func(&self) -> Option<&Func> {
+        match self {
+            Value::Fn(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// The closure this value is, if it is a function made by `fn`.
     #[inline(always)]
     pub(crate) fn as_closure(&self) -> Option<&ClosureFn> {
