@@ -5,15 +5,18 @@
 //! one place where a value refers to a higher layer, and it only holds it.
 //!
 //! A [`Func`] is one word: a tagged pointer. Its two low bits say what it
-//! points to (all three are aligned to at least 4 bytes): `0` a closure
+//! points to (all three are aligned to at least 4 bytes): `00` a closure
 //! (the word is the closure's address inside its `Arc`, as
 //! [`Arc::into_raw`] gives it, so reading a closure needs no untagging),
-//! `1` a native closure (likewise, plus 1), `2` a builtin in the static
+//! `01` a native closure (likewise, plus 1), `10` a builtin in the static
 //! registry (its address plus 2). A clone adds to the `Arc`'s count of a
 //! closure or native closure and touches nothing for a builtin, as the
-//! enum of the three did. [`Func::kind`] gives the three apart, borrowed,
-//! for matching; all the `unsafe` of the representation is in this file's
-//! `Func` and `ClosureFn` impls.
+//! enum of the three did. [`Func::kind`] tells the three apart, borrowed,
+//! for matching, by tests of bits (the closure's two, then the builtin's
+//! one), which cost what the enum's compares did. A [`ClosureFn`] is a
+//! `Func` known to be a closure: code running a closure holds one by
+//! reference, and a clone of it counts without testing the tag. All the
+//! `unsafe` of the representation is in this file.
 
 use std::borrow::Cow;
 use std::mem::ManuallyDrop;
