@@ -13,7 +13,7 @@ use crate::analyze::{Analyzer, Context};
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::{budget, run_on_big_stack, Frame, Globals, Interp};
 use crate::reader::{read_program, Form, FormKind};
-use crate::value::{depth, regex, Func, Returned, Value};
+use crate::value::{depth, regex, Returned, Value};
 
 /// How a program ended.
 #[derive(Debug)]
@@ -238,8 +238,10 @@ fn same_storage(a: &Value, b: &Value) -> bool {
         (Value::Vector(x), Value::Vector(y)) => x.ptr_eq(y),
         (Value::Map(x), Value::Map(y)) => x.ptr_eq(y),
         (Value::Set(x), Value::Set(y)) => x.ptr_eq(y),
-        (Value::Fn(Func::Closure(x)), Value::Fn(Func::Closure(y))) => Arc::ptr_eq(x, y),
-        (Value::Fn(_), Value::Fn(_)) => true,
+        (Value::Fn(x), Value::Fn(y)) => match (x.as_closure(), y.as_closure()) {
+            (Some(x), Some(y)) => x.ptr_eq(y),
+            _ => true,
+        },
         _ => a == b,
     }
 }

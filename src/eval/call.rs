@@ -1,8 +1,6 @@
 //! Calls of function values: closures (frames on the value stack), builtins
 //! (arity, ticks, hidden-data marks), keywords, maps, sets and vectors.
 
-use std::sync::Arc;
-
 use super::*;
 
 impl Interp {
@@ -10,24 +8,26 @@ impl Interp {
     /// (`(m :k)`) and sets (`(s x)`).
     #[inline]
     pub fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
-        match f {
-            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Borrowed(args)),
-            _ => self.call_other(f, args),
+        match f.as_closure() {
+            Some(c) => self.enter_closure(c, Args::Borrowed(args)),
+            None => self.call_other(f, args),
         }
     }
 
     /// [`Interp::call`] of anything but a closure.
     pub(crate) fn call_other(&mut self, f: &Value, args: &[Value]) -> Result<Value> {
         match f {
-            Value::Fn(Func::Builtin(b)) => self.call_builtin(b, args),
-            Value::Fn(Func::Closure(c)) => self.call_closure(c, args),
-            Value::Fn(Func::Native(n)) => {
-                self.budget.tick(1)?;
-                self.budget.enter()?;
-                let r = (n.body)(self, args);
-                self.budget.leave();
-                r
-            }
+            Value::Fn(func) => match func.kind() {
+                FuncRef::Builtin(b) => self.call_builtin(b, args),
+                FuncRef::Closure(c) => self.call_closure(c, args),
+                FuncRef::Native(n) => {
+                    self.budget.tick(1)?;
+                    self.budget.enter()?;
+                    let r = (n.body)(self, args);
+                    self.budget.leave();
+                    r
+                }
+            },
             Value::Keyword(_) => match args {
                 [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
                 [m, default] => Ok(lookup(m, f).unwrap_or_else(|| default.clone())),
@@ -83,9 +83,12 @@ impl Interp {
     /// (the caller will not read `args` again).
     pub(crate) fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
         match f {
-            Value::Fn(Func::Builtin(b)) => self.call_builtin_mut(b, args),
-            Value::Fn(Func::Closure(c)) => self.enter_closure(c, Args::Owned(args)),
-            _ => self.call(f, args),
+            Value::Fn(func) => match func.kind() {
+                FuncRef::Builtin(b) => self.call_builtin_mut(b, args),
+                FuncRef::Closure(c) => self.enter_closure(c, Args::Owned(args)),
+                FuncRef::Native(_) => self.call_other(f, args),
+            },
+            _ => self.call_other(f, args),
         }
     }
 
@@ -93,14 +96,22 @@ impl Interp {
     /// of one fixed arity gets it pushed as its frame, with no array left
     /// to drop; anything else as `call_mut`.
     pub(crate) fn call_mut1(&mut self, f: &Value, a: Value) -> Result<Value> {
-        if let Value::Fn(Func::Closure(c)) = f {
-            if let [only] = c.proto.arities.as_slice() {
-                if !only.variadic && only.fixed == 1 {
-                    self.budget.tick_enter()?;
-                    let bp = self.stack.len();
-                    self.push_value(a);
-                    return self.finish_call(c, only, bp);
+        // All three kinds told apart here (a builtin called as `call_mut`
+        // would): a test for closures alone compiles to more instructions.
+        if let Value::Fn(func) = f {
+            match func.kind() {
+                FuncRef::Closure(c) => {
+                    if let [only] = c.proto.arities.as_slice() {
+                        if !only.variadic && only.fixed == 1 {
+                            self.budget.tick_enter()?;
+                            let bp = self.stack.len();
+                            self.push_value(a);
+                            return self.finish_call(c, only, bp);
+                        }
+                    }
                 }
+                FuncRef::Builtin(b) => return self.call_builtin_mut(b, &mut [a]),
+                FuncRef::Native(_) => {}
             }
         }
         self.call_mut(f, &mut [a])
@@ -189,13 +200,13 @@ impl Interp {
         (b.f)(self, args)
     }
 
-    pub(crate) fn call_closure(&mut self, c: &Arc<Closure>, args: &[Value]) -> Result<Value> {
+    pub(crate) fn call_closure(&mut self, c: &ClosureFn, args: &[Value]) -> Result<Value> {
         self.enter_closure(c, Args::Borrowed(args))
     }
 
     /// Calls closure `c`: its frame pushed on the value stack (the
     /// arguments moved or copied into it), its body run, the frame dropped.
-    pub(crate) fn enter_closure(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
+    pub(crate) fn enter_closure(&mut self, c: &ClosureFn, args: Args) -> Result<Value> {
         let arity = match c.proto.arities.as_slice() {
             [only] if !only.variadic && only.fixed == args.len() => only,
             _ => return self.enter_other_arity(c, args),
@@ -220,7 +231,7 @@ impl Interp {
     /// `bp` (the frame's start): a closure of one fixed arity runs in
     /// place; any other gets them as a list.
     #[inline(always)]
-    pub(crate) fn enter_pushed(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+    pub(crate) fn enter_pushed(&mut self, c: &ClosureFn, bp: usize) -> Result<Value> {
         let n = self.stack.len() - bp;
         let arity = match c.proto.arities.as_slice() {
             [only] if !only.variadic && only.fixed == n => only,
@@ -237,7 +248,7 @@ impl Interp {
     /// own code small (another function's call; a function's call of
     /// itself has the body inline).
     #[inline(never)]
-    pub(crate) fn enter_pushed_apart(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+    pub(crate) fn enter_pushed_apart(&mut self, c: &ClosureFn, bp: usize) -> Result<Value> {
         self.enter_pushed(c, bp)
     }
 
@@ -245,7 +256,7 @@ impl Interp {
     /// the stack and passed as [`Interp::enter_closure`] takes them.
     #[cold]
     #[inline(never)]
-    fn enter_pushed_other(&mut self, c: &Arc<Closure>, bp: usize) -> Result<Value> {
+    fn enter_pushed_other(&mut self, c: &ClosureFn, bp: usize) -> Result<Value> {
         let mut args: Vec<Value> = self.stack.drain(bp..).collect();
         self.enter_closure(c, Args::Owned(&mut args))
     }
@@ -253,7 +264,7 @@ impl Interp {
     /// [`Interp::enter_closure`] of a closure of several arities, or a
     /// variadic one: the arity for `args` found, the rest packed.
     #[inline(never)]
-    fn enter_other_arity(&mut self, c: &Arc<Closure>, args: Args) -> Result<Value> {
+    fn enter_other_arity(&mut self, c: &ClosureFn, args: Args) -> Result<Value> {
         let Some(arity) = c.proto.arity_for(args.len()) else {
             return Err(closure_arity_error(c, args.len()));
         };
@@ -292,7 +303,7 @@ impl Interp {
     /// body, the frame dropped, the depth given back, the return recorded
     /// (a `defn`'s) or the error given the closure's source.
     #[inline(always)]
-    fn finish_call(&mut self, c: &Arc<Closure>, arity: &FnArity, bp: usize) -> Result<Value> {
+    fn finish_call(&mut self, c: &ClosureFn, arity: &FnArity, bp: usize) -> Result<Value> {
         let result = self.run_fn_body(c, arity, bp);
         self.drop_frame(bp);
         self.budget.leave();
@@ -343,7 +354,7 @@ impl Interp {
     #[inline(always)]
     pub(crate) fn run_fn_body(
         &mut self,
-        c: &Arc<Closure>,
+        c: &ClosureFn,
         arity: &FnArity,
         bp: usize,
     ) -> Result<Value> {

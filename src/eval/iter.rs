@@ -533,7 +533,7 @@ fn iters(fname: &str, seqs: &[Value], depth: usize, links: &mut usize) -> Result
 /// `conj`, the reducing function `sequence` gives its transducer.
 fn conj_fn() -> Result<Value> {
     crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
-        .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+        .map(|b| Value::Fn(crate::value::Func::builtin(b)))
         .ok_or_else(|| crate::error::Error::internal("builtin conj is missing"))
 }
 

@@ -48,7 +48,7 @@ use std::sync::Arc;
 use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result};
-use crate::value::{Func, Map, Returned, Value, Vector};
+use crate::value::{ClosureFn, Func, FuncRef, Map, Returned, Value, Vector};
 
 pub use budget::{Budget, Limits};
 pub use compile::Compiled;
@@ -120,7 +120,7 @@ fn take(v: &mut Value) -> Value {
 #[derive(Clone, Copy)]
 pub struct Frame<'a> {
     bp: usize,
-    closure: Option<&'a Arc<Closure>>,
+    closure: Option<&'a ClosureFn>,
 }
 
 impl Frame<'_> {

@@ -26,17 +26,15 @@
 //! (its kind found once, not per call); any other function (a closure of
 //! several arities or a variadic one) is called by [`Interp::call_mut`].
 
-use std::sync::Arc;
-
 use crate::analyze::expr::{ArithOp, FnArity};
 use crate::builtins::Builtin;
 use crate::error::Result;
-use crate::value::{Func, Value};
+use crate::value::{ClosureFn, Value};
 
 use super::lookup::lookup;
 
 use super::compile::LendBody;
-use super::{Closure, Compiled, Frame, Interp};
+use super::{Compiled, Frame, Interp};
 
 /// A function a builtin calls many times, and the frame its calls share.
 pub(crate) struct Repeated<'f> {
@@ -56,7 +54,7 @@ pub(crate) struct Repeated<'f> {
 /// each call of it through [`Interp::call_again_after`] runs.
 #[derive(Clone, Copy)]
 struct Shared<'f> {
-    c: &'f Arc<Closure>,
+    c: &'f ClosureFn,
     arity: &'f FnArity,
     code: &'f Compiled,
 }
@@ -94,15 +92,13 @@ impl<'f> Repeated<'f> {
     /// The closure whose calls share a frame: one of a single fixed arity
     /// (its calls of that many arguments); `None` for anything else.
     fn sharing(f: &'f Value) -> Option<Shared<'f>> {
-        match f {
-            Value::Fn(Func::Closure(c)) => match c.proto.arities.as_slice() {
-                [only] if !only.variadic => Some(Shared {
-                    c,
-                    arity: only,
-                    code: super::compile::fn_body(only),
-                }),
-                _ => None,
-            },
+        let c = f.as_closure()?;
+        match c.proto.arities.as_slice() {
+            [only] if !only.variadic => Some(Shared {
+                c,
+                arity: only,
+                code: super::compile::fn_body(only),
+            }),
             _ => None,
         }
     }
@@ -116,17 +112,19 @@ impl<'f> Repeated<'f> {
 
     /// What a call of anything but a closure can do in place.
     fn quick(f: &Value) -> Quick {
-        match f {
-            Value::Keyword(_) => Quick::Key,
-            Value::Fn(Func::Builtin(b)) => match ArithOp::of_builtin(b) {
-                Some(op) => Quick::Arith(op),
-                None => match crate::builtins::numbers::int_test(b) {
-                    Some(test) => Quick::IntTest(test, b),
-                    None if b.is_core("count") => Quick::Count(b),
-                    None => Quick::Builtin(b),
-                },
+        if let Value::Keyword(_) = f {
+            return Quick::Key;
+        }
+        let Some(b) = f.as_builtin() else {
+            return Quick::None;
+        };
+        match ArithOp::of_builtin(b) {
+            Some(op) => Quick::Arith(op),
+            None => match crate::builtins::numbers::int_test(b) {
+                Some(test) => Quick::IntTest(test, b),
+                None if b.is_core("count") => Quick::Count(b),
+                None => Quick::Builtin(b),
             },
-            _ => Quick::None,
         }
     }
 }

@@ -28,7 +28,7 @@ impl Interp {
                     self.globals.name(*id)
                 ))),
             },
-            Expr::Builtin(b) => Ok(Value::Fn(Func::Builtin(b))),
+            Expr::Builtin(b) => Ok(Value::Fn(Func::builtin(b))),
             Expr::If(b) => {
                 let (c, t, f) = &**b;
                 if self.eval_test(c, frame)? {
@@ -185,7 +185,7 @@ impl Interp {
     pub(crate) fn eval_rest(&mut self, e: &Expr, frame: Frame) -> Result<Value> {
         match e {
             Expr::SelfFn => match frame.closure {
-                Some(c) => Ok(Value::Fn(Func::Closure(c.clone()))),
+                Some(c) => Ok(c.to_value()),
                 None => Err(Error::internal("self reference outside a closure")),
             },
             Expr::Sibling(i) => {
@@ -194,7 +194,7 @@ impl Interp {
                     .and_then(|c| c.group.clone())
                     .ok_or_else(|| Error::internal("letfn sibling outside its group"))?;
                 let (proto, captures) = &group.members[*i as usize];
-                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+                Ok(Value::Fn(Func::closure(Arc::new(Closure {
                     proto: proto.clone(),
                     captures: captures.clone(),
                     group: Some(group.clone()),
@@ -258,7 +258,7 @@ impl Interp {
                     caps.push(self.eval(c, frame)?);
                 }
                 self.budget.alloc(cost::closure_bytes(caps.len()))?;
-                Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+                Ok(Value::Fn(Func::closure(Arc::new(Closure {
                     proto: proto.clone(),
                     captures: caps,
                     group: None,
@@ -279,7 +279,7 @@ impl Interp {
                 for (i, slot) in l.slots.iter().enumerate() {
                     let (proto, captures) = &group.members[i];
                     self.stack[frame.bp + *slot as usize] =
-                        Value::Fn(Func::Closure(Arc::new(Closure {
+                        Value::Fn(Func::closure(Arc::new(Closure {
                             proto: proto.clone(),
                             captures: captures.clone(),
                             group: Some(group.clone()),

@@ -9,7 +9,7 @@ use crate::analyze::expr::{FnProto, GlobalId};
 use crate::error::{Error, ErrorKind};
 use crate::eval::hidden::HiddenMarks;
 use crate::eval::{Globals, Interp};
-use crate::value::{Func, Returned, Value};
+use crate::value::{Returned, Value};
 
 pub use crate::eval::ToolCall;
 
@@ -188,18 +188,15 @@ impl MemoryView {
             .iter()
             .map(|(name, def)| {
                 let mut doc = def.doc.as_deref().map(str::to_string);
-                let function = match &def.value {
-                    Value::Fn(Func::Closure(c)) => {
-                        if let Some(d) = &c.proto.docstring {
-                            doc = Some(d.to_string());
-                        }
-                        Some(FnInfo {
-                            params: params_text(&c.proto),
-                            last_return: c.proto.global.and_then(&last_return),
-                        })
+                let function = def.value.as_closure().map(|c| {
+                    if let Some(d) = &c.proto.docstring {
+                        doc = Some(d.to_string());
                     }
-                    _ => None,
-                };
+                    FnInfo {
+                        params: params_text(&c.proto),
+                        last_return: c.proto.global.and_then(&last_return),
+                    }
+                });
                 MemoryEntry {
                     name: name.to_string(),
                     value: def.value.clone(),

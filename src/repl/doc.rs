@@ -10,7 +10,6 @@ use crate::eval::Definition;
 use crate::format::to_clojure;
 use crate::reader::{Form, FormKind};
 use crate::session::Session;
-use crate::value::{Func, Value};
 
 use super::Output;
 
@@ -116,22 +115,21 @@ fn builtin_doc(b: &Builtin) -> String {
 pub fn user_docstring(def: &Definition) -> Option<&str> {
     match (&def.doc, &def.value) {
         (Some(d), _) => Some(d),
-        (None, Value::Fn(Func::Closure(c))) => c.proto.docstring.as_deref(),
-        _ => None,
+        (None, v) => v.as_closure()?.proto.docstring.as_deref(),
     }
 }
 
 fn user_doc(session: &Session, name: &str) -> Option<String> {
     let def = session.memory().lookup(name)?;
     let mut s = format!("user/{name}");
-    match &def.value {
-        Value::Fn(Func::Closure(c)) => {
+    match def.value.as_closure() {
+        Some(c) => {
             s.push_str("\n  ");
             s.push_str(&c.proto.source_params);
         }
-        v => {
+        None => {
             s.push_str("\n  = ");
-            s.push_str(&to_clojure(v, Some(10), Some(200)).0);
+            s.push_str(&to_clojure(&def.value, Some(10), Some(200)).0);
         }
     }
     if let Some(d) = user_docstring(def) {

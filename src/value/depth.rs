@@ -27,7 +27,7 @@
 //! that can be one more than it is, so a value found too deep is measured
 //! again exactly: the answer is always the exact one.
 
-use super::{Func, LazySeq, Value};
+use super::{LazySeq, Value};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -233,10 +233,12 @@ fn push_nested<'a>(v: &'a Value, work: &mut Vec<&'a Value>, roots: &mut Roots<'a
                 });
             }
         }
-        Value::Fn(Func::Closure(c)) => {
-            let groups = c.group.iter().flat_map(|g| g.members.iter());
-            for x in c.captures.iter().chain(groups.flat_map(|(_, caps)| caps)) {
-                see_child(x, &mut height, work);
+        Value::Fn(f) => {
+            if let Some(c) = f.as_closure() {
+                let groups = c.group.iter().flat_map(|g| g.members.iter());
+                for x in c.captures.iter().chain(groups.flat_map(|(_, caps)| caps)) {
+                    see_child(x, &mut height, work);
+                }
             }
         }
         Value::Reduced(inner) => see_child(inner, &mut height, work),
@@ -415,12 +417,12 @@ fn size(v: &Value) -> usize {
         Value::Vector(items) => items.len(),
         Value::Set(items) => items.len(),
         Value::Map(m) => m.len(),
-        Value::Fn(Func::Closure(c)) => {
+        Value::Fn(f) => f.as_closure().map_or(1, |c| {
             c.captures.len()
                 + c.group.as_ref().map_or(0, |g| {
                     g.members.iter().map(|(_, captures)| captures.len()).sum()
                 })
-        }
+        }),
         _ => 1,
     }
 }
@@ -443,8 +445,9 @@ pub(crate) fn is_nested(v: &Value) -> bool {
         Value::Vector(items) => !items.is_empty(),
         Value::Set(items) => !items.is_empty(),
         Value::Map(m) => !m.is_empty(),
-        Value::Fn(Func::Closure(c)) => !c.captures.is_empty() || c.group.is_some(),
-        Value::Fn(_) => false,
+        Value::Fn(f) => f
+            .as_closure()
+            .is_some_and(|c| !c.captures.is_empty() || c.group.is_some()),
         Value::Reduced(_) | Value::Lazy(_) => true,
     }
 }

@@ -40,7 +40,7 @@ pub(crate) mod vector;
 
 use std::sync::Arc;
 
-pub(crate) use function::Func;
+pub(crate) use function::{ClosureFn, Func, FuncRef};
 pub(crate) use lazy::{any_may_end, LazySeq, Link, Thunk};
 
 pub use json::{from_json, to_json, to_json_lossless, to_json_within};
@@ -194,6 +194,33 @@ impl Value {
         }
     }
 
+    /// The function this value is, if it is one.
+    #[inline(always)]
+    pub(crate) fn as_func(&self) -> Option<&Func> {
+        match self {
+            Value::Fn(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The closure this value is, if it is a function made by `fn`.
+    #[inline(always)]
+    pub(crate) fn as_closure(&self) -> Option<&ClosureFn> {
+        match self {
+            Value::Fn(f) => f.as_closure(),
+            _ => None,
+        }
+    }
+
+    /// The builtin this value is, if it is one.
+    #[inline(always)]
+    pub(crate) fn as_builtin(&self) -> Option<&'static crate::builtins::Builtin> {
+        match self {
+            Value::Fn(f) => f.as_builtin(),
+            _ => None,
+        }
+    }
+
     /// A string value.
     pub fn string(s: impl Into<Text>) -> Value {
         Value::Str(s.into())
@@ -211,7 +238,7 @@ impl Value {
             Value::Vector(items) => items.shared_addr(),
             Value::Map(m) => m.shared_addr(),
             Value::Set(s) => s.shared_addr(),
-            Value::Fn(Func::Closure(c)) => shared_addr(c),
+            Value::Fn(f) => f.as_closure()?.shared_addr(),
             Value::Reduced(inner) => shared_addr(inner),
             Value::Lazy(seq) => shared_addr(seq),
             _ => None,

@@ -288,7 +288,7 @@ pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         [to] => Ok(to.clone()),
         [to, xform, from] => {
             let conj = crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
-                .map(|b| Value::Fn(crate::value::Func::Builtin(b)))
+                .map(|b| Value::Fn(crate::value::Func::builtin(b)))
                 .ok_or_else(|| {
                     crate::error::Error::internal("conj is missing from the registry")
                 })?;

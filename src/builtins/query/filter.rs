@@ -22,7 +22,7 @@ fn parse_op(v: &Value) -> Option<Op> {
     let name: &str = match v {
         Value::Keyword(s) => s,
         Value::Symbol(s) => s,
-        Value::Fn(Func::Builtin(b)) => b.name,
+        Value::Fn(f) => f.as_builtin()?.name,
         _ => return None,
     };
     Some(match name {

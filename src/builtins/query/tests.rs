@@ -85,7 +85,7 @@ fn where_basic_operators() {
         [true, false, false]
     );
     // Builtin function values as operators.
-    let gt = Value::Fn(Func::Builtin(
+    let gt = Value::Fn(Func::builtin(
         crate::builtins::numbers::BUILTINS
             .iter()
             .find(|b| b.name == ">")

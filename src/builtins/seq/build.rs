@@ -151,7 +151,7 @@ pub(super) fn sequence(interp: &mut Interp, a: &[Value]) -> Result<Value> {
                 interp,
                 "sequence",
                 xform,
-                &Value::Fn(crate::value::Func::Builtin(conj)),
+                &Value::Fn(crate::value::Func::builtin(conj)),
                 Value::vector(Vector::new()),
                 coll,
             )

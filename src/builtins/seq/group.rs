@@ -11,7 +11,7 @@ use crate::eval::Interp;
 use crate::value::hash::{value_hash, ValueTable};
 use crate::value::map::same_key;
 use crate::value::order::{cmp_text, compare_values, lisp_equal};
-use crate::value::{cost, Func, Value, Vector};
+use crate::value::{cost, Value, Vector};
 
 fn endless(fname: &str) -> Error {
     Error::limit(format!(
@@ -270,13 +270,15 @@ fn direct_order(cmp: &Cmp, keys: &[Value]) -> Option<Vec<usize>> {
     let (desc, numeric_only) = match cmp {
         Cmp::Asc => (false, false),
         Cmp::Desc => (true, false),
-        Cmp::Fn(Value::Fn(Func::Builtin(b))) if b.ns == Ns::Core => match b.name {
-            "compare" => (false, false),
-            "<" | "<=" => (false, true),
-            ">" | ">=" => (true, true),
+        Cmp::Fn(f) => match f.as_builtin() {
+            Some(b) if b.ns == Ns::Core => match b.name {
+                "compare" => (false, false),
+                "<" | "<=" => (false, true),
+                ">" | ">=" => (true, true),
+                _ => return None,
+            },
             _ => return None,
         },
-        Cmp::Fn(_) => return None,
     };
     let mut order: Vec<usize> = (0..keys.len()).collect();
     let ints: Option<Vec<i64>> = keys

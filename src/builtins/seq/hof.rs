@@ -272,7 +272,7 @@ pub(super) fn keep(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             source: coll.clone(),
         });
         return Ok(Value::lazy(LazySeq::Filter {
-            pred: Value::Fn(crate::value::Func::Builtin(some)),
+            pred: Value::Fn(crate::value::Func::builtin(some)),
             keep: true,
             source: mapped,
         }));

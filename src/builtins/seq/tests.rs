@@ -143,7 +143,7 @@ fn two_args() -> Value {
     })
 }
 fn builtin(name: &str) -> Value {
-    Value::Fn(Func::Builtin(lookup_in(Ns::Core, name).expect("builtin")))
+    Value::Fn(Func::builtin(lookup_in(Ns::Core, name).expect("builtin")))
 }
 
 #[test]

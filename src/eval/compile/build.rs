@@ -62,7 +62,7 @@ pub(super) fn make_fn<'a>(proto: &'a Arc<FnProto>, captures: &'a [Expr]) -> Code
             caps.push(c(it, f)?);
         }
         it.budget.alloc(cost::closure_bytes(caps.len()))?;
-        Ok(Value::Fn(Func::Closure(Arc::new(Closure {
+        Ok(Value::Fn(Func::closure(Arc::new(Closure {
             proto: proto.clone(),
             captures: caps,
             group: None,

@@ -155,7 +155,7 @@ pub(crate) fn compile(e: &Expr) -> Code<'_> {
         }
         Expr::Builtin(b) => {
             let b: &'static _ = *b;
-            Box::new(move |_, _| Ok(Value::Fn(Func::Builtin(b))))
+            Box::new(move |_, _| Ok(Value::Fn(Func::builtin(b))))
         }
         Expr::If(b) => {
             let (c, t, e) = &**b;

@@ -91,7 +91,7 @@ impl<'a> OnceFn<'a> {
             .iter()
             .map(|a| match a {
                 Expr::Const(v) => Some(v.clone()),
-                Expr::Builtin(b) => Some(Value::Fn(Func::Builtin(b))),
+                Expr::Builtin(b) => Some(Value::Fn(Func::builtin(b))),
                 _ => None,
             })
             .collect::<Option<_>>()?;
@@ -111,7 +111,7 @@ impl<'a> OnceFn<'a> {
             OnceFn::Made(proto, once) => {
                 it.budget.alloc(cost::closure_bytes(0))?;
                 Ok(Cow::Borrowed(once.get_or_init(|| {
-                    Value::Fn(Func::Closure(Arc::new(Closure {
+                    Value::Fn(Func::closure(Arc::new(Closure {
                         proto: Arc::clone(proto),
                         captures: Vec::new(),
                         group: None,
