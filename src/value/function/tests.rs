@@ -81,14 +81,14 @@ fn a_closure_reads_back_and_counts_its_clones() {
 
 #[test]
 fn the_last_handle_of_a_closure_drops_its_captures() {
-    let text: Arc<str> = "captured".into();
+    let text = crate::value::Text::from("captured");
     let f = Func::closure(closure("f", vec![Value::Str(text.clone())]));
     let v = Value::Fn(f.clone());
-    assert_eq!(Arc::strong_count(&text), 2);
+    assert_eq!(text.strong_count(), 2);
     drop(f);
-    assert_eq!(Arc::strong_count(&text), 2);
+    assert_eq!(text.strong_count(), 2);
     drop(v);
-    assert_eq!(Arc::strong_count(&text), 1);
+    assert_eq!(text.strong_count(), 1);
 }
 
 #[test]
