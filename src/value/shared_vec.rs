@@ -476,11 +476,7 @@ impl<T, H> Deref for SharedVec<T, H> {
 impl<T, H> Clone for SharedVec<T, H> {
     #[inline]
     fn clone(&self) -> SharedVec<T, H> {
-        let old = self.header().count.fetch_add(1, Ordering::Relaxed);
-        // As `Arc`: a count this large means handles are being leaked.
-        if old > isize::MAX as usize {
-            std::process::abort();
-        }
+        count_up(&self.header().count);
         SharedVec {
             ptr: self.ptr,
             _items: PhantomData,
@@ -491,12 +487,32 @@ impl<T, H> Clone for SharedVec<T, H> {
 impl<T, H> Drop for SharedVec<T, H> {
     #[inline]
     fn drop(&mut self) {
-        if self.header().count.fetch_sub(1, Ordering::Release) != 1 {
-            return;
+        if count_down(&self.header().count) {
+            self.drop_last();
         }
-        atomic::fence(Ordering::Acquire);
-        self.drop_last();
     }
+}
+
+/// Adds a handle to a reference count, as `Arc` does (relaxed; a count
+/// past `isize::MAX` means handles are being leaked: abort). Shared by
+/// every thin counted pointer here ([`SharedVec`], `value/text.rs`).
+#[inline]
+pub(crate) fn count_up(count: &AtomicUsize) {
+    if count.fetch_add(1, Ordering::Relaxed) > isize::MAX as usize {
+        std::process::abort();
+    }
+}
+
+/// Takes a handle from a reference count, as `Arc` does: whether it was
+/// the last one (then, after an acquire fence, the caller frees what the
+/// count guards).
+#[inline]
+pub(crate) fn count_down(count: &AtomicUsize) -> bool {
+    if count.fetch_sub(1, Ordering::Release) != 1 {
+        return false;
+    }
+    atomic::fence(Ordering::Acquire);
+    true
 }
 
 impl<T, H> SharedVec<T, H> {

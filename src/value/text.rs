@@ -20,8 +20,10 @@ use std::hash::{Hash, Hasher};
 use std::mem::MaybeUninit;
 use std::ops::Deref;
 use std::ptr::NonNull;
-use std::sync::atomic::{self, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+use super::shared_vec::{count_down, count_up};
 
 /// What comes before the bytes.
 #[repr(C)]
@@ -291,11 +293,7 @@ impl Default for Text {
 impl Clone for Text {
     #[inline]
     fn clone(&self) -> Text {
-        let old = self.header().count.fetch_add(1, Ordering::Relaxed);
-        // As `Arc`: a count this large means handles are being leaked.
-        if old > isize::MAX as usize {
-            std::process::abort();
-        }
+        count_up(&self.header().count);
         Text { ptr: self.ptr }
     }
 }
@@ -303,11 +301,9 @@ impl Clone for Text {
 impl Drop for Text {
     #[inline]
     fn drop(&mut self) {
-        if self.header().count.fetch_sub(1, Ordering::Release) != 1 {
-            return;
+        if count_down(&self.header().count) {
+            self.drop_last();
         }
-        atomic::fence(Ordering::Acquire);
-        self.drop_last();
     }
 }
 
