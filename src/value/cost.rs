@@ -259,14 +259,14 @@ fn set_buckets(n: u64) -> u64 {
 
 /// A set of `n` elements: nothing when empty; else its `Arc`'d storage
 /// (one enum for both representations, `set::STORAGE_BYTES` either way)
-/// and, up to `map::SMALL`, the sorted array of slots; past it the hash
-/// table: a bucket of `(hash, value)` and a control byte per bucket
-/// ([`set_buckets`]), plus one group of control bytes.
+/// and, up to `map::SMALL`, the sorted array of slots; past it the boxed
+/// table (`set::HASHED_BYTES`): a bucket of `(hash, value)` and a control
+/// byte per bucket ([`set_buckets`]), plus one group of control bytes.
 pub fn set_bytes(n: usize) -> u64 {
     match n {
         0 => 0,
         n if n <= map::SMALL => ARC_HEADER + set::STORAGE_BYTES + n64(n) * VALUE,
-        n => hash_table_bytes(set::STORAGE_BYTES, set::BUCKET_BYTES, n),
+        n => hash_table_bytes(set::STORAGE_BYTES + set::HASHED_BYTES, set::BUCKET_BYTES, n),
     }
 }
 

@@ -117,8 +117,9 @@ fn sets_grow_by_doubling_their_table() {
         assert_eq!(set_bytes(n), array + n as u64 * VALUE, "{n}");
     }
     let bucket = size_of::<(u64, Value)>() as u64 + 1;
-    let table =
-        |buckets: u64| ARC_HEADER + set::STORAGE_BYTES + buckets * bucket + set::GROUP_BYTES;
+    let table = |buckets: u64| {
+        ARC_HEADER + set::STORAGE_BYTES + set::HASHED_BYTES + buckets * bucket + set::GROUP_BYTES
+    };
     // A set promoted past SMALL has room for twice SMALL: 64 buckets, 56
     // elements; the 57th doubles the table.
     assert_eq!(set_bytes(map::SMALL + 1), table(64));
