@@ -2,8 +2,9 @@
 //! order.
 //!
 //! One word: `None` when empty, else an `Arc` of the storage, either
-//! representation (an enum, so a set is one pointer and reading it is the
-//! same hops as an `Arc` of either alone). Up to [`super::map::SMALL`]
+//! representation (an enum: a small set is read through one pointer, as
+//! an `Arc<Vec>` was; a large set's table is boxed, one hop more, so a
+//! small set's storage stays 40 bytes). Up to [`super::map::SMALL`]
 //! elements are a sorted array (copy on write, binary search). A larger
 //! set is a hash table of its elements with their hashes (`hashbrown`,
 //! open addressing):
