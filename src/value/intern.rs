@@ -14,7 +14,9 @@
 //! by content): a [`Name`] of their own in an `Arc`, hashed when made.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{OnceLock, RwLock};
+
+use super::Text;
 
 /// Most names the table keeps.
 pub const MAX_INTERNED: usize = 1 << 16;
@@ -25,16 +27,16 @@ pub const MAX_NAME_BYTES: usize = 256;
 
 /// A keyword's name and its hash ([`super::hash::keyword_hash`]): an
 /// interned one, one per distinct text and alive for the rest of the
-/// process, or a counted one's own (`keyword.rs`). The text is an
-/// `Arc<str>` so a counted name made from a string shares its text.
+/// process, or a counted one's own (`keyword.rs`). The text is a
+/// [`Text`], so a counted name made from a string shares its text.
 pub struct Name {
-    text: Arc<str>,
+    text: Text,
     hash: u64,
 }
 
 impl Name {
     /// The name of `text`, its hash computed now.
-    pub fn new(text: Arc<str>) -> Name {
+    pub fn new(text: Text) -> Name {
         let hash = super::hash::keyword_hash(&text);
         Name { text, hash }
     }
@@ -43,9 +45,9 @@ impl Name {
     pub fn as_str(&self) -> &str {
         &self.text
     }
-    /// The text as the `Arc` it is kept in.
+    /// The text as the [`Text`] it is kept in.
     #[inline]
-    pub fn text_arc(&self) -> &Arc<str> {
+    pub fn text_handle(&self) -> &Text {
         &self.text
     }
     /// The text, without a colon.

@@ -26,6 +26,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::intern::{self, Name};
+use super::Text;
 
 /// A keyword's name without its colon (`:ns/a` is `"ns/a"`); derefs to
 /// `str`. One word; cloning an interned name touches no shared counter.
@@ -143,7 +144,7 @@ impl Kw {
 
     /// A counted (not interned) name: what computed keywords are. Its
     /// hash is computed here, once.
-    pub fn counted(name: impl Into<Arc<str>>) -> Kw {
+    pub fn counted(name: impl Into<Text>) -> Kw {
         Kw::from_arc(Arc::new(Name::new(name.into())))
     }
 
@@ -166,13 +167,13 @@ impl Kw {
         self.name().hash()
     }
 
-    /// The text as an `Arc<str>`: a copy for an interned name (whose count
+    /// The text as a [`Text`]: a copy for an interned name (whose count
     /// threads would otherwise share), the counted name's own text else.
-    pub fn to_arc(&self) -> Arc<str> {
+    pub fn to_text(&self) -> Text {
         if self.is_interned() {
             self.as_str().into()
         } else {
-            self.name().text_arc().clone()
+            self.name().text_handle().clone()
         }
     }
 
@@ -264,6 +265,11 @@ impl From<Arc<str>> for Kw {
         Kw::counted(s)
     }
 }
+impl From<Text> for Kw {
+    fn from(s: Text) -> Kw {
+        Kw::counted(s)
+    }
+}
 impl From<&str> for Kw {
     fn from(s: &str) -> Kw {
         Kw::counted(s)
@@ -281,7 +287,7 @@ impl From<Box<str>> for Kw {
 }
 impl From<&Arc<str>> for Kw {
     fn from(s: &Arc<str>) -> Kw {
-        Kw::counted(s.clone())
+        Kw::counted(s)
     }
 }
 
@@ -337,7 +343,7 @@ mod tests {
             c2.hash_code(),
             super::super::hash::keyword_hash("kw-test-counted")
         );
-        assert!(Arc::ptr_eq(&c.to_arc(), &c2.to_arc()));
+        assert!(Text::ptr_eq(&c.to_text(), &c2.to_text()));
         drop(c);
         assert_eq!(Arc::strong_count(&name), 2);
         drop(c2);

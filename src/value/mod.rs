@@ -226,7 +226,7 @@ impl Value {
         Value::Str(s.into())
     }
     /// A keyword, named without its colon: `Value::keyword("a")` is `:a`.
-    pub fn keyword(s: impl Into<Arc<str>>) -> Value {
+    pub fn keyword(s: impl Into<Text>) -> Value {
         Value::Keyword(Kw::counted(s))
     }
     /// The address of a collection's (or closure's) storage when another

@@ -266,18 +266,6 @@ impl From<char> for Text {
     }
 }
 
-impl From<&Text> for Arc<str> {
-    fn from(t: &Text) -> Arc<str> {
-        Arc::from(t.as_str())
-    }
-}
-
-impl From<Text> for Arc<str> {
-    fn from(t: Text) -> Arc<str> {
-        Arc::from(t.as_str())
-    }
-}
-
 impl From<Text> for String {
     fn from(t: Text) -> String {
         t.as_str().to_owned()

@@ -84,7 +84,7 @@ fn parse_field(v: &Value) -> Result<Vec<Value>> {
 /// Keywords compare as their names inside `where`.
 fn norm(v: &Value) -> Value {
     match v {
-        Value::Keyword(k) => Value::string(&**k),
+        Value::Keyword(k) => Value::Str(k.to_text()),
         other => other.clone(),
     }
 }

@@ -35,7 +35,7 @@ pub(super) fn namespace_fn(_interp: &mut Interp, args: &[Value]) -> Result<Value
 fn ident_name(fname: &str, v: &Value) -> Result<Option<Text>> {
     match v {
         Value::Str(s) | Value::Symbol(s) => Ok(Some(s.clone())),
-        Value::Keyword(k) => Ok(Some(Text::from(&**k))),
+        Value::Keyword(k) => Ok(Some(k.to_text())),
         Value::Nil => Ok(None),
         other => Err(args::type_error(
             fname,
@@ -49,7 +49,7 @@ fn ident_name(fname: &str, v: &Value) -> Result<Option<Text>> {
 fn qualified(fname: &str, ns: &Value, name: &Value) -> Result<Text> {
     let name = match name {
         Value::Str(s) | Value::Symbol(s) => s.clone(),
-        Value::Keyword(k) => Text::from(&**k),
+        Value::Keyword(k) => k.to_text(),
         other => return Err(args::type_error(fname, "a string name", other)),
     };
     match ns {
