@@ -48,13 +48,13 @@
 //! **What a value costs (rule HEAP-COST-1).** Every charge for a value is
 //! computed by `value/cost.rs` from `size_of` of the types the value really
 //! is and the thresholds of its representation, never from a per-item
-//! unit: a vector of `n` items is its `Arc` and `n` 24-byte slots up to 64
+//! unit: a vector of `n` items is its `Arc` and `n` 16-byte slots up to 64
 //! items, past that its flat header and `n` slots, and imbl's 64-slot
 //! chunks too once the first write to items another copy holds builds its
 //! tree (charged then, once; later copies a handle and the chunk written);
 //! a map its array of
-//! 48-byte pairs after a 16-byte header (counts, length, capacity) up to
-//! 16 entries — a record its 24-byte values after a 24-byte header (the
+//! 32-byte pairs after a 16-byte header (counts, length, capacity) up to
+//! 16 entries — a record its 16-byte values after a 24-byte header (the
 //! same and its shape's pointer), the shape, its keys, shared by every
 //! record of its kind and not charged to each — then its entries' chunks beside a hash
 //! table of (hash, position) buckets, a power of two at most 7/8 full, which

@@ -147,8 +147,8 @@ pub const CONVERSION_FACTOR: u64 = 4;
 
 /// The approximate memory `v` takes once converted for a tool (JSON tree
 /// and text, Python objects), shared parts copied; some number above `cap`
-/// once it is known to be bigger. Costs at most about `cap / 96` visits
-/// (a visited item is a 24-byte slot of its collection). For any code that
+/// once it is known to be bigger. Costs at most about `cap / 64` visits
+/// (a visited item is a 16-byte slot of its collection). For any code that
 /// converts a value on its way out of a turn.
 pub fn conversion_bytes_upto(v: &Value, cap: u64) -> u64 {
     crate::value::size::approx_bytes_upto(v, cap / CONVERSION_FACTOR)

@@ -7,7 +7,7 @@
 //! are and from the thresholds of their representations (`vector::SMALL`,
 //! `map::SMALL`), so it follows them when they change. What is counted:
 //!
-//! * the payload: each item's [`Value`] slot (24 bytes), each map entry's
+//! * the payload: each item's [`Value`] slot (16 bytes), each map entry's
 //!   `(Value, Value)` pair (a record's value slot: its keys are its
 //!   shape's, shared by its kind and not charged to each record), each
 //!   large set element beside its hash;

@@ -52,7 +52,7 @@ pub use set::Set;
 pub use text::Text;
 pub use vector::Vector;
 
-/// A PTC-Lisp value. 24 bytes; cloning is O(1) for every variant.
+/// A PTC-Lisp value. 16 bytes; cloning is O(1) for every variant.
 ///
 /// **serde.** `Serialize` writes the value's lossless JSON form (the one
 /// [`to_json_lossless`] gives: nil, booleans, integers, finite floats,
@@ -63,13 +63,11 @@ pub use vector::Vector;
 /// (object keys become keywords). For a lossy conversion use [`to_json`];
 /// for text, [`crate::to_clojure`].
 ///
-/// The tag is a whole word (`repr(u64)`): with a one-byte tag the compiler
-/// packs the tags and flags of `Map`, `Set` and `Func` into the bytes after
-/// it, and every move of a value out of a `Result` or a `match` copies
-/// those bytes one by one. A word tag keeps a value three words, moved as
-/// three words (−3 to −7 % instructions on every benchmark program); a
-/// value, an `Option<Value>` and a `Result<Value>` stay 24 bytes (tested).
-#[repr(u64)]
+/// Every payload is at most one word (strings, keywords, maps, sets and
+/// functions are thin or tagged pointers: `text.rs`, `keyword.rs`,
+/// `map/handle.rs`, `set.rs`, `function.rs`), so a value is two words
+/// with the tag in the first; a value, an `Option<Value>` and a
+/// `Result<Value>` are 16 bytes (tested).
 pub enum Value {
     /// `nil`.
     Nil,
@@ -475,9 +473,9 @@ mod tests {
 
     #[test]
     fn value_stays_small() {
-        assert_eq!(std::mem::size_of::<Value>(), 24);
-        assert_eq!(std::mem::size_of::<crate::error::Result<Value>>(), 24);
-        assert_eq!(std::mem::size_of::<Option<Value>>(), 24);
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<crate::error::Result<Value>>(), 16);
+        assert_eq!(std::mem::size_of::<Option<Value>>(), 16);
     }
 
     #[test]

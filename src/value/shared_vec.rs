@@ -31,6 +31,10 @@ struct Header<H> {
     extra: H,
 }
 
+/// The alignment of every header (the count's): `map/handle.rs` tags
+/// pointers to them.
+pub(crate) const HEADER_ALIGN: usize = std::mem::align_of::<Header<()>>();
+
 /// Bytes of the header without `extra`, as `value/cost.rs` charges it.
 pub(crate) const HEADER_BYTES: u64 = std::mem::size_of::<Header<()>>() as u64;
 
@@ -460,6 +464,32 @@ impl<T: Clone> SharedVec<T> {
         self.ptr = ptr;
         // SAFETY: still unique.
         unsafe { self.header_mut().cap = len as u32 };
+    }
+}
+
+impl<T, H> SharedVec<T, H> {
+    /// The handle as a bare pointer to its header (8-aligned: the header
+    /// starts with the count), its count kept: [`SharedVec::from_raw`]
+    /// gives it back. `map/handle.rs` keeps a map's kind in the low bits.
+    #[inline(always)]
+    pub(crate) fn into_raw(self) -> NonNull<u8> {
+        let ptr = self.ptr.cast();
+        std::mem::forget(self);
+        ptr
+    }
+
+    /// The handle [`SharedVec::into_raw`] gave up, with its count.
+    ///
+    /// # Safety
+    /// `ptr` came from `into_raw` of a `SharedVec<T, H>` whose count was
+    /// not given back since (each `into_raw` is matched by one
+    /// `from_raw` that drops, or by copies kept from dropping).
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(ptr: NonNull<u8>) -> SharedVec<T, H> {
+        SharedVec {
+            ptr: ptr.cast(),
+            _items: PhantomData,
+        }
     }
 }
 

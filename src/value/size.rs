@@ -6,7 +6,7 @@
 //!
 //! The walk is iterative (no recursion on deep values) and stops as soon as
 //! the total passes `cap`, so a value that shares its parts many times costs
-//! at most about `cap / 24` visits (each item is charged its slot in its
+//! at most about `cap / 16` visits (each item is charged its slot in its
 //! collection).
 
 use super::{cost, Value};

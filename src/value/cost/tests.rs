@@ -59,7 +59,7 @@ fn small_vectors_are_exactly_their_slots_and_large_ones_flat_or_chunks() {
         assert_eq!(vector_bytes(n), flat + n as u64 * VALUE, "{n}");
     }
     // Its tree (built by the first copy on write): a 64-slot chunk per 64
-    // items, and branch nodes of four words per chunk (2%).
+    // items, and branch nodes of about four words per chunk (3%).
     let chunk = ARC_HEADER + 2 * WORD + 64 * VALUE;
     assert_eq!(
         vector_tree_bytes(vector::SMALL + 1),
@@ -68,8 +68,9 @@ fn small_vectors_are_exactly_their_slots_and_large_ones_flat_or_chunks() {
     let n = 1_000_000;
     let per_item = vector_tree_bytes(n) as f64 / n as f64;
     let chunk_per_item = chunk as f64 / 64.0;
+    let with_branches = (chunk + 4 * WORD) as f64 / 64.0;
     assert!(
-        per_item >= chunk_per_item && per_item < chunk_per_item * 1.03,
+        per_item >= chunk_per_item && per_item < with_branches * 1.01,
         "{per_item}"
     );
 }

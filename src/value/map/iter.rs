@@ -87,7 +87,7 @@ impl IntoIterator for Map {
     type Item = (Value, Value);
     type IntoIter = std::vec::IntoIter<(Value, Value)>;
     fn into_iter(self) -> Self::IntoIter {
-        let entries: Vec<(Value, Value)> = match self.0 {
+        let entries: Vec<(Value, Value)> = match self.into_repr() {
             Repr::Empty => Vec::new(),
             Repr::Small(v, _) => v.into_vec(),
             Repr::Record(v, _) => {

@@ -17,12 +17,15 @@
 //! ptc uses, so callers do not see the representations.
 
 mod entries;
+mod handle;
 mod iter;
 mod ordered;
 mod record;
 
 use std::sync::Arc;
 
+pub use handle::Map;
+use handle::View;
 pub use iter::{Entry, Iter};
 pub use ordered::Ordered;
 use record::{
@@ -47,7 +50,7 @@ pub(crate) type Entries = SharedVec<(Value, Value)>;
 /// one shape share it (tests).
 #[cfg(test)]
 pub(crate) fn shape_addr(m: &Map) -> Option<usize> {
-    match &m.0 {
+    match &*m.repr() {
         Repr::Record(f, _) => Some(f.extra().addr()),
         _ => None,
     }
@@ -60,12 +63,7 @@ pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<(Value, Value)>() as u64
 pub(crate) const SORTED_BYTES: u64 = std::mem::size_of::<Sorted>() as u64;
 pub(crate) use ordered::{BUCKET_BYTES, INDEX_BYTES, ORDERED_BYTES, SLOT_BYTES};
 
-/// A persistent map (O(1) clone, structural sharing): iterates in the
-/// order its keys were first added, or in canonical key order for a
-/// `sorted-map`.
-#[derive(Clone, Default)]
-pub struct Map(Repr);
-
+/// A map unpacked from its one-word handle (`handle.rs`).
 #[derive(Clone, Default)]
 enum Repr {
     #[default]
@@ -181,17 +179,17 @@ fn position(entries: &[(Value, Value)], k: &Value) -> Option<usize> {
 impl Map {
     /// An empty map.
     pub fn new() -> Map {
-        Map(Repr::Empty)
+        Map::EMPTY
     }
 
     /// An empty `sorted-map`: it keeps its keys in canonical order.
     pub fn sorted() -> Map {
-        Map(Repr::Sorted(Arc::default()))
+        Map::pack(Repr::Sorted(Arc::default()))
     }
 
     /// Whether this map keeps its keys sorted (`sorted-map`).
     pub fn is_sorted(&self) -> bool {
-        matches!(self.0, Repr::Sorted(_))
+        matches!(self.view(), View::Sorted(_))
     }
 
     /// An empty map of the same kind (`empty` of a `sorted-map` is sorted).
@@ -205,10 +203,7 @@ impl Map {
 
     /// A map of one entry.
     pub fn unit(k: Value, v: Value) -> Map {
-        let shallow = shallow_pair(&k, &v);
-        let mut entries = Entries::with_capacity(1);
-        entries.push((k, v));
-        Map(Repr::Small(entries, shallow))
+        Map::pack(Repr::unit(k, v))
     }
 
     /// A map of `entries` in their order, without duplicate keys (what a
@@ -228,7 +223,7 @@ impl Map {
         if entries.is_empty() {
             Map::new()
         } else {
-            Map(Repr::Small(Entries::from_vec(entries), shallow))
+            Map::pack(Repr::Small(Entries::from_vec(entries), shallow))
         }
     }
 
@@ -246,34 +241,24 @@ impl Map {
         if fields.is_empty() {
             Map::new()
         } else {
-            Map(Repr::Record(fields, shallow))
+            Map::pack(Repr::Record(fields, shallow))
         }
     }
 
     /// Whether this map is a record ([`Fields`]: its keys shared with the
     /// other records of its kind); `value/cost.rs` charges it as one.
     pub fn is_record(&self) -> bool {
-        matches!(self.0, Repr::Record(..))
-    }
-
-    /// A record made a small map (before a write that changes its keys).
-    fn unshape(&mut self) {
-        if let Repr::Record(..) = self.0 {
-            let Repr::Record(fields, shallow) = std::mem::take(&mut self.0) else {
-                unreachable!("a record")
-            };
-            self.0 = Repr::Small(record_entries(fields), shallow);
-        }
+        matches!(self.view(), View::Record(..))
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        match &self.0 {
-            Repr::Empty => 0,
-            Repr::Small(v, _) => v.len(),
-            Repr::Record(v, _) => v.len(),
-            Repr::Large(m, _) => m.len(),
-            Repr::Sorted(m) => m.len(),
+        match self.view() {
+            View::Empty => 0,
+            View::Small(v, _) => v.len(),
+            View::Record(v, _, _) => v.len(),
+            View::Large(m, _) => m.len(),
+            View::Sorted(m) => m.len(),
         }
     }
 
@@ -286,7 +271,7 @@ impl Map {
     /// (`None` when unshared or empty): how walks over values that share
     /// parts with themselves visit each shared part once.
     pub fn shared_addr(&self) -> Option<usize> {
-        match &self.0 {
+        match &*self.repr() {
             Repr::Empty => None,
             Repr::Small(v, _) => (v.strong_count() > 1).then(|| v.addr()),
             Repr::Record(v, _) => (v.strong_count() > 1).then(|| v.addr()),
@@ -297,24 +282,24 @@ impl Map {
 
     /// Whether both maps share the same storage (then they are equal).
     pub fn ptr_eq(&self, other: &Map) -> bool {
-        match (&self.0, &other.0) {
-            (Repr::Empty, Repr::Empty) => true,
-            (Repr::Small(a, _), Repr::Small(b, _)) => a.ptr_eq(b),
-            (Repr::Record(a, _), Repr::Record(b, _)) => a.ptr_eq(b),
-            (Repr::Large(a, _), Repr::Large(b, _)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
-            (Repr::Sorted(a), Repr::Sorted(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+        if self.same_storage(other) {
+            return true;
+        }
+        match (self.view(), other.view()) {
+            (View::Large(a, _), View::Large(b, _)) => a.ptr_eq(b),
+            (View::Sorted(a), View::Sorted(b)) => a.ptr_eq(b),
             _ => false,
         }
     }
 
     /// The value of key `k` (keys compare by `=`: `1` and `1.0` differ).
     pub fn get(&self, k: &Value) -> Option<&Value> {
-        match &self.0 {
-            Repr::Empty => None,
-            Repr::Small(v, _) => position(v, k).map(|i| &v[i].1),
-            Repr::Record(v, _) => record_get(v, k),
-            Repr::Large(m, _) => m.get(k),
-            Repr::Sorted(m) => m.get(k),
+        match self.view() {
+            View::Empty => None,
+            View::Small(v, _) => position(v, k).map(|i| &v[i].1),
+            View::Record(v, keys, _) => record_get(v, keys, k),
+            View::Large(m, _) => m.get(k),
+            View::Sorted(m) => m.get(k),
         }
     }
 
@@ -324,9 +309,9 @@ impl Map {
     /// which is not "absent": ask [`Map::get`].
     #[inline(always)]
     pub fn get_interned(&self, name: &super::Kw) -> Option<&Value> {
-        match &self.0 {
-            Repr::Small(v, _) => v.iter().find(|(x, _)| is_interned(x, name)).map(|(_, v)| v),
-            Repr::Record(v, _) => record_find(v, |x| is_interned(x, name)),
+        match self.view() {
+            View::Small(v, _) => v.iter().find(|(x, _)| is_interned(x, name)).map(|(_, v)| v),
+            View::Record(v, keys, _) => record_find(v, keys, |x| is_interned(x, name)),
             _ => None,
         }
     }
@@ -334,35 +319,35 @@ impl Map {
     /// The value of the string key `text`, without building the key.
     pub fn get_str(&self, text: &str) -> Option<&Value> {
         let is_key = |x: &Value| matches!(x, Value::Str(s) if &**s == text);
-        match &self.0 {
-            Repr::Empty => None,
-            Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
-            Repr::Record(v, _) => record_find(v, is_key),
-            Repr::Large(m, _) => m.get_by(super::hash::str_hash(text), is_key),
-            Repr::Sorted(m) => m.get(&Value::string(text)),
+        match self.view() {
+            View::Empty => None,
+            View::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            View::Record(v, keys, _) => record_find(v, keys, is_key),
+            View::Large(m, _) => m.get_by(super::hash::str_hash(text), is_key),
+            View::Sorted(m) => m.get(&Value::string(text)),
         }
     }
 
     /// The value of the keyword key named `name`, without building the key.
     pub fn get_keyword(&self, name: &str) -> Option<&Value> {
         let is_key = |x: &Value| matches!(x, Value::Keyword(k) if &**k == name);
-        match &self.0 {
-            Repr::Empty => None,
-            Repr::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
-            Repr::Record(v, _) => record_find(v, is_key),
-            Repr::Large(m, _) => m.get_by(super::hash::keyword_hash(name), is_key),
-            Repr::Sorted(m) => m.get(&Value::keyword(name)),
+        match self.view() {
+            View::Empty => None,
+            View::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
+            View::Record(v, keys, _) => record_find(v, keys, is_key),
+            View::Large(m, _) => m.get_by(super::hash::keyword_hash(name), is_key),
+            View::Sorted(m) => m.get(&Value::keyword(name)),
         }
     }
 
     /// The stored key equal to `k` and its value.
     pub fn get_key_value(&self, k: &Value) -> Option<(&Value, &Value)> {
-        match &self.0 {
-            Repr::Empty => None,
-            Repr::Small(v, _) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
-            Repr::Record(v, _) => key_position(v.extra(), k).map(|i| (&v.extra()[i], &v[i])),
-            Repr::Large(m, _) => m.get_key_value(k),
-            Repr::Sorted(m) => m.get_key_value(k),
+        match self.view() {
+            View::Empty => None,
+            View::Small(v, _) => position(v, k).map(|i| (&v[i].0, &v[i].1)),
+            View::Record(v, keys, _) => key_position(keys, k).map(|i| (&keys[i], &v[i])),
+            View::Large(m, _) => m.get_key_value(k),
+            View::Sorted(m) => m.get_key_value(k),
         }
     }
 
@@ -375,8 +360,10 @@ impl Map {
     /// are added one by one (`Ordered::reserve`); other maps grow as
     /// they are written.
     pub fn reserve(&mut self, additional: usize) {
-        if let Repr::Large(m, _) = &mut self.0 {
-            large_mut(m).reserve(additional);
+        if let View::Large(..) = self.view() {
+            if let Repr::Large(m, _) = &mut *self.repr_mut() {
+                large_mut(m).reserve(additional);
+            }
         }
     }
 
@@ -384,85 +371,17 @@ impl Map {
     /// last (in a sorted map, in its place); an existing key keeps its
     /// place.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
-        match &mut self.0 {
-            Repr::Record(fields, shallow) => match key_position(fields.extra(), &k) {
-                Some(i) => {
-                    *shallow &= !is_nested(&v);
-                    Some(std::mem::replace(&mut record_mut(fields)[i], v))
-                }
-                None => match shape_with(fields.extra(), &k) {
-                    // Another field for a record: it keeps its kind.
-                    Some(next) => {
-                        *shallow &= shallow_pair(&k, &v);
-                        if !fields.is_unique() {
-                            let n = fields.len();
-                            crate::eval::budget::charge_heap(cost::record_bytes(n));
-                        }
-                        fields.push_with_extra(v, next);
-                        None
-                    }
-                    None => {
-                        self.unshape();
-                        self.insert(k, v)
-                    }
-                },
-            },
-            Repr::Empty => {
-                *self = Map::unit(k, v);
-                None
-            }
-            Repr::Small(vec, shallow) => match position(vec, &k) {
-                Some(i) => {
-                    *shallow &= !is_nested(&v);
-                    Some(std::mem::replace(&mut small_mut(vec)[i].1, v))
-                }
-                None if vec.len() < SMALL => {
-                    *shallow &= shallow_pair(&k, &v);
-                    small_push(vec, (k, v));
-                    None
-                }
-                None => {
-                    let Repr::Small(entries, _) = std::mem::take(&mut self.0) else {
-                        unreachable!("a small map")
-                    };
-                    let flat = flat_pair(&k, &v) && entries.iter().all(|(k, v)| flat_pair(k, v));
-                    let mut large = Ordered::from_distinct(entries.into_vec());
-                    large.insert(k, v);
-                    self.0 = Repr::Large(Arc::new(large), flat);
-                    None
-                }
-            },
-            Repr::Large(m, flat) => {
-                *flat &= flat_pair(&k, &v);
-                large_mut(m).insert(k, v)
-            }
-            Repr::Sorted(m) => sorted_mut(m).insert(k, v),
-        }
+        self.repr_mut().insert(k, v)
     }
 
     /// The value at `k`, to change in place (a shared map is copied first,
     /// as `insert` would).
     pub fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
-        match &mut self.0 {
-            Repr::Empty => None,
-            Repr::Small(v, shallow) => {
-                let i = position(v, k)?;
-                // The caller may put anything there.
-                *shallow = false;
-                Some(&mut small_mut(v)[i].1)
-            }
-            Repr::Record(v, shallow) => {
-                let i = key_position(v.extra(), k)?;
-                *shallow = false;
-                Some(&mut record_mut(v)[i])
-            }
-            Repr::Large(m, flat) => {
-                let slot = large_mut(m).get_mut(k)?;
-                *flat = false;
-                Some(slot)
-            }
-            Repr::Sorted(m) => sorted_mut(m).get_mut(k),
-        }
+        let slot: *mut Value = self.repr_mut().get_mut(k)?;
+        // SAFETY: the slot is in the map's storage, which the guard's drop
+        // packed back into the handle without moving it, and which lives
+        // unchanged while the map is borrowed.
+        Some(unsafe { &mut *slot })
     }
 
     /// The value at `k` replaced by what `f` makes of it, in place (a
@@ -475,26 +394,7 @@ impl Map {
         k: &Value,
         f: impl FnOnce(Value) -> std::result::Result<Value, E>,
     ) -> Option<std::result::Result<(), E>> {
-        let (slot, known, fits): (&mut Value, &mut bool, fn(&Value) -> bool) = match &mut self.0 {
-            Repr::Empty => return None,
-            Repr::Small(v, shallow) => {
-                let i = position(v, k)?;
-                (&mut small_mut(v)[i].1, shallow, |v| !is_nested(v))
-            }
-            Repr::Record(v, shallow) => {
-                let i = key_position(v.extra(), k)?;
-                (&mut record_mut(v)[i], shallow, |v| !is_nested(v))
-            }
-            Repr::Large(m, flat) => (large_mut(m).get_mut(k)?, flat, flat_value),
-            Repr::Sorted(m) => {
-                let slot = sorted_mut(m).get_mut(k)?;
-                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| Value::fill(slot, v)));
-            }
-        };
-        Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
-            *known &= fits(&v);
-            Value::fill(slot, v);
-        }))
+        self.repr_mut().update_value(k, f)
     }
 
     /// Takes the value at `k` out, leaving `nil` under the key: a value
@@ -502,55 +402,12 @@ impl Map {
     /// who can update it in place and put it back with
     /// [`Map::insert`]. A shared map is copied first, as `insert` would.
     pub fn take_value(&mut self, k: &Value) -> Option<Value> {
-        match &mut self.0 {
-            // `nil` in its place keeps a shallow map shallow.
-            Repr::Small(v, _) => {
-                let i = position(v, k)?;
-                Some(std::mem::replace(&mut small_mut(v)[i].1, Value::Nil))
-            }
-            Repr::Record(v, _) => {
-                let i = key_position(v.extra(), k)?;
-                Some(std::mem::replace(&mut record_mut(v)[i], Value::Nil))
-            }
-            Repr::Large(m, _) => {
-                let slot = large_mut(m).get_mut(k)?;
-                Some(std::mem::replace(slot, Value::Nil))
-            }
-            _ => self
-                .get_mut(k)
-                .map(|slot| std::mem::replace(slot, Value::Nil)),
-        }
+        self.repr_mut().take_value(k)
     }
 
     /// Removes a key; returns its value.
     pub fn remove(&mut self, k: &Value) -> Option<Value> {
-        match &mut self.0 {
-            Repr::Empty => None,
-            Repr::Record(v, _) => {
-                key_position(v.extra(), k)?;
-                self.unshape();
-                self.remove(k)
-            }
-            Repr::Small(vec, _) => {
-                // What is left of a shallow map is shallow.
-                let i = position(vec, k)?;
-                charge_copy_if_shared(vec);
-                let (_, v) = vec.remove(i);
-                if vec.is_empty() {
-                    self.0 = Repr::Empty;
-                }
-                Some(v)
-            }
-            Repr::Large(m, _) => {
-                let old = large_mut(m).remove(k);
-                if m.len() <= SMALL / 2 {
-                    let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                    *self = Map::from_distinct(entries);
-                }
-                old
-            }
-            Repr::Sorted(m) => sorted_mut(m).remove(k),
-        }
+        self.repr_mut().remove(k)
     }
 
     /// The value at `k`, inserting `f()` first if there is none.
@@ -576,24 +433,23 @@ impl Map {
     /// `false` (nothing visited) for a large or sorted map.
     #[inline]
     pub fn for_each_small_part<'a>(&'a self, mut f: impl FnMut(&'a Value)) -> bool {
-        match &self.0 {
-            Repr::Empty => true,
-            Repr::Small(v, _) => {
-                for (k, x) in v.iter() {
+        match self.view() {
+            View::Empty => true,
+            View::Small(v, _) => {
+                for (k, x) in v {
                     f(k);
                     f(x);
                 }
                 true
             }
-            Repr::Record(v, _) => {
-                let shape = v.extra();
+            View::Record(v, shape, _) => {
                 if !scalar_keys(shape) {
                     shape.iter().for_each(&mut f);
                 }
                 v.iter().for_each(f);
                 true
             }
-            Repr::Large(..) | Repr::Sorted(_) => false,
+            View::Large(..) | View::Sorted(_) => false,
         }
     }
 
@@ -606,7 +462,7 @@ impl Map {
     /// instead of scanning every record.
     #[inline]
     pub fn is_shallow_record(&self) -> bool {
-        matches!(self.0, Repr::Small(_, true) | Repr::Record(_, true))
+        matches!(self.view(), View::Small(_, true) | View::Record(_, _, true))
     }
 
     /// Whether this is a large (hash-indexed) map whose keys hold nothing
@@ -619,17 +475,17 @@ impl Map {
     /// every entry of a big lookup table.
     #[inline]
     pub fn is_flat(&self) -> bool {
-        matches!(self.0, Repr::Large(_, true))
+        matches!(self.view(), View::Large(_, true))
     }
 
     /// The entries in order (insertion order; key order for a sorted map).
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
-            Repr::Empty => Iter::Small([].iter()),
-            Repr::Small(v, _) => Iter::Small(v.iter()),
-            Repr::Record(v, _) => Iter::Record(v.extra(), v),
-            Repr::Large(m, _) => Iter::Large(m.iter()),
-            Repr::Sorted(m) => Iter::Sorted(m.iter()),
+        match self.view() {
+            View::Empty => Iter::Small([].iter()),
+            View::Small(v, _) => Iter::Small(v.iter()),
+            View::Record(v, keys, _) => Iter::Record(keys, v),
+            View::Large(m, _) => Iter::Large(m.iter()),
+            View::Sorted(m) => Iter::Sorted(m.iter()),
         }
     }
 
@@ -652,6 +508,196 @@ impl Map {
             }
         }
         self
+    }
+}
+
+/// The writes, on the unpacked map (`Map`'s methods of the same names
+/// call these through [`Map::repr_mut`]).
+impl Repr {
+    /// A map of one entry.
+    fn unit(k: Value, v: Value) -> Repr {
+        let shallow = shallow_pair(&k, &v);
+        let mut entries = Entries::with_capacity(1);
+        entries.push((k, v));
+        Repr::Small(entries, shallow)
+    }
+
+    /// A record made a small map (before a write that changes its keys).
+    fn unshape(&mut self) {
+        if let Repr::Record(..) = self {
+            let Repr::Record(fields, shallow) = std::mem::take(self) else {
+                unreachable!("a record")
+            };
+            *self = Repr::Small(record_entries(fields), shallow);
+        }
+    }
+
+    /// [`Map::insert`].
+    #[inline(always)]
+    fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
+        match self {
+            Repr::Record(fields, shallow) => match key_position(fields.extra(), &k) {
+                Some(i) => {
+                    *shallow &= !is_nested(&v);
+                    Some(std::mem::replace(&mut record_mut(fields)[i], v))
+                }
+                None => match shape_with(fields.extra(), &k) {
+                    // Another field for a record: it keeps its kind.
+                    Some(next) => {
+                        *shallow &= shallow_pair(&k, &v);
+                        if !fields.is_unique() {
+                            let n = fields.len();
+                            crate::eval::budget::charge_heap(cost::record_bytes(n));
+                        }
+                        fields.push_with_extra(v, next);
+                        None
+                    }
+                    None => {
+                        self.unshape();
+                        self.insert(k, v)
+                    }
+                },
+            },
+            Repr::Empty => {
+                *self = Repr::unit(k, v);
+                None
+            }
+            Repr::Small(vec, shallow) => match position(vec, &k) {
+                Some(i) => {
+                    *shallow &= !is_nested(&v);
+                    Some(std::mem::replace(&mut small_mut(vec)[i].1, v))
+                }
+                None if vec.len() < SMALL => {
+                    *shallow &= shallow_pair(&k, &v);
+                    small_push(vec, (k, v));
+                    None
+                }
+                None => {
+                    let Repr::Small(entries, _) = std::mem::take(self) else {
+                        unreachable!("a small map")
+                    };
+                    let flat = flat_pair(&k, &v) && entries.iter().all(|(k, v)| flat_pair(k, v));
+                    let mut large = Ordered::from_distinct(entries.into_vec());
+                    large.insert(k, v);
+                    *self = Repr::Large(Arc::new(large), flat);
+                    None
+                }
+            },
+            Repr::Large(m, flat) => {
+                *flat &= flat_pair(&k, &v);
+                large_mut(m).insert(k, v)
+            }
+            Repr::Sorted(m) => sorted_mut(m).insert(k, v),
+        }
+    }
+
+    /// [`Map::get_mut`].
+    #[inline(always)]
+    fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
+        match self {
+            Repr::Empty => None,
+            Repr::Small(v, shallow) => {
+                let i = position(v, k)?;
+                // The caller may put anything there.
+                *shallow = false;
+                Some(&mut small_mut(v)[i].1)
+            }
+            Repr::Record(v, shallow) => {
+                let i = key_position(v.extra(), k)?;
+                *shallow = false;
+                Some(&mut record_mut(v)[i])
+            }
+            Repr::Large(m, flat) => {
+                let slot = large_mut(m).get_mut(k)?;
+                *flat = false;
+                Some(slot)
+            }
+            Repr::Sorted(m) => sorted_mut(m).get_mut(k),
+        }
+    }
+
+    /// [`Map::update_value`].
+    #[inline(always)]
+    fn update_value<E>(
+        &mut self,
+        k: &Value,
+        f: impl FnOnce(Value) -> std::result::Result<Value, E>,
+    ) -> Option<std::result::Result<(), E>> {
+        let (slot, known, fits): (&mut Value, &mut bool, fn(&Value) -> bool) = match self {
+            Repr::Empty => return None,
+            Repr::Small(v, shallow) => {
+                let i = position(v, k)?;
+                (&mut small_mut(v)[i].1, shallow, |v| !is_nested(v))
+            }
+            Repr::Record(v, shallow) => {
+                let i = key_position(v.extra(), k)?;
+                (&mut record_mut(v)[i], shallow, |v| !is_nested(v))
+            }
+            Repr::Large(m, flat) => (large_mut(m).get_mut(k)?, flat, flat_value),
+            Repr::Sorted(m) => {
+                let slot = sorted_mut(m).get_mut(k)?;
+                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| Value::fill(slot, v)));
+            }
+        };
+        Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
+            *known &= fits(&v);
+            Value::fill(slot, v);
+        }))
+    }
+
+    /// [`Map::take_value`].
+    #[inline(always)]
+    fn take_value(&mut self, k: &Value) -> Option<Value> {
+        match self {
+            // `nil` in its place keeps a shallow map shallow.
+            Repr::Small(v, _) => {
+                let i = position(v, k)?;
+                Some(std::mem::replace(&mut small_mut(v)[i].1, Value::Nil))
+            }
+            Repr::Record(v, _) => {
+                let i = key_position(v.extra(), k)?;
+                Some(std::mem::replace(&mut record_mut(v)[i], Value::Nil))
+            }
+            Repr::Large(m, _) => {
+                let slot = large_mut(m).get_mut(k)?;
+                Some(std::mem::replace(slot, Value::Nil))
+            }
+            _ => self
+                .get_mut(k)
+                .map(|slot| std::mem::replace(slot, Value::Nil)),
+        }
+    }
+
+    /// [`Map::remove`].
+    #[inline(always)]
+    fn remove(&mut self, k: &Value) -> Option<Value> {
+        match self {
+            Repr::Empty => None,
+            Repr::Record(v, _) => {
+                key_position(v.extra(), k)?;
+                self.unshape();
+                self.remove(k)
+            }
+            Repr::Small(vec, _) => {
+                // What is left of a shallow map is shallow.
+                let i = position(vec, k)?;
+                charge_copy_if_shared(vec);
+                let (_, v) = vec.remove(i);
+                if vec.is_empty() {
+                    *self = Repr::Empty;
+                }
+                Some(v)
+            }
+            Repr::Large(m, _) => {
+                let old = large_mut(m).remove(k);
+                if m.len() <= SMALL / 2 {
+                    let entries: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    *self = Map::from_distinct(entries).into_repr();
+                }
+                old
+            }
+            Repr::Sorted(m) => sorted_mut(m).remove(k),
+        }
     }
 }
 

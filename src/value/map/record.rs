@@ -67,7 +67,7 @@ pub(super) fn shape_with(shape: &Shape, k: &Value) -> Option<Shape> {
 }
 
 /// A record's values, in its shape's key order, the shape in the header:
-/// 24 bytes an entry where a small map's are 48 (`{:id 1 :name "x"}`
+/// 16 bytes an entry where a small map's are 32 (`{:id 1 :name "x"}`
 /// built a hundred thousand times keeps its keys once).
 pub(crate) type Fields = SharedVec<Value, Shape>;
 
@@ -108,10 +108,14 @@ pub(super) fn is_interned(x: &Value, name: &crate::value::Kw) -> bool {
     matches!(x, Value::Keyword(xn) if xn.same_interned(name))
 }
 
-/// The value of the first of a record's keys that `is`.
+/// The value of the first of a record's keys that `is` (`v` its values,
+/// `keys` its shape's keys).
 #[inline(always)]
-pub(super) fn record_find(v: &Fields, is: impl Fn(&Value) -> bool) -> Option<&Value> {
-    let keys: &[Value] = v.extra();
+pub(super) fn record_find<'a>(
+    v: &'a [Value],
+    keys: &[Value],
+    is: impl Fn(&Value) -> bool,
+) -> Option<&'a Value> {
     for (i, x) in v.iter().enumerate() {
         // SAFETY: a record's shape has a key for each of its values
         // (`Map::from_fields_known` makes no record otherwise; a write
@@ -126,10 +130,12 @@ pub(super) fn record_find(v: &Fields, is: impl Fn(&Value) -> bool) -> Option<&Va
 
 /// The value of key `k` in a record (as [`position`](super::position) finds it).
 #[inline(always)]
-pub(super) fn record_get<'a>(v: &'a Fields, k: &Value) -> Option<&'a Value> {
+pub(super) fn record_get<'a>(v: &'a [Value], keys: &[Value], k: &Value) -> Option<&'a Value> {
     match k {
-        Value::Keyword(name) => record_find(v, |x| matches!(x, Value::Keyword(xn) if xn == name)),
-        _ => record_find(v, |x| same_key(x, k)),
+        Value::Keyword(name) => {
+            record_find(v, keys, |x| matches!(x, Value::Keyword(xn) if xn == name))
+        }
+        _ => record_find(v, keys, |x| same_key(x, k)),
     }
 }
 

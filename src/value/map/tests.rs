@@ -24,7 +24,7 @@ fn grows_large_and_shrinks_back_keeping_insertion_order() {
         assert_eq!(m.insert(int(i), int(i * 2)), None);
     }
     assert_eq!(m.len(), 100);
-    assert!(matches!(m.0, Repr::Large(..)));
+    assert!(matches!(*m.repr(), Repr::Large(..)));
     assert!(m.keys().cloned().eq((0..100).rev().map(int)));
     assert_eq!(m.get(&int(42)), Some(&int(84)));
     assert_eq!(m.insert(int(42), int(0)), Some(int(84)));
@@ -34,7 +34,7 @@ fn grows_large_and_shrinks_back_keeping_insertion_order() {
             Some(int(if i == 42 { 0 } else { i * 2 }))
         );
     }
-    assert!(matches!(m.0, Repr::Small(..)));
+    assert!(matches!(*m.repr(), Repr::Small(..)));
     assert!(m.keys().cloned().eq((95..100).rev().map(int)));
 }
 
@@ -305,4 +305,45 @@ fn a_flat_map_says_so_only_when_it_is_one() {
         assert_eq!(keep.is_flat(), was, "a copy's flag changed");
     }
     assert!(flagged > 200 && unflagged > 1000, "{flagged} {unflagged}");
+}
+
+/// The handle is one word (`handle.rs`), so a `Value` is two.
+#[test]
+fn a_map_is_one_word() {
+    assert_eq!(std::mem::size_of::<Map>(), 8);
+    assert_eq!(std::mem::size_of::<Value>(), 16);
+}
+
+/// A write that panics part way (here `update_value`'s function) leaves
+/// the map whole: the guard packs what it holds back into the handle while
+/// unwinding, for every representation, shared or not.
+#[test]
+fn a_write_that_panics_leaves_the_map_whole() {
+    let shape = shape_of(vec![kw("a"), kw("b")]);
+    let large: Map = (0..40).map(|i| (int(i), int(i))).collect();
+    let mut sorted = Map::sorted();
+    sorted.insert(int(1), int(1));
+    let maps = [
+        Map::unit(int(1), int(1)),
+        record(&shape, &[int(1), int(2)]),
+        large,
+        sorted,
+    ];
+    for m in maps {
+        for shared in [false, true] {
+            let mut m = m.clone();
+            let keep = shared.then(|| m.clone());
+            let key = m.keys().next().cloned().expect("a key");
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                m.update_value(&key, |_| -> Result<Value, ()> { panic!("in a write") })
+            }));
+            assert!(caught.is_err());
+            assert_eq!(m.get(&key), Some(&Value::Nil), "nil left under the key");
+            m.insert(int(99), int(99));
+            assert_eq!(m.get(&int(99)), Some(&int(99)));
+            if let Some(keep) = keep {
+                assert_eq!(keep.get(&key).map(|v| v.is_nil()), Some(false));
+            }
+        }
+    }
 }
