@@ -91,6 +91,16 @@ unsafe fn extend<'a, T: ?Sized>(x: &T) -> &'a T {
     unsafe { &*(x as *const T) }
 }
 
+/// `x` for as long as `'a`.
+///
+/// # Safety
+/// `x` must be in storage that lives for `'a` and that nothing else
+/// reads or writes meanwhile.
+#[inline(always)]
+unsafe fn extend_mut<'a, T: ?Sized>(x: &mut T) -> &'a mut T {
+    unsafe { &mut *(x as *mut T) }
+}
+
 impl Map {
     /// The empty map.
     pub(super) const EMPTY: Map = Map {
@@ -202,6 +212,55 @@ impl Map {
         ReprMut { map: self, repr }
     }
 
+    /// The entries of a small map, the values of a record or the ordered
+    /// map of a large one that only this handle holds, to change in place
+    /// (no copy to make, so the storage stays where it is); `None` for
+    /// anything else. The handle's flag
+    /// is the caller's to keep right ([`Map::clear_flag`]).
+    #[inline(always)]
+    pub(super) fn unique_mut(&mut self) -> Option<UniqueMut<'_>> {
+        if self.ptr.is_null() {
+            return None;
+        }
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, `raw` is the storage of the kind the
+        // tag names, alive while the map is; the handles made from it are
+        // never dropped; it is written only when unique (no other handle
+        // reads it), and `&mut self` keeps this handle from reading it
+        // while the slice lives. A record's keys are in its header, apart
+        // from its values.
+        unsafe {
+            match tag & KIND {
+                SMALL => {
+                    let mut v = ManuallyDrop::new(Entries::from_raw(raw));
+                    if !v.is_unique() {
+                        return None;
+                    }
+                    Some(UniqueMut::Small(extend_mut(v.make_mut())))
+                }
+                RECORD => {
+                    let mut v = ManuallyDrop::new(Fields::from_raw(raw));
+                    if !v.is_unique() {
+                        return None;
+                    }
+                    let keys = extend(v.extra());
+                    Some(UniqueMut::Record(extend_mut(v.make_mut()), keys))
+                }
+                LARGE => {
+                    let mut m = ManuallyDrop::new(Arc::from_raw(raw.as_ptr().cast::<Ordered>()));
+                    Some(UniqueMut::Large(extend_mut(Arc::get_mut(&mut m)?)))
+                }
+                _ => None,
+            }
+        }
+    }
+
+    /// Turns the flag off ("measure it": a slot was handed out).
+    #[inline(always)]
+    pub(super) fn clear_flag(&mut self) {
+        self.ptr = self.ptr.map_addr(|a| a & !FLAG);
+    }
+
     /// Whether both handles point at the same storage.
     #[inline]
     pub(super) fn same_storage(&self, other: &Map) -> bool {
@@ -287,6 +346,16 @@ pub(super) enum View<'a> {
     /// The map, flat.
     Large(&'a Ordered, bool),
     Sorted(&'a Sorted),
+}
+
+/// The storage of a map only one handle holds ([`Map::unique_mut`]).
+pub(super) enum UniqueMut<'a> {
+    /// A small map's entries.
+    Small(&'a mut [(Value, Value)]),
+    /// A record's values and keys.
+    Record(&'a mut [Value], &'a Shape),
+    /// A large map.
+    Large(&'a mut Ordered),
 }
 
 /// A map's `Repr` to change ([`Map::repr_mut`]).

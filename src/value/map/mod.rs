@@ -25,7 +25,7 @@ mod record;
 use std::sync::Arc;
 
 pub use handle::Map;
-use handle::View;
+use handle::{UniqueMut, View};
 pub use iter::{Entry, Iter};
 pub use ordered::Ordered;
 use record::{
@@ -371,12 +371,64 @@ impl Map {
     /// last (in a sorted map, in its place); an existing key keeps its
     /// place.
     pub fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
+        // In place when only this map holds its storage and the write
+        // keeps its kind: a new value for a key of a small map or record,
+        // any key of a large map.
+        match self.unique_mut() {
+            Some(UniqueMut::Small(entries)) => {
+                let Some(i) = position(entries, &k) else {
+                    self.repr_mut().insert_new(k, v);
+                    return None;
+                };
+                let keeps = !is_nested(&v);
+                let old = std::mem::replace(&mut entries[i].1, v);
+                if !keeps {
+                    self.clear_flag();
+                }
+                return Some(old);
+            }
+            Some(UniqueMut::Record(values, keys)) => {
+                let Some(i) = key_position(keys, &k) else {
+                    self.repr_mut().insert_new(k, v);
+                    return None;
+                };
+                let keeps = !is_nested(&v);
+                let old = std::mem::replace(&mut values[i], v);
+                if !keeps {
+                    self.clear_flag();
+                }
+                return Some(old);
+            }
+            Some(UniqueMut::Large(m)) => {
+                let keeps = flat_pair(&k, &v);
+                let old = m.insert(k, v);
+                if !keeps {
+                    self.clear_flag();
+                }
+                return old;
+            }
+            None => {}
+        }
         self.repr_mut().insert(k, v)
     }
 
     /// The value at `k`, to change in place (a shared map is copied first,
     /// as `insert` would).
     pub fn get_mut(&mut self, k: &Value) -> Option<&mut Value> {
+        // Unique small maps and records (what a nested update walks): in
+        // place, without unpacking the handle.
+        if let Some(parts) = self.unique_mut() {
+            let slot: *mut Value = match parts {
+                UniqueMut::Small(v) => &mut v[position(v, k)?].1,
+                UniqueMut::Record(v, keys) => &mut v[key_position(keys, k)?],
+                UniqueMut::Large(m) => m.get_mut(k)?,
+            };
+            // The caller may put anything there.
+            self.clear_flag();
+            // SAFETY: the slot is in storage only this map holds, which
+            // `clear_flag` (a write to the handle) leaves alone.
+            return Some(unsafe { &mut *slot });
+        }
         let slot: *mut Value = self.repr_mut().get_mut(k)?;
         // SAFETY: the slot is in the map's storage, which the guard's drop
         // packed back into the handle without moving it, and which lives
@@ -394,6 +446,24 @@ impl Map {
         k: &Value,
         f: impl FnOnce(Value) -> std::result::Result<Value, E>,
     ) -> Option<std::result::Result<(), E>> {
+        if let Some(parts) = self.unique_mut() {
+            // In place, as `get_mut`; the flag kept right after.
+            let (slot, fits): (*mut Value, fn(&Value) -> bool) = match parts {
+                UniqueMut::Small(v) => (&mut v[position(v, k)?].1, |v| !is_nested(v)),
+                UniqueMut::Record(v, keys) => (&mut v[key_position(keys, k)?], |v| !is_nested(v)),
+                UniqueMut::Large(m) => (m.get_mut(k)?, flat_value),
+            };
+            // SAFETY: the slot is in storage only this map holds, which
+            // `f` cannot reach (this map is borrowed) and `clear_flag` (a
+            // write to the handle) leaves alone.
+            let slot = unsafe { &mut *slot };
+            return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
+                if !fits(&v) {
+                    self.clear_flag();
+                }
+                Value::fill(slot, v);
+            }));
+        }
         self.repr_mut().update_value(k, f)
     }
 
@@ -402,7 +472,14 @@ impl Map {
     /// who can update it in place and put it back with
     /// [`Map::insert`]. A shared map is copied first, as `insert` would.
     pub fn take_value(&mut self, k: &Value) -> Option<Value> {
-        self.repr_mut().take_value(k)
+        // `nil` in its place keeps the flag right.
+        let slot = match self.unique_mut() {
+            Some(UniqueMut::Small(v)) => &mut v[position(v, k)?].1,
+            Some(UniqueMut::Record(v, keys)) => &mut v[key_position(keys, k)?],
+            Some(UniqueMut::Large(m)) => m.get_mut(k)?,
+            None => return self.repr_mut().take_value(k),
+        };
+        Some(std::mem::replace(slot, Value::Nil))
     }
 
     /// Removes a key; returns its value.
@@ -536,58 +613,68 @@ impl Repr {
     #[inline(always)]
     fn insert(&mut self, k: Value, v: Value) -> Option<Value> {
         match self {
-            Repr::Record(fields, shallow) => match key_position(fields.extra(), &k) {
-                Some(i) => {
+            Repr::Record(fields, shallow) => {
+                if let Some(i) = key_position(fields.extra(), &k) {
                     *shallow &= !is_nested(&v);
-                    Some(std::mem::replace(&mut record_mut(fields)[i], v))
+                    return Some(std::mem::replace(&mut record_mut(fields)[i], v));
                 }
-                None => match shape_with(fields.extra(), &k) {
-                    // Another field for a record: it keeps its kind.
-                    Some(next) => {
-                        *shallow &= shallow_pair(&k, &v);
-                        if !fields.is_unique() {
-                            let n = fields.len();
-                            crate::eval::budget::charge_heap(cost::record_bytes(n));
-                        }
-                        fields.push_with_extra(v, next);
-                        None
-                    }
-                    None => {
-                        self.unshape();
-                        self.insert(k, v)
-                    }
-                },
-            },
+            }
+            Repr::Small(vec, shallow) => {
+                if let Some(i) = position(vec, &k) {
+                    *shallow &= !is_nested(&v);
+                    return Some(std::mem::replace(&mut small_mut(vec)[i].1, v));
+                }
+            }
             Repr::Empty => {
                 *self = Repr::unit(k, v);
-                None
+                return None;
             }
-            Repr::Small(vec, shallow) => match position(vec, &k) {
-                Some(i) => {
-                    *shallow &= !is_nested(&v);
-                    Some(std::mem::replace(&mut small_mut(vec)[i].1, v))
-                }
-                None if vec.len() < SMALL => {
-                    *shallow &= shallow_pair(&k, &v);
-                    small_push(vec, (k, v));
-                    None
-                }
-                None => {
-                    let Repr::Small(entries, _) = std::mem::take(self) else {
-                        unreachable!("a small map")
-                    };
-                    let flat = flat_pair(&k, &v) && entries.iter().all(|(k, v)| flat_pair(k, v));
-                    let mut large = Ordered::from_distinct(entries.into_vec());
-                    large.insert(k, v);
-                    *self = Repr::Large(Arc::new(large), flat);
-                    None
-                }
-            },
             Repr::Large(m, flat) => {
                 *flat &= flat_pair(&k, &v);
-                large_mut(m).insert(k, v)
+                return large_mut(m).insert(k, v);
             }
-            Repr::Sorted(m) => sorted_mut(m).insert(k, v),
+            Repr::Sorted(m) => return sorted_mut(m).insert(k, v),
+        }
+        self.insert_new(k, v);
+        None
+    }
+
+    /// [`Map::insert`] of a key a small map or record does not have: it
+    /// goes last (a record keeps its kind when its shape's next key is
+    /// `k`, [`record::Transition`]; a full small map becomes large).
+    fn insert_new(&mut self, k: Value, v: Value) {
+        match self {
+            Repr::Record(fields, shallow) => match shape_with(fields.extra(), &k) {
+                // Another field for a record: it keeps its kind.
+                Some(next) => {
+                    *shallow &= shallow_pair(&k, &v);
+                    if !fields.is_unique() {
+                        let n = fields.len();
+                        crate::eval::budget::charge_heap(cost::record_bytes(n));
+                    }
+                    fields.push_with_extra(v, next);
+                }
+                None => {
+                    self.unshape();
+                    self.insert_new(k, v)
+                }
+            },
+            Repr::Small(vec, shallow) if vec.len() < SMALL => {
+                *shallow &= shallow_pair(&k, &v);
+                small_push(vec, (k, v));
+            }
+            Repr::Small(..) => {
+                let Repr::Small(entries, _) = std::mem::take(self) else {
+                    unreachable!("a small map")
+                };
+                let flat = flat_pair(&k, &v) && entries.iter().all(|(k, v)| flat_pair(k, v));
+                let mut large = Ordered::from_distinct(entries.into_vec());
+                large.insert(k, v);
+                *self = Repr::Large(Arc::new(large), flat);
+            }
+            _ => {
+                self.insert(k, v);
+            }
         }
     }
 
