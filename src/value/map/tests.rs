@@ -103,7 +103,9 @@ fn a_shallow_record_says_so_only_when_it_is_one() {
     for _ in 0..5000 {
         let k = int(next(20) as i64);
         let v = if next(4) == 0 { nested() } else { int(1) };
-        let keep = m.clone();
+        // Half the writes on a map another holds too (copied first), half
+        // on one only this handle holds (in place, `handle.rs`).
+        let keep = (next(2) == 0).then(|| m.clone());
         match next(6) {
             0 | 1 => {
                 m.insert(k, v);
@@ -132,7 +134,9 @@ fn a_shallow_record_says_so_only_when_it_is_one() {
         // map is built again): only "flagged implies shallow" holds.
         exact &= scalars(&m);
         check(&m, exact);
-        check(&keep, false);
+        if let Some(keep) = &keep {
+            check(keep, false);
+        }
         if m.is_empty() {
             exact = true;
         }
@@ -264,7 +268,7 @@ fn a_flat_map_says_so_only_when_it_is_one() {
             1..=3 => record(next(5) as i64),
             _ => int(1),
         };
-        let keep = m.clone();
+        let keep = (next(2) == 0).then(|| m.clone());
         let was = m.is_flat();
         let mut by_get_mut = false;
         // Phases of growing and of shrinking (back to a small map, which
@@ -302,7 +306,9 @@ fn a_flat_map_says_so_only_when_it_is_one() {
         if was && !by_get_mut && flat(&m) && m.len() > SMALL && !m.is_flat() {
             panic!("a write that kept the map flat turned its flag off");
         }
-        assert_eq!(keep.is_flat(), was, "a copy's flag changed");
+        if let Some(keep) = &keep {
+            assert_eq!(keep.is_flat(), was, "a copy's flag changed");
+        }
     }
     assert!(flagged > 200 && unflagged > 1000, "{flagged} {unflagged}");
 }
