@@ -63,11 +63,12 @@ pub use vector::Vector;
 /// (object keys become keywords). For a lossy conversion use [`to_json`];
 /// for text, [`crate::to_clojure`].
 ///
-/// Every payload is at most one word (strings, keywords, maps, sets and
-/// functions are thin or tagged pointers: `text.rs`, `keyword.rs`,
-/// `map/handle.rs`, `set.rs`, `function.rs`), so a value is two words
-/// with the tag in the first; a value, an `Option<Value>` and a
-/// `Result<Value>` are 16 bytes (tested).
+/// Every payload is at most one word (strings, keywords, vectors, maps,
+/// sets and functions are thin or tagged pointers: `text.rs`,
+/// `keyword.rs`, `vector/handle.rs`, `map/handle.rs`, `set.rs`,
+/// `function.rs`), so a value is two words with a plain tag in the first
+/// (no payload lends it a niche: a `match` jumps on the tag's byte); a
+/// value, an `Option<Value>` and a `Result<Value>` are 16 bytes (tested).
 pub enum Value {
     /// `nil`.
     Nil,

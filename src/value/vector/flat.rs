@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::{Large, Repr, Vector, SMALL};
+use super::{Large, Repr, Vector, View, ViewMut, SMALL};
 use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
@@ -87,27 +87,27 @@ impl Flat {
 impl Vector {
     /// A flat vector at or below [`SMALL`] items becomes small.
     pub(super) fn demote(&mut self) {
-        if let Repr::Flat(f) = &self.0 {
-            if f.items.len() <= SMALL {
-                let items = match std::mem::take(&mut self.0) {
-                    Repr::Flat(f) => Arc::try_unwrap(f).map_or_else(
-                        |f| SharedVec::from_slice(&f.items),
-                        |f| SharedVec::from_vec(f.take_items()),
-                    ),
-                    _ => SharedVec::new(),
-                };
-                self.0 = Repr::Small(items);
-            }
+        if !matches!(self.view(), View::Flat(f) if f.items.len() <= SMALL) {
+            return;
+        }
+        let mut repr = self.repr_mut();
+        if let Repr::Flat(f) = std::mem::take(&mut *repr) {
+            *repr = Repr::Small(Arc::try_unwrap(f).map_or_else(
+                |f| SharedVec::from_slice(&f.items),
+                |f| SharedVec::from_vec(f.take_items()),
+            ));
         }
     }
 
     /// A flat vector becomes a tree (before a change only a tree makes in
     /// O(log n)).
     pub(super) fn make_tree(&mut self) {
-        if let Repr::Flat(_) = &self.0 {
-            if let Repr::Flat(f) = std::mem::take(&mut self.0) {
-                self.0 = Repr::Large(Arc::new(Flat::into_tree(f)));
-            }
+        if !matches!(self.view(), View::Flat(_)) {
+            return;
+        }
+        let mut repr = self.repr_mut();
+        if let Repr::Flat(f) = std::mem::take(&mut *repr) {
+            *repr = Repr::Large(Arc::new(Flat::into_tree(f)));
         }
     }
 
@@ -130,31 +130,39 @@ impl Vector {
     #[inline(never)]
     fn copy_items(&mut self) {
         let charge = crate::value::cost::vector_copy_bytes(self.len());
-        match &mut self.0 {
+        match &mut *self.repr_mut() {
             Repr::Small(v) => {
                 super::charge_small_copy(v.len());
                 v.make_mut();
+                return;
             }
             Repr::Large(v) => {
                 crate::eval::budget::charge_heap(charge);
                 make_mut(v);
+                return;
             }
-            Repr::Flat(_) => {
-                crate::eval::budget::charge_heap(charge);
-                self.make_tree();
-            }
+            Repr::Flat(_) => crate::eval::budget::charge_heap(charge),
         }
+        self.make_tree();
     }
 
     /// The items of a small or flat vector whose items this vector alone
     /// holds, to change in place; `None` for a tree or shared items (no
     /// copy is made).
     pub fn unique_items_mut(&mut self) -> Option<&mut [Value]> {
-        match &mut self.0 {
-            Repr::Small(v) if v.is_unique() => Some(v.make_mut()),
-            Repr::Small(_) => None,
-            Repr::Flat(f) => Arc::get_mut(f).map(|f| f.items_mut().as_mut_slice()),
-            Repr::Large(_) => None,
+        let unique = match &*self.repr() {
+            Repr::Small(v) => v.is_unique(),
+            Repr::Flat(f) => Arc::strong_count(f) == 1 && Arc::weak_count(f) == 0,
+            Repr::Large(_) => false,
+        };
+        if !unique {
+            return None;
+        }
+        // Unique: nothing is copied.
+        match self.view_mut() {
+            ViewMut::Small(v) => Some(v),
+            ViewMut::Flat(f) => Some(f.items_mut().as_mut_slice()),
+            ViewMut::Large(_) => None,
         }
     }
 
@@ -164,8 +172,11 @@ impl Vector {
     #[inline]
     pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
         self.unshare_items();
-        match &mut self.0 {
-            Repr::Flat(f) => Some(make_mut(f).items_mut()),
+        if !matches!(self.view(), View::Flat(_)) {
+            return None;
+        }
+        match self.view_mut() {
+            ViewMut::Flat(f) => Some(f.items_mut()),
             _ => None,
         }
     }

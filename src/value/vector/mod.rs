@@ -4,10 +4,11 @@
 //! Up to [`SMALL`] items are one [`SharedVec`]: a reference count, the
 //! length and the capacity, then the items, in one allocation of exactly
 //! their number (`Value::vector` drops any spare capacity); every empty
-//! vector shares one header and allocates nothing. A `Vector` is a tag and
-//! a pointer, and `Value::Vector` holds it directly: a small vector of
-//! seven items is one 184-byte block, where an `Arc` around a `Vec` took
-//! two (48 + 192 bytes). A longer vector is one of two kinds:
+//! vector shares one header and allocates nothing. A `Vector` is one word,
+//! a pointer tagged with its representation (`handle.rs`), and
+//! `Value::Vector` holds it directly: a small vector of seven items is one
+//! 128-byte block, where an `Arc` around a `Vec` took two. A longer vector
+//! is one of two kinds:
 //! - **flat**: still one contiguous `Vec`, grown in place while one value
 //!   owns it — what `mapv`, `filter`, `range`, `into`, `conj` in a `reduce`
 //!   … build, at a `Vec` push per item (an imbl push is ~100
@@ -50,9 +51,12 @@ use super::Value;
 use crate::value::unique::make_mut;
 
 mod flat;
+mod handle;
 mod iter;
 mod traits;
 pub(crate) use flat::Flat;
+pub use handle::Vector;
+use handle::{View, ViewMut};
 pub use iter::{Chunked, IntoIter, Iter, IterMut};
 
 type Large = imbl::Vector<Value>;
@@ -69,11 +73,7 @@ pub const SMALL: usize = 64;
 /// becomes small again.
 const DEMOTE: usize = SMALL / 2;
 
-/// A persistent vector of values: small ones contiguous, large ones an
-/// imbl RRB tree (see the module doc).
-#[derive(Clone)]
-pub struct Vector(Repr);
-
+/// A vector unpacked from its one-word handle (`handle.rs`).
 enum Repr {
     Small(SharedVec<Value>),
     Flat(Arc<Flat>),
@@ -90,16 +90,16 @@ impl Vector {
     /// An empty vector.
     #[inline]
     pub fn new() -> Vector {
-        Vector(Repr::Small(SharedVec::new()))
+        Vector::pack(Repr::Small(SharedVec::new()))
     }
 
     /// An empty vector with room for `n` items without growing (a flat
     /// one past [`SMALL`]).
     pub fn with_capacity(n: usize) -> Vector {
         if n <= SMALL {
-            Vector(Repr::Small(SharedVec::with_capacity(n)))
+            Vector::pack(Repr::Small(SharedVec::with_capacity(n)))
         } else {
-            Vector(Repr::Flat(Flat::new(Vec::with_capacity(n))))
+            Vector::pack(Repr::Flat(Flat::new(Vec::with_capacity(n))))
         }
     }
 
@@ -107,23 +107,23 @@ impl Vector {
     pub fn unit(x: Value) -> Vector {
         let mut items = SharedVec::with_capacity(1);
         items.push(x);
-        Vector(Repr::Small(items))
+        Vector::pack(Repr::Small(items))
     }
 
     /// A vector of `items`, small or flat by their number.
     pub fn from_vec(items: Vec<Value>) -> Vector {
         if items.len() <= SMALL {
-            Vector(Repr::Small(SharedVec::from_vec(items)))
+            Vector::pack(Repr::Small(SharedVec::from_vec(items)))
         } else {
-            Vector(Repr::Flat(Flat::new(items)))
+            Vector::pack(Repr::Flat(Flat::new(items)))
         }
     }
 
     fn from_large(items: Large) -> Vector {
         if items.len() <= SMALL {
-            Vector(Repr::Small(items.into_iter().collect()))
+            Vector::pack(Repr::Small(items.into_iter().collect()))
         } else {
-            Vector(Repr::Large(Arc::new(items)))
+            Vector::pack(Repr::Large(Arc::new(items)))
         }
     }
 
@@ -131,7 +131,7 @@ impl Vector {
     /// first).
     #[inline]
     pub fn is_shared(&self) -> bool {
-        match &self.0 {
+        match &*self.repr() {
             Repr::Small(v) => !v.is_unique() && !v.is_empty(),
             Repr::Flat(f) => Arc::strong_count(f) > 1,
             Repr::Large(v) => Arc::strong_count(v) > 1,
@@ -143,16 +143,6 @@ impl Vector {
         self.is_shared().then(|| self.addr())
     }
 
-    /// The address of the items' storage (identity for walks over shared
-    /// parts; the empty vectors share one).
-    pub fn addr(&self) -> usize {
-        match &self.0 {
-            Repr::Small(v) => v.addr(),
-            Repr::Flat(f) => Arc::as_ptr(f) as usize,
-            Repr::Large(v) => Arc::as_ptr(v) as usize,
-        }
-    }
-
     /// Drops spare capacity of a small vector, so it takes exactly its
     /// items' room once it is stored in a value (a flat one that ended up
     /// small becomes small). A flat vector keeps its room to grow in
@@ -160,12 +150,12 @@ impl Vector {
     /// or the room `filter` reserved for every item of its input when it
     /// kept half of them or more (`builtins/seq/hof.rs`, `select`).
     pub fn shrink_to_fit(&mut self) {
-        if let Repr::Flat(f) = &self.0 {
+        if let View::Flat(f) = self.view() {
             if f.items.len() <= SMALL {
                 self.demote();
             }
         }
-        if let Repr::Small(v) = &mut self.0 {
+        if let Repr::Small(v) = &mut *self.repr_mut() {
             v.shrink_to_fit();
         }
     }
@@ -176,7 +166,7 @@ impl Vector {
     pub fn heap_bytes(&self) -> usize {
         let slot = std::mem::size_of::<Value>();
         let chunks = |n: usize| n.div_ceil(64) * 64 * slot;
-        match &self.0 {
+        match &*self.repr() {
             Repr::Small(v) if v.capacity() == 0 => 0,
             Repr::Small(v) => super::shared_vec::HEADER_BYTES as usize + v.capacity() * slot,
             Repr::Flat(f) => {
@@ -191,10 +181,10 @@ impl Vector {
     /// The number of items.
     #[inline]
     pub fn len(&self) -> usize {
-        match &self.0 {
-            Repr::Small(v) => v.len(),
-            Repr::Flat(f) => f.items.len(),
-            Repr::Large(v) => v.len(),
+        match self.view() {
+            View::Small(v) => v.len(),
+            View::Flat(f) => f.items.len(),
+            View::Large(v) => v.len(),
         }
     }
 
@@ -202,7 +192,7 @@ impl Vector {
     /// [`Vector::get`] is an index, not a tree lookup.
     #[inline]
     pub fn is_contiguous(&self) -> bool {
-        !matches!(self.0, Repr::Large(_))
+        !matches!(self.view(), View::Large(_))
     }
 
     /// Whether there are no items.
@@ -214,7 +204,7 @@ impl Vector {
     /// Whether `self` and `other` are the same storage (`false` says
     /// nothing about equality).
     pub fn ptr_eq(&self, other: &Vector) -> bool {
-        match (&self.0, &other.0) {
+        match (&*self.repr(), &*other.repr()) {
             (Repr::Small(a), Repr::Small(b)) => a.len() == b.len() && (a.is_empty() || a.ptr_eq(b)),
             (Repr::Flat(a), Repr::Flat(b)) => Arc::ptr_eq(a, b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
@@ -225,10 +215,10 @@ impl Vector {
     /// The item at index `i`.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&Value> {
-        match &self.0 {
-            Repr::Small(v) => v.get(i),
-            Repr::Flat(f) => f.items.get(i),
-            Repr::Large(v) => v.get(i),
+        match self.view() {
+            View::Small(v) => v.get(i),
+            View::Flat(f) => f.items.get(i),
+            View::Large(v) => v.get(i),
         }
     }
 
@@ -237,10 +227,10 @@ impl Vector {
     /// (up to 64 items) of a tree; empty past the end. Walking a tree run
     /// by run costs one tree lookup per leaf, not one per item.
     pub fn run_from(&self, i: usize) -> &[Value] {
-        match &self.0 {
-            Repr::Small(v) => v.get(i..).unwrap_or(&[]),
-            Repr::Flat(f) => f.items.get(i..).unwrap_or(&[]),
-            Repr::Large(v) => {
+        match self.view() {
+            View::Small(v) => v.get(i..).unwrap_or(&[]),
+            View::Flat(f) => f.items.get(i..).unwrap_or(&[]),
+            View::Large(v) => {
                 if i >= v.len() {
                     return &[];
                 }
@@ -261,10 +251,10 @@ impl Vector {
     #[inline]
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
         self.unshare_items();
-        match &mut self.0 {
-            Repr::Small(v) => v.make_mut().get_mut(i),
-            Repr::Flat(f) => make_mut(f).items_mut().get_mut(i),
-            Repr::Large(v) => make_mut(v).get_mut(i),
+        match self.view_mut() {
+            ViewMut::Small(v) => v.get_mut(i),
+            ViewMut::Flat(f) => f.items_mut().get_mut(i),
+            ViewMut::Large(v) => v.get_mut(i),
         }
     }
 
@@ -277,40 +267,48 @@ impl Vector {
     /// The last item.
     #[inline]
     pub fn back(&self) -> Option<&Value> {
-        match &self.0 {
-            Repr::Small(v) => v.last(),
-            Repr::Flat(f) => f.items.last(),
-            Repr::Large(v) => v.back(),
+        match self.view() {
+            View::Small(v) => v.last(),
+            View::Flat(f) => f.items.last(),
+            View::Large(v) => v.back(),
         }
     }
 
     /// Moves a full small vector's items into a flat one before it grows.
     fn grow_one(&mut self) {
-        if let Repr::Small(v) = &mut self.0 {
-            if v.len() >= SMALL {
-                self.0 = Repr::Flat(Flat::new(v.take_vec()));
-            }
+        if matches!(self.view(), View::Small(v) if v.len() >= SMALL) {
+            self.make_flat();
+        }
+    }
+
+    /// Moves a small vector's items into a flat one.
+    fn make_flat(&mut self) {
+        let mut repr = self.repr_mut();
+        if let Repr::Small(v) = &mut *repr {
+            *repr = Repr::Flat(Flat::new(v.take_vec()));
         }
     }
 
     /// Moves a large vector that lost items back to a small one once it
     /// is down to [`DEMOTE`] items.
     fn shrunk(&mut self) {
-        if let Repr::Large(v) = &mut self.0 {
-            if v.len() <= DEMOTE {
-                let items = match Arc::get_mut(v) {
-                    Some(tree) => std::mem::take(tree).into_iter().collect(),
-                    None => v.iter().cloned().collect(),
-                };
-                self.0 = Repr::Small(items);
-            }
+        if !matches!(self.view(), View::Large(v) if v.len() <= DEMOTE) {
+            return;
+        }
+        let mut repr = self.repr_mut();
+        if let Repr::Large(v) = &mut *repr {
+            let items = match Arc::get_mut(v) {
+                Some(tree) => std::mem::take(tree).into_iter().collect(),
+                None => v.iter().cloned().collect(),
+            };
+            *repr = Repr::Small(items);
         }
     }
 
     /// Appends `x`; a small vector past the threshold becomes flat.
     #[inline]
     pub fn push_back(&mut self, x: Value) {
-        match &mut self.0 {
+        let x = match &mut *self.repr_mut() {
             Repr::Small(v) if v.len() < SMALL => {
                 if !v.is_unique() {
                     // Shared items (or the empty header): `push` copies
@@ -318,26 +316,28 @@ impl Vector {
                     // `unshare_items` charges it.
                     charge_small_copy(v.len());
                 }
-                v.push(x);
+                return v.push(x);
             }
             Repr::Flat(f) => match Arc::get_mut(f) {
-                Some(f) => f.items_mut().push(x),
-                None => self.push_flat(x),
+                Some(f) => return f.items_mut().push(x),
+                None => x,
             },
-            Repr::Large(_) => {
-                self.unshare_items();
-                if let Repr::Large(v) = &mut self.0 {
-                    make_mut(v).push_back(x);
-                }
-            }
-            Repr::Small(_) => self.push_flat(x),
-        }
+            _ => x,
+        };
+        self.push_flat(x);
     }
 
-    /// [`Vector::push_back`] onto a full small vector or a shared flat
-    /// one.
+    /// [`Vector::push_back`] onto a full small vector, a shared flat one
+    /// or a tree.
     #[cold]
     fn push_flat(&mut self, x: Value) {
+        if let View::Large(_) = self.view() {
+            self.unshare_items();
+            if let Repr::Large(v) = &mut *self.repr_mut() {
+                make_mut(v).push_back(x);
+            }
+            return;
+        }
         self.grow_one();
         match self.flat_mut() {
             Some(items) => items.push(x),
@@ -353,16 +353,13 @@ impl Vector {
     /// Removes and returns the last item.
     pub fn pop_back(&mut self) -> Option<Value> {
         self.unshare_items();
-        let x = match &mut self.0 {
+        let x = match &mut *self.repr_mut() {
             Repr::Small(v) => return v.pop(),
-            Repr::Flat(f) => {
-                let x = make_mut(f).items_mut().pop();
-                self.demote();
-                return x;
-            }
+            Repr::Flat(f) => make_mut(f).items_mut().pop(),
             Repr::Large(v) => make_mut(v).pop_back(),
         };
         self.shrunk();
+        self.demote();
         x
     }
 
@@ -379,7 +376,7 @@ impl Vector {
     #[inline]
     pub fn set(&mut self, i: usize, x: Value) -> Value {
         self.unshare_items();
-        match &mut self.0 {
+        match &mut *self.repr_mut() {
             Repr::Small(v) => std::mem::replace(&mut v.make_mut()[i], x),
             Repr::Flat(f) => std::mem::replace(&mut make_mut(f).items_mut()[i], x),
             Repr::Large(v) => make_mut(v).set(i, x),
@@ -399,15 +396,15 @@ impl Vector {
             return self.push_back(x);
         }
         self.unshare_items();
-        match &mut self.0 {
-            Repr::Small(v) if v.len() < SMALL => v.insert(i, x),
-            _ => {
-                self.grow_one();
-                self.make_tree();
-                if let Repr::Large(v) = &mut self.0 {
-                    make_mut(v).insert(i, x);
-                }
+        if let Repr::Small(v) = &mut *self.repr_mut() {
+            if v.len() < SMALL {
+                return v.insert(i, x);
             }
+        }
+        self.grow_one();
+        self.make_tree();
+        if let Repr::Large(v) = &mut *self.repr_mut() {
+            make_mut(v).insert(i, x);
         }
     }
 
@@ -415,15 +412,13 @@ impl Vector {
     /// bounds.
     pub fn remove(&mut self, i: usize) -> Value {
         self.unshare_items();
-        if i + 1 == self.len() {
-            if let Repr::Flat(_) = &self.0 {
-                if let Some(x) = self.pop_back() {
-                    return x;
-                }
+        if i + 1 == self.len() && matches!(self.view(), View::Flat(_)) {
+            if let Some(x) = self.pop_back() {
+                return x;
             }
         }
         self.make_tree();
-        let x = match &mut self.0 {
+        let x = match &mut *self.repr_mut() {
             Repr::Small(v) => return v.remove(i),
             Repr::Flat(f) => make_mut(f).items_mut().remove(i),
             Repr::Large(v) => make_mut(v).remove(i),
@@ -435,35 +430,37 @@ impl Vector {
 
     /// The items from `n` on (empty when `n` is past the end).
     pub fn skip(&self, n: usize) -> Vector {
-        match &self.0 {
-            Repr::Small(v) => Vector(Repr::Small(SharedVec::from_slice(
+        match self.view() {
+            View::Small(v) => Vector::pack(Repr::Small(SharedVec::from_slice(
                 v.get(n..).unwrap_or_default(),
             ))),
-            Repr::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => Vector(Repr::Small(
+            View::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => Vector::pack(Repr::Small(
                 SharedVec::from_slice(f.items.get(n..).unwrap_or_default()),
             )),
-            Repr::Flat(f) => Vector::from_large(f.tree().skip(n)),
-            Repr::Large(v) if v.len().saturating_sub(n) <= SMALL => {
-                Vector(Repr::Small(v.iter().skip(n).cloned().collect()))
+            View::Flat(f) => Vector::from_large(f.tree().skip(n)),
+            View::Large(v) if v.len().saturating_sub(n) <= SMALL => {
+                Vector::pack(Repr::Small(v.iter().skip(n).cloned().collect()))
             }
-            Repr::Large(v) => Vector::from_large(v.skip(n)),
+            View::Large(v) => Vector::from_large(v.skip(n)),
         }
     }
 
     /// The first `n` items (all of them when `n` is past the end).
     pub fn take(&self, n: usize) -> Vector {
-        match &self.0 {
-            Repr::Small(v) => Vector(Repr::Small(SharedVec::from_slice(&v[..n.min(v.len())]))),
-            Repr::Flat(f) if n <= SMALL => {
-                Vector(Repr::Small(SharedVec::from_slice(&f.items[..n])))
+        match self.view() {
+            View::Small(v) => {
+                Vector::pack(Repr::Small(SharedVec::from_slice(&v[..n.min(v.len())])))
             }
-            Repr::Flat(f) if n >= f.items.len() => self.clone(),
-            Repr::Flat(f) => Vector::from_large(f.tree().take(n)),
-            Repr::Large(v) if n <= SMALL => {
-                Vector(Repr::Small(v.iter().take(n).cloned().collect()))
+            View::Flat(f) if n <= SMALL => {
+                Vector::pack(Repr::Small(SharedVec::from_slice(&f.items[..n])))
             }
-            Repr::Large(v) if n >= v.len() => self.clone(),
-            Repr::Large(v) => Vector::from_large(v.take(n)),
+            View::Flat(f) if n >= f.items.len() => self.clone(),
+            View::Flat(f) => Vector::from_large(f.tree().take(n)),
+            View::Large(v) if n <= SMALL => {
+                Vector::pack(Repr::Small(v.iter().take(n).cloned().collect()))
+            }
+            View::Large(v) if n >= v.len() => self.clone(),
+            View::Large(v) => Vector::from_large(v.take(n)),
         }
     }
 
@@ -479,16 +476,13 @@ impl Vector {
     pub fn split_off(&mut self, i: usize) -> Vector {
         self.unshare_items();
         self.make_tree();
-        let right = match &mut self.0 {
+        let right = match &mut *self.repr_mut() {
             Repr::Small(v) => return Vector::from_vec(v.edit_as_vec(|left| left.split_off(i))),
-            Repr::Flat(f) => {
-                let right = Vector::from_vec(make_mut(f).items_mut().split_off(i));
-                self.demote();
-                return right;
-            }
+            Repr::Flat(f) => Vector::from_vec(make_mut(f).items_mut().split_off(i)),
             Repr::Large(v) => Vector::from_large(make_mut(v).split_off(i)),
         };
         self.shrunk();
+        self.demote();
         right
     }
 
@@ -497,18 +491,15 @@ impl Vector {
     pub fn slice(&mut self, range: Range<usize>) -> Vector {
         self.unshare_items();
         self.make_tree();
-        let removed = match &mut self.0 {
+        let removed = match &mut *self.repr_mut() {
             Repr::Small(v) => {
                 return Vector::from_vec(v.edit_as_vec(|kept| kept.drain(range).collect()))
             }
-            Repr::Flat(f) => {
-                let removed = Vector::from_vec(make_mut(f).items_mut().drain(range).collect());
-                self.demote();
-                return removed;
-            }
+            Repr::Flat(f) => Vector::from_vec(make_mut(f).items_mut().drain(range).collect()),
             Repr::Large(v) => Vector::from_large(make_mut(v).slice(range)),
         };
         self.shrunk();
+        self.demote();
         removed
     }
 
@@ -516,7 +507,7 @@ impl Vector {
     pub fn append(&mut self, other: Vector) {
         self.unshare_items();
         if self.len() + other.len() <= SMALL {
-            if let Repr::Small(v) = &mut self.0 {
+            if let Repr::Small(v) = &mut *self.repr_mut() {
                 for x in other {
                     v.push(x);
                 }
@@ -525,22 +516,20 @@ impl Vector {
         }
         // Neither a tree: the items pushed in place, flat (a flat vector
         // grows as a `Vec` does; the branch above kept small ones small).
-        if !matches!(self.0, Repr::Large(_)) && !matches!(other.0, Repr::Large(_)) {
-            if let Repr::Small(v) = &mut self.0 {
-                self.0 = Repr::Flat(Flat::new(v.take_vec()));
-            }
+        if !matches!(self.view(), View::Large(_)) && !matches!(other.view(), View::Large(_)) {
+            self.make_flat();
             match self.flat_mut() {
                 Some(items) => items.extend(other),
                 None => self.extend(other),
             }
             return;
         }
-        let mut left = match std::mem::take(&mut self.0) {
+        let mut left = match std::mem::take(self).into_repr() {
             Repr::Small(v) => Large::from(v.into_vec()),
             Repr::Flat(f) => Flat::into_tree(f),
             Repr::Large(v) => Arc::unwrap_or_clone(v),
         };
-        match other.0 {
+        match other.into_repr() {
             Repr::Small(v) => left.extend(v.into_vec()),
             Repr::Flat(f) => left.extend(f.items.iter().cloned()),
             Repr::Large(v) => left.append(Arc::unwrap_or_clone(v)),
@@ -551,7 +540,7 @@ impl Vector {
     /// Keeps the first `n` items.
     pub fn truncate(&mut self, n: usize) {
         self.unshare_items();
-        match &mut self.0 {
+        match &mut *self.repr_mut() {
             Repr::Small(v) => return v.truncate(n),
             Repr::Flat(f) => make_mut(f).items_mut().truncate(n),
             Repr::Large(v) => make_mut(v).truncate(n),
@@ -562,13 +551,13 @@ impl Vector {
 
     /// Removes every item.
     pub fn clear(&mut self) {
-        self.0 = Repr::Small(SharedVec::new());
+        *self = Vector::new();
     }
 
     /// Keeps the items `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Value) -> bool) {
         self.unshare_items();
-        match &mut self.0 {
+        match &mut *self.repr_mut() {
             Repr::Small(v) => v.retain(|x| keep(x)),
             Repr::Flat(f) => make_mut(f).items_mut().retain(|x| keep(x)),
             Repr::Large(v) => make_mut(v).retain(|x| keep(x)),
@@ -580,10 +569,10 @@ impl Vector {
     /// The items, in order.
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
-            Repr::Small(v) => Iter::Small(v.iter()),
-            Repr::Flat(f) => Iter::Small(f.items.iter()),
-            Repr::Large(v) => Iter::Large(Box::new(iter::Chunked::new(v))),
+        match self.view() {
+            View::Small(v) => Iter::Small(v.iter()),
+            View::Flat(f) => Iter::Small(f.items.iter()),
+            View::Large(v) => Iter::Large(Box::new(iter::Chunked::new(v))),
         }
     }
 
@@ -591,10 +580,10 @@ impl Vector {
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         self.unshare_items();
-        match &mut self.0 {
-            Repr::Small(v) => IterMut::Small(v.make_mut().iter_mut()),
-            Repr::Flat(f) => IterMut::Small(make_mut(f).items_mut().iter_mut()),
-            Repr::Large(v) => IterMut::Large(make_mut(v).iter_mut()),
+        match self.view_mut() {
+            ViewMut::Small(v) => IterMut::Small(v.iter_mut()),
+            ViewMut::Flat(f) => IterMut::Small(f.items_mut().iter_mut()),
+            ViewMut::Large(v) => IterMut::Large(v.iter_mut()),
         }
     }
 }

@@ -12,20 +12,21 @@ fn as_ints(v: &Vector) -> Vec<i64> {
 }
 
 fn is_small(v: &Vector) -> bool {
-    matches!(v.0, Repr::Small(_))
+    matches!(*v.repr(), Repr::Small(_))
 }
 
 fn is_flat(v: &Vector) -> bool {
-    matches!(v.0, Repr::Flat(_))
+    matches!(*v.repr(), Repr::Flat(_))
 }
 
 fn is_tree(v: &Vector) -> bool {
-    matches!(v.0, Repr::Large(_))
+    matches!(*v.repr(), Repr::Large(_))
 }
 
 #[test]
-fn a_vector_is_a_tag_and_a_pointer() {
-    assert_eq!(std::mem::size_of::<Vector>(), 16);
+fn a_vector_is_one_word() {
+    assert_eq!(std::mem::size_of::<Vector>(), 8);
+    assert_eq!(std::mem::size_of::<Option<Vector>>(), 8);
 }
 
 #[test]
@@ -386,11 +387,13 @@ fn a_shared_flat_vector_is_copied_as_a_tree_built_once() {
     std::sync::Arc::make_mut(&mut c).set(0, Value::Int(-1));
     assert!(is_tree(&b) && is_tree(&c));
     assert!(is_flat(&a), "the original keeps its items in place");
-    let Repr::Flat(f) = &a.0 else { panic!() };
+    let Repr::Flat(f) = &*a.repr() else { panic!() };
     let Some(tree) = f.tree.get() else {
         panic!("the tree is kept")
     };
-    let Repr::Large(in_c) = &c.0 else { panic!() };
+    let Repr::Large(in_c) = &*c.repr() else {
+        panic!()
+    };
     // Both copies came from the one kept tree: c's unchanged end still
     // shares its leaves (imbl copies only the path it writes).
     assert_eq!(tree.len(), 1000);
@@ -410,7 +413,7 @@ fn changing_a_flat_vector_in_place_drops_the_kept_tree() {
     assert!(is_tree(&copy), "a write to shared items makes a tree");
     assert_eq!(v[7], Value::Int(7));
     v.set(5, Value::Int(-5));
-    let Repr::Flat(f) = &v.0 else { panic!() };
+    let Repr::Flat(f) = &*v.repr() else { panic!() };
     assert!(
         f.tree.get().is_none(),
         "a stale tree would serve the next copy"
@@ -446,4 +449,81 @@ fn cutting_or_appending_flat_vectors_keeps_every_item() {
     kept.retain(|x| x.as_int().is_some_and(|i| i % 100 == 0));
     assert!(is_small(&kept));
     assert_eq!(as_ints(&kept), (0..10).map(|i| i * 100).collect::<Vec<_>>());
+}
+
+/// A vector of each representation: empty, small, flat and tree, with
+/// items that own storage (strings), so a lost or doubled count shows.
+fn every_kind() -> Vec<Vector> {
+    let strs = |r: Range<i64>| -> Vector { r.map(|i| Value::string(i.to_string())).collect() };
+    let tree = strs(0..200).skip(1);
+    assert!(is_tree(&tree));
+    let kinds = vec![Vector::new(), strs(0..5), strs(0..200), tree];
+    assert!(is_small(&kinds[1]) && is_flat(&kinds[2]));
+    kinds
+}
+
+#[test]
+fn every_kind_clones_writes_and_drops_shared_or_not() {
+    for v in every_kind() {
+        for shared in [false, true] {
+            let mut v = v.clone();
+            let keep = shared.then(|| v.clone());
+            let before: Vec<Value> = v.iter().cloned().collect();
+            let copy = v.clone();
+            assert!(copy.ptr_eq(&v) && copy.addr() == v.addr());
+            v.push_back(Value::Int(-1));
+            if !before.is_empty() {
+                v.set(0, Value::Int(-2));
+                *v.get_mut(0).expect("an item") = Value::Int(-3);
+            }
+            for x in v.iter_mut() {
+                if x.as_int() == Some(-1) {
+                    *x = Value::Int(-4);
+                }
+            }
+            assert_eq!(v.back(), Some(&Value::Int(-4)));
+            assert_eq!(v.len(), before.len() + 1);
+            assert_eq!(copy.iter().cloned().collect::<Vec<_>>(), before);
+            if let Some(keep) = keep {
+                assert_eq!(keep.iter().cloned().collect::<Vec<_>>(), before);
+            }
+            drop(copy);
+            assert_eq!(v.pop_back(), Some(Value::Int(-4)));
+        }
+    }
+}
+
+#[test]
+fn a_write_that_panics_leaves_the_vector_whole() {
+    for v in every_kind() {
+        for shared in [false, true] {
+            let mut v = v.clone();
+            let keep = shared.then(|| v.clone());
+            let before: Vec<Value> = v.iter().cloned().collect();
+            let mut seen = 0;
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                v.retain(|_| {
+                    seen += 1;
+                    assert!(seen < 3, "in a write");
+                    true
+                })
+            }));
+            assert_eq!(caught.is_err(), before.len() >= 3);
+            // Whatever the write left, the vector is one to use and drop.
+            assert_eq!(v.iter().count(), v.len());
+            v.push_back(Value::Int(-1));
+            assert_eq!(v.back(), Some(&Value::Int(-1)));
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                v.extend((0..3).map(|i| {
+                    assert!(i < 2, "in an iterator");
+                    Value::Int(i)
+                }))
+            }));
+            assert!(caught.is_err());
+            assert_eq!(v.iter().count(), v.len());
+            if let Some(keep) = keep {
+                assert_eq!(keep.iter().cloned().collect::<Vec<_>>(), before);
+            }
+        }
+    }
 }

@@ -4,21 +4,10 @@
 use std::ops::{Index, IndexMut};
 use std::sync::Arc;
 
-use super::{IntoIter, Iter, Repr, Vector, SMALL};
+use super::{IntoIter, Iter, Repr, Vector, View, ViewMut, SMALL};
 use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
-
-impl Clone for Repr {
-    #[inline]
-    fn clone(&self) -> Repr {
-        match self {
-            Repr::Small(v) => Repr::Small(v.clone()),
-            Repr::Large(v) => Repr::Large(v.clone()),
-            Repr::Flat(f) => Repr::Flat(f.clone()),
-        }
-    }
-}
 
 impl Default for Repr {
     fn default() -> Repr {
@@ -29,10 +18,10 @@ impl Default for Repr {
 impl Index<usize> for Vector {
     type Output = Value;
     fn index(&self, i: usize) -> &Value {
-        match &self.0 {
-            Repr::Small(v) => &v[i],
-            Repr::Flat(f) => &f.items[i],
-            Repr::Large(v) => &v[i],
+        match self.view() {
+            View::Small(v) => &v[i],
+            View::Flat(f) => &f.items[i],
+            View::Large(v) => &v[i],
         }
     }
 }
@@ -40,10 +29,10 @@ impl Index<usize> for Vector {
 impl IndexMut<usize> for Vector {
     fn index_mut(&mut self, i: usize) -> &mut Value {
         self.unshare_items();
-        match &mut self.0 {
-            Repr::Small(v) => &mut v.make_mut()[i],
-            Repr::Flat(f) => &mut make_mut(f).items_mut()[i],
-            Repr::Large(v) => &mut make_mut(v)[i],
+        match self.view_mut() {
+            ViewMut::Small(v) => &mut v[i],
+            ViewMut::Flat(f) => &mut f.items_mut()[i],
+            ViewMut::Large(v) => &mut v[i],
         }
     }
 }
@@ -80,15 +69,17 @@ impl Extend<Value> for Vector {
     fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
         let mut iter = iter.into_iter();
         self.unshare_items();
-        if let Repr::Small(v) = &mut self.0 {
-            let (lower, _) = iter.size_hint();
-            if v.is_empty() && lower > 0 && lower <= SMALL {
-                *v = SharedVec::with_capacity(lower);
-            }
-            while v.len() < SMALL {
-                match iter.next() {
-                    Some(x) => v.push(x),
-                    None => return,
+        if let View::Small(_) = self.view() {
+            if let Repr::Small(v) = &mut *self.repr_mut() {
+                let (lower, _) = iter.size_hint();
+                if v.is_empty() && lower > 0 && lower <= SMALL {
+                    *v = SharedVec::with_capacity(lower);
+                }
+                while v.len() < SMALL {
+                    match iter.next() {
+                        Some(x) => v.push(x),
+                        None => return,
+                    }
                 }
             }
             // Full: whatever comes next makes it flat.
@@ -100,7 +91,7 @@ impl Extend<Value> for Vector {
         if let Some(items) = self.flat_mut() {
             return items.extend(iter);
         }
-        if let Repr::Large(v) = &mut self.0 {
+        if let Repr::Large(v) = &mut *self.repr_mut() {
             make_mut(v).extend(iter);
         }
     }
@@ -110,7 +101,7 @@ impl IntoIterator for Vector {
     type Item = Value;
     type IntoIter = IntoIter;
     fn into_iter(self) -> IntoIter {
-        match self.0 {
+        match self.into_repr() {
             Repr::Small(v) => IntoIter::Small(v.into_vec().into_iter()),
             Repr::Flat(f) => match Arc::try_unwrap(f) {
                 Ok(f) => IntoIter::Small(f.take_items().into_iter()),

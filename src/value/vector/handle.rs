@@ -1,0 +1,309 @@
+//! The handle of a [`Vector`]: one word, so that a `Value` is a tag and
+//! one word (`value/mod.rs`), as a `Map` is (`map/handle.rs`).
+//!
+//! The word is a tagged pointer: the low two bits name the representation
+//! ([`Repr`]: small, flat, tree) and the rest points at the storage: a
+//! [`SharedVec`]'s header (small) or the value in an `Arc`'s allocation
+//! (`Arc::into_raw`: flat and tree), all 8-aligned (checked below). It is
+//! never null: an empty vector is a small one over `SharedVec`'s shared
+//! empty header (`SharedVec::new`), and a small vector's tag is 0, so its
+//! word is its header's address as is.
+//!
+//! Everything unsafe about the handle is here. The rest of the module
+//! sees [`Repr`], the handle unpacked: by value ([`Vector::pack`],
+//! [`Vector::into_repr`]), borrowed for reading ([`Vector::repr`]: a
+//! [`Borrowed`] copy never dropped; [`Vector::view`]: the parts as
+//! references that live as long as the vector's borrow), or to change
+//! ([`Vector::repr_mut`]: a guard that packs what it holds back into the
+//! handle when dropped, unwinding included; [`Vector::view_mut`]: the
+//! parts made unique, as mutable references that live as long as the
+//! vector's borrow).
+
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use super::{Flat, Large, Repr};
+use crate::value::shared_vec::{SharedVec, HEADER_ALIGN};
+use crate::value::unique::make_mut;
+use crate::value::Value;
+
+const KIND: usize = 0b11;
+const SMALL: usize = 0;
+const FLAT: usize = 1;
+const LARGE: usize = 2;
+
+// The tag needs two free low bits in every pointer a vector keeps.
+const _: () = {
+    assert!(HEADER_ALIGN > KIND);
+    assert!(std::mem::align_of::<Flat>() > KIND);
+    assert!(std::mem::align_of::<Large>() > KIND);
+};
+
+/// A persistent vector of values: small ones contiguous, large ones flat
+/// or an imbl RRB tree (module docs of `vector`).
+pub struct Vector {
+    /// The tagged pointer of the module docs, which owns one count of the
+    /// storage it points at.
+    ptr: NonNull<u8>,
+    _owns: PhantomData<Repr>,
+}
+
+// SAFETY: a `Vector` owns what its `Repr` would (one count of a
+// `SharedVec` or an `Arc`), and `Repr` is `Send` and `Sync` (checked here).
+unsafe impl Send for Vector {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Vector {}
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Repr>();
+};
+
+/// An `Arc`'s value pointer, its count kept.
+#[inline(always)]
+fn arc_raw<T>(a: Arc<T>) -> NonNull<u8> {
+    // SAFETY: `Arc::into_raw` is never null.
+    unsafe { NonNull::new_unchecked(Arc::into_raw(a).cast_mut().cast()) }
+}
+
+/// The word of `SharedVec::new()`: the shared empty header, tagged small
+/// (tag 0). Like `SharedVec::new`, it owns a count it did not add (that
+/// header's count starts high and is never freed).
+#[inline(always)]
+fn empty_word() -> NonNull<u8> {
+    SharedVec::<Value>::new().into_raw()
+}
+
+impl Vector {
+    /// The handle of `repr`, which moves into it.
+    #[inline(always)]
+    pub(super) fn pack(repr: Repr) -> Vector {
+        let (raw, tag) = match repr {
+            Repr::Small(v) => (v.into_raw(), SMALL),
+            Repr::Flat(f) => (arc_raw(f), FLAT),
+            Repr::Large(t) => (arc_raw(t), LARGE),
+        };
+        // SAFETY: the tag bits were free (8-aligned, checked above), so
+        // the tagged pointer is not null either.
+        let ptr = unsafe { NonNull::new_unchecked(raw.as_ptr().map_addr(|a| a | tag)) };
+        Vector {
+            ptr,
+            _owns: PhantomData,
+        }
+    }
+
+    /// The untagged pointer and the tag.
+    #[inline(always)]
+    fn parts(&self) -> (NonNull<u8>, usize) {
+        let tag = self.ptr.as_ptr().addr() & KIND;
+        // SAFETY: the untagged pointer is the storage's (`pack`), not null.
+        let raw = unsafe { NonNull::new_unchecked(self.ptr.as_ptr().map_addr(|a| a & !KIND)) };
+        (raw, tag)
+    }
+
+    /// The `Repr` this handle stands for, owning what the handle owns:
+    /// the caller makes sure exactly one of the two is dropped.
+    ///
+    /// # Safety
+    /// As said: the handle and the result must not both be dropped.
+    #[inline(always)]
+    unsafe fn read(&self) -> Repr {
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, the pointer came from `pack` of the
+        // kind the tag names, and owns one count.
+        unsafe {
+            match tag {
+                SMALL => Repr::Small(SharedVec::from_raw(raw)),
+                FLAT => Repr::Flat(Arc::from_raw(raw.as_ptr().cast::<Flat>())),
+                _ => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Large>())),
+            }
+        }
+    }
+
+    /// The `Repr` of this handle, moved out of it.
+    #[inline(always)]
+    pub(super) fn into_repr(self) -> Repr {
+        let me = ManuallyDrop::new(self);
+        // SAFETY: the handle is not dropped.
+        unsafe { me.read() }
+    }
+
+    /// This handle's `Repr`, to read.
+    #[inline(always)]
+    pub(super) fn repr(&self) -> Borrowed<'_> {
+        // SAFETY: a `Borrowed` is never dropped.
+        Borrowed(ManuallyDrop::new(unsafe { self.read() }), PhantomData)
+    }
+
+    /// The parts of this vector, borrowed as long as it is.
+    #[inline(always)]
+    pub(super) fn view(&self) -> View<'_> {
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, `raw` is the storage of the kind the
+        // tag names, kept alive by the count this vector owns and
+        // unchanged (changes need `&mut self`) for as long as it is
+        // borrowed; the handle made from it is never dropped, and the
+        // slice it derefs to is in the allocation, not in the handle.
+        unsafe {
+            match tag {
+                SMALL => {
+                    let v = ManuallyDrop::new(SharedVec::<Value>::from_raw(raw));
+                    View::Small(&*(&**v as *const [Value]))
+                }
+                FLAT => View::Flat(&*raw.as_ptr().cast::<Flat>()),
+                _ => View::Large(&*raw.as_ptr().cast::<Large>()),
+            }
+        }
+    }
+
+    /// This handle's `Repr`, to change: packed back into it when the
+    /// guard is dropped (the vector is the empty one meanwhile, so a guard
+    /// leaked leaks the storage but leaves no dangling handle).
+    #[inline(always)]
+    pub(super) fn repr_mut(&mut self) -> ReprMut<'_> {
+        // SAFETY: ownership moves to the guard, the handle set to the
+        // empty vector's word (which owns nothing to give back).
+        let repr = ManuallyDrop::new(unsafe { self.read() });
+        self.ptr = empty_word();
+        ReprMut { vector: self, repr }
+    }
+
+    /// The parts of this vector, each made its storage's only holder
+    /// first (copied when shared, as `SharedVec::make_mut` and
+    /// `unique::make_mut` do; charging for that is the caller's,
+    /// `Vector::unshare_items`), to change for as long as the vector is
+    /// borrowed.
+    #[inline(always)]
+    pub(super) fn view_mut(&mut self) -> ViewMut<'_> {
+        let part = match &mut *self.repr_mut() {
+            Repr::Small(v) => RawPart::Small(v.make_mut()),
+            Repr::Flat(f) => RawPart::Flat(make_mut(f)),
+            Repr::Large(t) => RawPart::Large(make_mut(t)),
+        };
+        // SAFETY: each part is in the storage (the `SharedVec`'s or the
+        // `Arc`'s allocation), which the guard's drop packed back into the
+        // handle without moving it; this vector is now its only holder,
+        // so nothing else reads or writes it while the vector is borrowed
+        // mutably, as the result is.
+        unsafe {
+            match part {
+                RawPart::Small(p) => ViewMut::Small(&mut *p),
+                RawPart::Flat(p) => ViewMut::Flat(&mut *p),
+                RawPart::Large(p) => ViewMut::Large(&mut *p),
+            }
+        }
+    }
+
+    /// The address of the storage (the empty vectors share one).
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.parts().0.as_ptr().addr()
+    }
+}
+
+impl Clone for Vector {
+    /// Adds a count to the storage; the copy is the same word.
+    #[inline]
+    fn clone(&self) -> Vector {
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, `raw` is the storage of the kind the
+        // tag names, alive; the count added is the copy's.
+        unsafe {
+            match tag {
+                SMALL => {
+                    let v = ManuallyDrop::new(SharedVec::<Value>::from_raw(raw));
+                    _ = SharedVec::clone(&v).into_raw();
+                }
+                FLAT => Arc::increment_strong_count(raw.as_ptr().cast::<Flat>()),
+                _ => Arc::increment_strong_count(raw.as_ptr().cast::<Large>()),
+            }
+        }
+        Vector {
+            ptr: self.ptr,
+            _owns: PhantomData,
+        }
+    }
+}
+
+impl Drop for Vector {
+    #[inline]
+    fn drop(&mut self) {
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, `raw` is the storage of the kind the
+        // tag names, of which this vector owns one count, given back here
+        // once.
+        unsafe {
+            match tag {
+                SMALL => drop(SharedVec::<Value>::from_raw(raw)),
+                FLAT => Arc::decrement_strong_count(raw.as_ptr().cast::<Flat>()),
+                _ => Arc::decrement_strong_count(raw.as_ptr().cast::<Large>()),
+            }
+        }
+    }
+}
+
+/// A vector's `Repr` read out of its handle and never dropped
+/// ([`Vector::repr`]).
+pub(super) struct Borrowed<'a>(ManuallyDrop<Repr>, PhantomData<&'a Vector>);
+
+impl Deref for Borrowed<'_> {
+    type Target = Repr;
+    #[inline(always)]
+    fn deref(&self) -> &Repr {
+        &self.0
+    }
+}
+
+/// A vector's parts, borrowed from it ([`Vector::view`]).
+pub(super) enum View<'a> {
+    Small(&'a [Value]),
+    Flat(&'a Flat),
+    Large(&'a Large),
+}
+
+/// A vector's parts, unique, to change ([`Vector::view_mut`]).
+pub(super) enum ViewMut<'a> {
+    Small(&'a mut [Value]),
+    Flat(&'a mut Flat),
+    Large(&'a mut Large),
+}
+
+/// [`ViewMut`]'s parts before the guard that made them is dropped.
+enum RawPart {
+    Small(*mut [Value]),
+    Flat(*mut Flat),
+    Large(*mut Large),
+}
+
+/// A vector's `Repr` to change ([`Vector::repr_mut`]).
+pub(super) struct ReprMut<'a> {
+    vector: &'a mut Vector,
+    repr: ManuallyDrop<Repr>,
+}
+
+impl Deref for ReprMut<'_> {
+    type Target = Repr;
+    #[inline(always)]
+    fn deref(&self) -> &Repr {
+        &self.repr
+    }
+}
+
+impl DerefMut for ReprMut<'_> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Repr {
+        &mut self.repr
+    }
+}
+
+impl Drop for ReprMut<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        // SAFETY: taken once, here; the vector's handle is the empty word
+        // (`repr_mut`), which owns nothing and is overwritten.
+        let repr = unsafe { ManuallyDrop::take(&mut self.repr) };
+        self.vector.ptr = ManuallyDrop::new(Vector::pack(repr)).ptr;
+    }
+}
