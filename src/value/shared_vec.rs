@@ -47,7 +47,10 @@ fn overflow() -> ! {
 
 /// A reference-counted array in one allocation (module docs), with
 /// `extra` in its header. Never empty of allocation: a `SharedVec` always
-/// points at a header.
+/// points at a header. Transparent: the handle is its header pointer, so
+/// a small vector's handle, that pointer tagged 0, can be lent as one
+/// (`vector/handle.rs`).
+#[repr(transparent)]
 pub(crate) struct SharedVec<T, H = ()> {
     ptr: NonNull<Header<H>>,
     _items: PhantomData<T>,

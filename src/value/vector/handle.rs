@@ -7,7 +7,9 @@
 //! (`Arc::into_raw`: flat and tree), all 8-aligned (checked below). It is
 //! never null: an empty vector is a small one over `SharedVec`'s shared
 //! empty header (`SharedVec::new`), and a small vector's tag is 0, so its
-//! word is its header's address as is.
+//! word is its header's address as is: the word *is* the `SharedVec`
+//! (transparent over that pointer), lent as one to write a small vector
+//! in place ([`Vector::small_mut`]) without unpacking anything.
 //!
 //! Everything unsafe about the handle is here. The rest of the module
 //! sees [`Repr`], the handle unpacked: by value ([`Vector::pack`],
@@ -17,7 +19,8 @@
 //! ([`Vector::repr_mut`]: a guard that packs what it holds back into the
 //! handle when dropped, unwinding included; [`Vector::view_mut`]: the
 //! parts made unique, as mutable references that live as long as the
-//! vector's borrow).
+//! vector's borrow; [`Vector::small_mut`]: a small vector's `SharedVec`,
+//! the handle itself).
 
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -94,6 +97,39 @@ impl Vector {
         }
     }
 
+    /// Whether this is a small vector (its word a `SharedVec`'s).
+    #[inline(always)]
+    fn is_small(&self) -> bool {
+        self.ptr.as_ptr().addr() & KIND == SMALL
+    }
+
+    /// A small vector's items as the `SharedVec` its word is, to change in
+    /// place; `None` for flat and tree vectors.
+    #[inline(always)]
+    pub(super) fn small_mut(&mut self) -> Option<&mut SharedVec<Value>> {
+        if !self.is_small() {
+            return None;
+        }
+        // SAFETY: small.
+        Some(unsafe { self.as_small_mut() })
+    }
+
+    /// A small vector's word as its `SharedVec`.
+    ///
+    /// # Safety
+    /// The vector is small.
+    #[inline(always)]
+    unsafe fn as_small_mut(&mut self) -> &mut SharedVec<Value> {
+        debug_assert!(self.is_small());
+        // SAFETY: `SharedVec` is transparent over its header pointer, a
+        // `NonNull` as `ptr` is, and a small vector's word is that pointer
+        // with tag 0, owning the count the `SharedVec` would. Whatever the
+        // `SharedVec` becomes through this borrow (grown, copied on write,
+        // replaced) is again a header pointer owning a count, 8-aligned:
+        // tag 0, a small vector's word.
+        unsafe { &mut *(&raw mut self.ptr).cast::<SharedVec<Value>>() }
+    }
+
     /// The untagged pointer and the tag.
     #[inline(always)]
     fn parts(&self) -> (NonNull<u8>, usize) {
@@ -140,18 +176,19 @@ impl Vector {
     /// The parts of this vector, borrowed as long as it is.
     #[inline(always)]
     pub(super) fn view(&self) -> View<'_> {
+        if self.is_small() {
+            // SAFETY: small: the word is the `SharedVec` (`as_small_mut`),
+            // borrowed here as long as the vector is.
+            let v = unsafe { &*(&raw const self.ptr).cast::<SharedVec<Value>>() };
+            return View::Small(v);
+        }
         let (raw, tag) = self.parts();
         // SAFETY: by the invariant, `raw` is the storage of the kind the
         // tag names, kept alive by the count this vector owns and
         // unchanged (changes need `&mut self`) for as long as it is
-        // borrowed; the handle made from it is never dropped, and the
-        // slice it derefs to is in the allocation, not in the handle.
+        // borrowed.
         unsafe {
             match tag {
-                SMALL => {
-                    let v = ManuallyDrop::new(SharedVec::<Value>::from_raw(raw));
-                    View::Small(&*(&**v as *const [Value]))
-                }
                 FLAT => View::Flat(&*raw.as_ptr().cast::<Flat>()),
                 _ => View::Large(&*raw.as_ptr().cast::<Large>()),
             }
@@ -177,6 +214,10 @@ impl Vector {
     /// borrowed.
     #[inline(always)]
     pub(super) fn view_mut(&mut self) -> ViewMut<'_> {
+        if self.is_small() {
+            // SAFETY: small.
+            return ViewMut::Small(unsafe { self.as_small_mut() }.make_mut());
+        }
         let part = match &mut *self.repr_mut() {
             Repr::Small(v) => RawPart::Small(v.make_mut()),
             Repr::Flat(f) => RawPart::Flat(make_mut(f)),

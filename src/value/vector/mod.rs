@@ -155,7 +155,7 @@ impl Vector {
                 self.demote();
             }
         }
-        if let Repr::Small(v) = &mut *self.repr_mut() {
+        if let Some(v) = self.small_mut() {
             v.shrink_to_fit();
         }
     }
@@ -308,8 +308,8 @@ impl Vector {
     /// Appends `x`; a small vector past the threshold becomes flat.
     #[inline]
     pub fn push_back(&mut self, x: Value) {
-        let x = match &mut *self.repr_mut() {
-            Repr::Small(v) if v.len() < SMALL => {
+        if let Some(v) = self.small_mut() {
+            if v.len() < SMALL {
                 if !v.is_unique() {
                     // Shared items (or the empty header): `push` copies
                     // them with room for `x`; the copy is charged as
@@ -318,12 +318,11 @@ impl Vector {
                 }
                 return v.push(x);
             }
-            Repr::Flat(f) => match Arc::get_mut(f) {
-                Some(f) => return f.items_mut().push(x),
-                None => x,
-            },
-            _ => x,
-        };
+        } else if let Repr::Flat(f) = &mut *self.repr_mut() {
+            if let Some(f) = Arc::get_mut(f) {
+                return f.items_mut().push(x);
+            }
+        }
         self.push_flat(x);
     }
 
@@ -376,6 +375,9 @@ impl Vector {
     #[inline]
     pub fn set(&mut self, i: usize, x: Value) -> Value {
         self.unshare_items();
+        if let Some(v) = self.small_mut() {
+            return std::mem::replace(&mut v.make_mut()[i], x);
+        }
         match &mut *self.repr_mut() {
             Repr::Small(v) => std::mem::replace(&mut v.make_mut()[i], x),
             Repr::Flat(f) => std::mem::replace(&mut make_mut(f).items_mut()[i], x),

@@ -69,17 +69,15 @@ impl Extend<Value> for Vector {
     fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
         let mut iter = iter.into_iter();
         self.unshare_items();
-        if let View::Small(_) = self.view() {
-            if let Repr::Small(v) = &mut *self.repr_mut() {
-                let (lower, _) = iter.size_hint();
-                if v.is_empty() && lower > 0 && lower <= SMALL {
-                    *v = SharedVec::with_capacity(lower);
-                }
-                while v.len() < SMALL {
-                    match iter.next() {
-                        Some(x) => v.push(x),
-                        None => return,
-                    }
+        if let Some(v) = self.small_mut() {
+            let (lower, _) = iter.size_hint();
+            if v.is_empty() && lower > 0 && lower <= SMALL {
+                *v = SharedVec::with_capacity(lower);
+            }
+            while v.len() < SMALL {
+                match iter.next() {
+                    Some(x) => v.push(x),
+                    None => return,
                 }
             }
             // Full: whatever comes next makes it flat.
