@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::{Large, Repr, Vector, View, ViewMut, SMALL};
+use super::{Large, Repr, Vector, View, SMALL};
 use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
@@ -150,20 +150,11 @@ impl Vector {
     /// holds, to change in place; `None` for a tree or shared items (no
     /// copy is made).
     pub fn unique_items_mut(&mut self) -> Option<&mut [Value]> {
-        let unique = match &*self.repr() {
-            Repr::Small(v) => v.is_unique(),
-            Repr::Flat(f) => Arc::strong_count(f) == 1 && Arc::weak_count(f) == 0,
-            Repr::Large(_) => false,
-        };
-        if !unique {
-            return None;
+        if let View::Small(_) = self.view() {
+            let v = self.small_mut()?;
+            return v.is_unique().then(|| v.make_mut());
         }
-        // Unique: nothing is copied.
-        match self.view_mut() {
-            ViewMut::Small(v) => Some(v),
-            ViewMut::Flat(f) => Some(f.items_mut().as_mut_slice()),
-            ViewMut::Large(_) => None,
-        }
+        self.unique_flat_mut().map(|f| f.items_mut().as_mut_slice())
     }
 
     /// The items of a flat vector, to change in place ([`Vector::unshare_items`]
@@ -172,12 +163,6 @@ impl Vector {
     #[inline]
     pub(super) fn flat_mut(&mut self) -> Option<&mut Vec<Value>> {
         self.unshare_items();
-        if !matches!(self.view(), View::Flat(_)) {
-            return None;
-        }
-        match self.view_mut() {
-            ViewMut::Flat(f) => Some(f.items_mut()),
-            _ => None,
-        }
+        self.unique_flat_mut().map(Flat::items_mut)
     }
 }

@@ -20,7 +20,8 @@
 //! handle when dropped, unwinding included; [`Vector::view_mut`]: the
 //! parts made unique, as mutable references that live as long as the
 //! vector's borrow; [`Vector::small_mut`]: a small vector's `SharedVec`,
-//! the handle itself).
+//! the handle itself; [`Vector::unique_flat_mut`]: an unshared flat
+//! vector's storage).
 
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 
 use super::{Flat, Large, Repr};
 use crate::value::shared_vec::{SharedVec, HEADER_ALIGN};
-use crate::value::unique::make_mut;
+use crate::value::unique::{get_mut, make_mut};
 use crate::value::Value;
 
 const KIND: usize = 0b11;
@@ -112,6 +113,27 @@ impl Vector {
         }
         // SAFETY: small.
         Some(unsafe { self.as_small_mut() })
+    }
+
+    /// A flat vector's storage when this vector is its only holder
+    /// (`unique::get_mut`), to change in place; `None` for a shared one
+    /// (nothing is copied), a small one or a tree.
+    #[inline(always)]
+    pub(super) fn unique_flat_mut(&mut self) -> Option<&mut Flat> {
+        let (raw, tag) = self.parts();
+        if tag != FLAT {
+            return None;
+        }
+        // SAFETY: flat: `raw` came from `Arc::into_raw` of an `Arc<Flat>`
+        // whose count this vector owns; the copy made of it is never
+        // dropped.
+        let mut arc = ManuallyDrop::new(unsafe { Arc::from_raw(raw.as_ptr().cast::<Flat>()) });
+        let flat: *mut Flat = get_mut(&mut arc)?;
+        // SAFETY: the `Flat` is in the `Arc`'s allocation, not in the copy
+        // of its handle, and this vector is its only holder: nothing else
+        // reads or writes it while the vector is borrowed mutably, as the
+        // result is.
+        Some(unsafe { &mut *flat })
     }
 
     /// A small vector's word as its `SharedVec`.

@@ -318,10 +318,8 @@ impl Vector {
                 }
                 return v.push(x);
             }
-        } else if let Repr::Flat(f) = &mut *self.repr_mut() {
-            if let Some(f) = Arc::get_mut(f) {
-                return f.items_mut().push(x);
-            }
+        } else if let Some(f) = self.unique_flat_mut() {
+            return f.items_mut().push(x);
         }
         self.push_flat(x);
     }

@@ -469,8 +469,9 @@ fn every_kind_clones_writes_and_drops_shared_or_not() {
             let mut v = v.clone();
             let keep = shared.then(|| v.clone());
             let before: Vec<Value> = v.iter().cloned().collect();
-            let copy = v.clone();
+            let mut copy = v.clone();
             assert!(copy.ptr_eq(&v) && copy.addr() == v.addr());
+            assert!(copy.unique_items_mut().is_none(), "shared");
             v.push_back(Value::Int(-1));
             if !before.is_empty() {
                 v.set(0, Value::Int(-2));
@@ -483,6 +484,7 @@ fn every_kind_clones_writes_and_drops_shared_or_not() {
             }
             assert_eq!(v.back(), Some(&Value::Int(-4)));
             assert_eq!(v.len(), before.len() + 1);
+            assert_eq!(v.unique_items_mut().is_some(), !is_tree(&v));
             assert_eq!(copy.iter().cloned().collect::<Vec<_>>(), before);
             if let Some(keep) = keep {
                 assert_eq!(keep.iter().cloned().collect::<Vec<_>>(), before);
