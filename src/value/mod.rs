@@ -28,6 +28,7 @@ pub(crate) mod keyword;
 pub(crate) mod lazy;
 pub(crate) mod map;
 pub(crate) mod order;
+pub(crate) mod packed;
 pub(crate) mod regex;
 pub(crate) mod returned;
 pub(crate) mod serial;

@@ -11,8 +11,10 @@
 //! in an `Arc`'s allocation (`Arc::into_raw`: large and sorted maps), all
 //! 8-aligned (checked below).
 //!
-//! Everything unsafe about maps is here. The rest of the module sees
-//! [`Repr`], the handle unpacked: by value ([`Map::pack`],
+//! Everything unsafe about maps is here (and in `value/packed.rs`, the
+//! guard and borrowed copy shared with vectors' handles, [`Packed`]).
+//! The rest of the module sees [`Repr`], the handle unpacked: by value
+//! ([`Map::pack`],
 //! [`Map::into_repr`]), borrowed for reading ([`Map::repr`]: a [`Borrowed`]
 //! copy never dropped; [`Map::view`]: the parts as references that live
 //! as long as the map's borrow), or to change ([`Map::repr_mut`]: a guard
@@ -21,11 +23,11 @@
 
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
-use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::{Entries, Fields, Ordered, Repr, Shape, Sorted};
+use crate::value::packed::{Borrowed, Packed, ReprMut};
 use crate::value::shared_vec::HEADER_ALIGN;
 use crate::value::Value;
 
@@ -108,46 +110,6 @@ impl Map {
         _owns: PhantomData,
     };
 
-    /// The handle of `repr`, which moves into it.
-    #[inline(always)]
-    pub(super) fn pack(repr: Repr) -> Map {
-        let (raw, tag) = match repr {
-            Repr::Empty => return Map::EMPTY,
-            Repr::Small(v, f) => (v.into_raw(), SMALL | flag(f)),
-            Repr::Record(v, f) => (v.into_raw(), RECORD | flag(f)),
-            Repr::Large(m, f) => (arc_raw(m), LARGE | flag(f)),
-            Repr::Sorted(m) => (arc_raw(m), SORTED),
-        };
-        Map {
-            ptr: raw.as_ptr().map_addr(|a| a | tag),
-            _owns: PhantomData,
-        }
-    }
-
-    /// The `Repr` this handle stands for, owning what the handle owns:
-    /// the caller makes sure exactly one of the two is dropped.
-    ///
-    /// # Safety
-    /// As said: the handle and the result must not both be dropped.
-    #[inline(always)]
-    unsafe fn read(&self) -> Repr {
-        if self.ptr.is_null() {
-            return Repr::Empty;
-        }
-        let (raw, tag) = self.parts();
-        let f = tag & FLAG != 0;
-        // SAFETY: by the invariant, the pointer came from `pack` of the
-        // kind the tag names, and owns one count.
-        unsafe {
-            match tag & KIND {
-                SMALL => Repr::Small(Entries::from_raw(raw), f),
-                RECORD => Repr::Record(Fields::from_raw(raw), f),
-                LARGE => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Ordered>()), f),
-                _ => Repr::Sorted(Arc::from_raw(raw.as_ptr().cast::<Sorted>())),
-            }
-        }
-    }
-
     /// The `Repr` of this handle, moved out of it.
     #[inline(always)]
     pub(super) fn into_repr(self) -> Repr {
@@ -158,9 +120,8 @@ impl Map {
 
     /// This handle's `Repr`, to read.
     #[inline(always)]
-    pub(super) fn repr(&self) -> Borrowed<'_> {
-        // SAFETY: a `Borrowed` is never dropped.
-        Borrowed(ManuallyDrop::new(unsafe { self.read() }), PhantomData)
+    pub(super) fn repr(&self) -> Borrowed<'_, Map> {
+        Borrowed::of(self)
     }
 
     /// The untagged pointer and the tag, of a map not empty.
@@ -202,14 +163,10 @@ impl Map {
     }
 
     /// This handle's `Repr`, to change: packed back into it when the
-    /// guard is dropped (the map is empty meanwhile, so a guard leaked
-    /// leaks the storage but leaves no dangling handle).
+    /// guard is dropped (the map is empty meanwhile: `packed.rs`).
     #[inline(always)]
-    pub(super) fn repr_mut(&mut self) -> ReprMut<'_> {
-        // SAFETY: ownership moves to the guard, the handle set empty.
-        let repr = ManuallyDrop::new(unsafe { self.read() });
-        self.ptr = std::ptr::null_mut();
-        ReprMut { map: self, repr }
+    pub(super) fn repr_mut(&mut self) -> ReprMut<'_, Map> {
+        ReprMut::of(self)
     }
 
     /// The entries of a small map, the values of a record or the ordered
@@ -265,6 +222,57 @@ impl Map {
     #[inline]
     pub(super) fn same_storage(&self, other: &Map) -> bool {
         self.ptr.addr() & !FLAG == other.ptr.addr() & !FLAG
+    }
+}
+
+// SAFETY: `read` and `pack` are each other's inverse, moving the count
+// the word owns; the vacant word is null (the empty map), which owns
+// nothing; `refill` writes a word over it without dropping.
+unsafe impl Packed for Map {
+    type Repr = Repr;
+
+    #[inline(always)]
+    fn pack(repr: Repr) -> Map {
+        let (raw, tag) = match repr {
+            Repr::Empty => return Map::EMPTY,
+            Repr::Small(v, f) => (v.into_raw(), SMALL | flag(f)),
+            Repr::Record(v, f) => (v.into_raw(), RECORD | flag(f)),
+            Repr::Large(m, f) => (arc_raw(m), LARGE | flag(f)),
+            Repr::Sorted(m) => (arc_raw(m), SORTED),
+        };
+        Map {
+            ptr: raw.as_ptr().map_addr(|a| a | tag),
+            _owns: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn read(&self) -> Repr {
+        if self.ptr.is_null() {
+            return Repr::Empty;
+        }
+        let (raw, tag) = self.parts();
+        let f = tag & FLAG != 0;
+        // SAFETY: by the invariant, the pointer came from `pack` of the
+        // kind the tag names, and owns one count.
+        unsafe {
+            match tag & KIND {
+                SMALL => Repr::Small(Entries::from_raw(raw), f),
+                RECORD => Repr::Record(Fields::from_raw(raw), f),
+                LARGE => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Ordered>()), f),
+                _ => Repr::Sorted(Arc::from_raw(raw.as_ptr().cast::<Sorted>())),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn vacate(&mut self) {
+        self.ptr = std::ptr::null_mut();
+    }
+
+    #[inline(always)]
+    unsafe fn refill(&mut self, packed: Map) {
+        self.ptr = ManuallyDrop::new(packed).ptr;
     }
 }
 
@@ -325,17 +333,6 @@ impl Drop for Map {
     }
 }
 
-/// A map's `Repr` read out of its handle and never dropped ([`Map::repr`]).
-pub(super) struct Borrowed<'a>(ManuallyDrop<Repr>, PhantomData<&'a Map>);
-
-impl Deref for Borrowed<'_> {
-    type Target = Repr;
-    #[inline(always)]
-    fn deref(&self) -> &Repr {
-        &self.0
-    }
-}
-
 /// A map's parts, borrowed from it ([`Map::view`]).
 pub(super) enum View<'a> {
     Empty,
@@ -356,34 +353,4 @@ pub(super) enum UniqueMut<'a> {
     Record(&'a mut [Value], &'a Shape),
     /// A large map.
     Large(&'a mut Ordered),
-}
-
-/// A map's `Repr` to change ([`Map::repr_mut`]).
-pub(super) struct ReprMut<'a> {
-    map: &'a mut Map,
-    repr: ManuallyDrop<Repr>,
-}
-
-impl Deref for ReprMut<'_> {
-    type Target = Repr;
-    #[inline(always)]
-    fn deref(&self) -> &Repr {
-        &self.repr
-    }
-}
-
-impl DerefMut for ReprMut<'_> {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut Repr {
-        &mut self.repr
-    }
-}
-
-impl Drop for ReprMut<'_> {
-    #[inline(always)]
-    fn drop(&mut self) {
-        // SAFETY: taken once, here; the map's handle is empty (`repr_mut`).
-        let repr = unsafe { ManuallyDrop::take(&mut self.repr) };
-        self.map.ptr = ManuallyDrop::new(Map::pack(repr)).ptr;
-    }
 }

@@ -39,6 +39,7 @@ pub(crate) use record::{scalar_keys, shape_of, Fields, Shape, RECORD_HEADER_BYTE
 use write::large_mut;
 
 use super::depth::{is_nested, leaf_height};
+use super::packed::Packed;
 use super::shared_vec::SharedVec;
 use super::{cost, Text, Value};
 
@@ -69,7 +70,7 @@ pub(crate) use ordered::{BUCKET_BYTES, INDEX_BYTES, ORDERED_BYTES, SLOT_BYTES};
 
 /// A map unpacked from its one-word handle (`handle.rs`).
 #[derive(Clone, Default)]
-enum Repr {
+pub(crate) enum Repr {
     #[default]
     Empty,
     /// Entries (never none), and whether none of them holds another value

@@ -11,8 +11,9 @@
 //! (transparent over that pointer), lent as one to write a small vector
 //! in place ([`Vector::small_mut`]) without unpacking anything.
 //!
-//! Everything unsafe about the handle is here. The rest of the module
-//! sees [`Repr`], the handle unpacked: by value ([`Vector::pack`],
+//! Everything unsafe about the handle is here (and in `value/packed.rs`,
+//! the guard and borrowed copy shared with maps' handles, [`Packed`]).
+//! The rest of the module sees [`Repr`], the handle unpacked: by value ([`Vector::pack`],
 //! [`Vector::into_repr`]), borrowed for reading ([`Vector::repr`]: a
 //! [`Borrowed`] copy never dropped; [`Vector::view`]: the parts as
 //! references that live as long as the vector's borrow), or to change
@@ -25,11 +26,11 @@
 
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
-use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::{Flat, Large, Repr};
+use crate::value::packed::{Borrowed, Packed, ReprMut};
 use crate::value::shared_vec::{SharedVec, HEADER_ALIGN};
 use crate::value::unique::{get_mut, make_mut};
 use crate::value::Value;
@@ -81,23 +82,6 @@ fn empty_word() -> NonNull<u8> {
 }
 
 impl Vector {
-    /// The handle of `repr`, which moves into it.
-    #[inline(always)]
-    pub(super) fn pack(repr: Repr) -> Vector {
-        let (raw, tag) = match repr {
-            Repr::Small(v) => (v.into_raw(), SMALL),
-            Repr::Flat(f) => (arc_raw(f), FLAT),
-            Repr::Large(t) => (arc_raw(t), LARGE),
-        };
-        // SAFETY: the tag bits were free (8-aligned, checked above), so
-        // the tagged pointer is not null either.
-        let ptr = unsafe { NonNull::new_unchecked(raw.as_ptr().map_addr(|a| a | tag)) };
-        Vector {
-            ptr,
-            _owns: PhantomData,
-        }
-    }
-
     /// Whether this is a small vector (its word a `SharedVec`'s).
     #[inline(always)]
     fn is_small(&self) -> bool {
@@ -161,25 +145,6 @@ impl Vector {
         (raw, tag)
     }
 
-    /// The `Repr` this handle stands for, owning what the handle owns:
-    /// the caller makes sure exactly one of the two is dropped.
-    ///
-    /// # Safety
-    /// As said: the handle and the result must not both be dropped.
-    #[inline(always)]
-    unsafe fn read(&self) -> Repr {
-        let (raw, tag) = self.parts();
-        // SAFETY: by the invariant, the pointer came from `pack` of the
-        // kind the tag names, and owns one count.
-        unsafe {
-            match tag {
-                SMALL => Repr::Small(SharedVec::from_raw(raw)),
-                FLAT => Repr::Flat(Arc::from_raw(raw.as_ptr().cast::<Flat>())),
-                _ => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Large>())),
-            }
-        }
-    }
-
     /// The `Repr` of this handle, moved out of it.
     #[inline(always)]
     pub(super) fn into_repr(self) -> Repr {
@@ -190,9 +155,8 @@ impl Vector {
 
     /// This handle's `Repr`, to read.
     #[inline(always)]
-    pub(super) fn repr(&self) -> Borrowed<'_> {
-        // SAFETY: a `Borrowed` is never dropped.
-        Borrowed(ManuallyDrop::new(unsafe { self.read() }), PhantomData)
+    pub(super) fn repr(&self) -> Borrowed<'_, Vector> {
+        Borrowed::of(self)
     }
 
     /// The parts of this vector, borrowed as long as it is.
@@ -218,15 +182,11 @@ impl Vector {
     }
 
     /// This handle's `Repr`, to change: packed back into it when the
-    /// guard is dropped (the vector is the empty one meanwhile, so a guard
-    /// leaked leaks the storage but leaves no dangling handle).
+    /// guard is dropped (the vector is the empty one meanwhile:
+    /// `packed.rs`).
     #[inline(always)]
-    pub(super) fn repr_mut(&mut self) -> ReprMut<'_> {
-        // SAFETY: ownership moves to the guard, the handle set to the
-        // empty vector's word (which owns nothing to give back).
-        let repr = ManuallyDrop::new(unsafe { self.read() });
-        self.ptr = empty_word();
-        ReprMut { vector: self, repr }
+    pub(super) fn repr_mut(&mut self) -> ReprMut<'_, Vector> {
+        ReprMut::of(self)
     }
 
     /// The parts of this vector, each made its storage's only holder
@@ -263,6 +223,53 @@ impl Vector {
     #[inline]
     pub fn addr(&self) -> usize {
         self.parts().0.as_ptr().addr()
+    }
+}
+
+// SAFETY: `read` and `pack` are each other's inverse, moving the count
+// the word owns; the vacant word is the empty vector's (`empty_word`),
+// which owns nothing; `refill` writes a word over it without dropping.
+unsafe impl Packed for Vector {
+    type Repr = Repr;
+
+    #[inline(always)]
+    unsafe fn read(&self) -> Repr {
+        let (raw, tag) = self.parts();
+        // SAFETY: by the invariant, the pointer came from `pack` of the
+        // kind the tag names, and owns one count.
+        unsafe {
+            match tag {
+                SMALL => Repr::Small(SharedVec::from_raw(raw)),
+                FLAT => Repr::Flat(Arc::from_raw(raw.as_ptr().cast::<Flat>())),
+                _ => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Large>())),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn pack(repr: Repr) -> Vector {
+        let (raw, tag) = match repr {
+            Repr::Small(v) => (v.into_raw(), SMALL),
+            Repr::Flat(f) => (arc_raw(f), FLAT),
+            Repr::Large(t) => (arc_raw(t), LARGE),
+        };
+        // SAFETY: the tag bits were free (8-aligned, checked above), so
+        // the tagged pointer is not null either.
+        let ptr = unsafe { NonNull::new_unchecked(raw.as_ptr().map_addr(|a| a | tag)) };
+        Vector {
+            ptr,
+            _owns: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn vacate(&mut self) {
+        self.ptr = empty_word();
+    }
+
+    #[inline(always)]
+    unsafe fn refill(&mut self, packed: Vector) {
+        self.ptr = ManuallyDrop::new(packed).ptr;
     }
 }
 
@@ -307,18 +314,6 @@ impl Drop for Vector {
     }
 }
 
-/// A vector's `Repr` read out of its handle and never dropped
-/// ([`Vector::repr`]).
-pub(super) struct Borrowed<'a>(ManuallyDrop<Repr>, PhantomData<&'a Vector>);
-
-impl Deref for Borrowed<'_> {
-    type Target = Repr;
-    #[inline(always)]
-    fn deref(&self) -> &Repr {
-        &self.0
-    }
-}
-
 /// A vector's parts, borrowed from it ([`Vector::view`]).
 pub(super) enum View<'a> {
     Small(&'a [Value]),
@@ -338,35 +333,4 @@ enum RawPart {
     Small(*mut [Value]),
     Flat(*mut Flat),
     Large(*mut Large),
-}
-
-/// A vector's `Repr` to change ([`Vector::repr_mut`]).
-pub(super) struct ReprMut<'a> {
-    vector: &'a mut Vector,
-    repr: ManuallyDrop<Repr>,
-}
-
-impl Deref for ReprMut<'_> {
-    type Target = Repr;
-    #[inline(always)]
-    fn deref(&self) -> &Repr {
-        &self.repr
-    }
-}
-
-impl DerefMut for ReprMut<'_> {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut Repr {
-        &mut self.repr
-    }
-}
-
-impl Drop for ReprMut<'_> {
-    #[inline(always)]
-    fn drop(&mut self) {
-        // SAFETY: taken once, here; the vector's handle is the empty word
-        // (`repr_mut`), which owns nothing and is overwritten.
-        let repr = unsafe { ManuallyDrop::take(&mut self.repr) };
-        self.vector.ptr = ManuallyDrop::new(Vector::pack(repr)).ptr;
-    }
 }

@@ -46,6 +46,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::packed::Packed;
 use super::shared_vec::SharedVec;
 use super::Value;
 use crate::value::unique::make_mut;
@@ -74,7 +75,7 @@ pub const SMALL: usize = 64;
 const DEMOTE: usize = SMALL / 2;
 
 /// A vector unpacked from its one-word handle (`handle.rs`).
-enum Repr {
+pub(crate) enum Repr {
     Small(SharedVec<Value>),
     Flat(Arc<Flat>),
     Large(Arc<Large>),
