@@ -11,8 +11,10 @@
 //! in an `Arc`'s allocation (`Arc::into_raw`: large and sorted maps), all
 //! 8-aligned (checked below).
 //!
-//! Everything unsafe about maps is here (and in `value/packed.rs`, the
-//! guard and borrowed copy shared with vectors' handles, [`Packed`]).
+//! Everything unsafe about the handle is here (and in `value/packed.rs`,
+//! the guard and borrowed copy shared with vectors' handles, [`Packed`]);
+//! `get_mut` and `update_value` in `mod.rs` hand out a slot of storage
+//! only this handle holds through a raw pointer, said why there.
 //! The rest of the module sees [`Repr`], the handle unpacked: by value
 //! ([`Map::pack`],
 //! [`Map::into_repr`]), borrowed for reading ([`Map::repr`]: a [`Borrowed`]
