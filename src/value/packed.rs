@@ -9,6 +9,16 @@
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// An `Arc`'s value pointer, its count kept (what a handle tags; given
+/// back with `Arc::from_raw`).
+#[inline(always)]
+pub(crate) fn arc_raw<T>(a: Arc<T>) -> NonNull<u8> {
+    // SAFETY: `Arc::into_raw` is never null.
+    unsafe { NonNull::new_unchecked(Arc::into_raw(a).cast_mut().cast()) }
+}
 
 /// A one-word handle standing for an unpacked representation.
 ///

@@ -29,7 +29,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::{Entries, Fields, Ordered, Repr, Shape, Sorted};
-use crate::value::packed::{Borrowed, Packed, ReprMut};
+use crate::value::packed::{arc_raw, Borrowed, Packed, ReprMut};
 use crate::value::shared_vec::HEADER_ALIGN;
 use crate::value::Value;
 
@@ -77,13 +77,6 @@ fn flag(flag: bool) -> usize {
     } else {
         0
     }
-}
-
-/// An `Arc`'s value pointer, its count kept.
-#[inline(always)]
-fn arc_raw<T>(m: Arc<T>) -> NonNull<u8> {
-    // SAFETY: `Arc::into_raw` is never null.
-    unsafe { NonNull::new_unchecked(Arc::into_raw(m).cast_mut().cast()) }
 }
 
 /// `x` for as long as `'a`.

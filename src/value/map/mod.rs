@@ -345,30 +345,6 @@ impl Map {
         // keeps its kind: a new value for a key of a small map or record,
         // any key of a large map.
         match self.unique_mut() {
-            Some(UniqueMut::Small(entries)) => {
-                let Some(i) = position(entries, &k) else {
-                    self.repr_mut().insert_new(k, v);
-                    return None;
-                };
-                let keeps = !is_nested(&v);
-                let old = std::mem::replace(&mut entries[i].1, v);
-                if !keeps {
-                    self.clear_flag();
-                }
-                return Some(old);
-            }
-            Some(UniqueMut::Record(values, keys)) => {
-                let Some(i) = key_position(keys, &k) else {
-                    self.repr_mut().insert_new(k, v);
-                    return None;
-                };
-                let keeps = !is_nested(&v);
-                let old = std::mem::replace(&mut values[i], v);
-                if !keeps {
-                    self.clear_flag();
-                }
-                return Some(old);
-            }
             Some(UniqueMut::Large(m)) => {
                 let keeps = flat_pair(&k, &v);
                 let old = m.insert(k, v);
@@ -376,6 +352,19 @@ impl Map {
                     self.clear_flag();
                 }
                 return old;
+            }
+            Some(parts) => {
+                let fits = parts.fits();
+                let Some(slot) = parts.slot(&k) else {
+                    self.repr_mut().insert_new(k, v);
+                    return None;
+                };
+                let keeps = fits(&v);
+                let old = std::mem::replace(slot, v);
+                if !keeps {
+                    self.clear_flag();
+                }
+                return Some(old);
             }
             None => {}
         }
@@ -388,11 +377,7 @@ impl Map {
         // Unique small maps and records (what a nested update walks): in
         // place, without unpacking the handle.
         if let Some(parts) = self.unique_mut() {
-            let slot: *mut Value = match parts {
-                UniqueMut::Small(v) => &mut v[position(v, k)?].1,
-                UniqueMut::Record(v, keys) => &mut v[key_position(keys, k)?],
-                UniqueMut::Large(m) => m.get_mut(k)?,
-            };
+            let slot: *mut Value = parts.slot(k)?;
             // The caller may put anything there.
             self.clear_flag();
             // SAFETY: the slot is in storage only this map holds, which
@@ -418,11 +403,8 @@ impl Map {
     ) -> Option<std::result::Result<(), E>> {
         if let Some(parts) = self.unique_mut() {
             // In place, as `get_mut`; the flag kept right after.
-            let (slot, fits): (*mut Value, fn(&Value) -> bool) = match parts {
-                UniqueMut::Small(v) => (&mut v[position(v, k)?].1, |v| !is_nested(v)),
-                UniqueMut::Record(v, keys) => (&mut v[key_position(keys, k)?], |v| !is_nested(v)),
-                UniqueMut::Large(m) => (m.get_mut(k)?, flat_value),
-            };
+            let fits = parts.fits();
+            let slot: *mut Value = parts.slot(k)?;
             // SAFETY: the slot is in storage only this map holds, which
             // `f` cannot reach (this map is borrowed) and `clear_flag` (a
             // write to the handle) leaves alone.
@@ -443,13 +425,10 @@ impl Map {
     /// [`Map::insert`]. A shared map is copied first, as `insert` would.
     pub fn take_value(&mut self, k: &Value) -> Option<Value> {
         // `nil` in its place keeps the flag right.
-        let slot = match self.unique_mut() {
-            Some(UniqueMut::Small(v)) => &mut v[position(v, k)?].1,
-            Some(UniqueMut::Record(v, keys)) => &mut v[key_position(keys, k)?],
-            Some(UniqueMut::Large(m)) => m.get_mut(k)?,
-            None => return self.repr_mut().take_value(k),
-        };
-        Some(std::mem::replace(slot, Value::Nil))
+        match self.unique_mut() {
+            Some(parts) => Some(std::mem::replace(parts.slot(k)?, Value::Nil)),
+            None => self.repr_mut().take_value(k),
+        }
     }
 
     /// Removes a key; returns its value.
@@ -555,6 +534,29 @@ impl Map {
             }
         }
         self
+    }
+}
+
+impl<'a> UniqueMut<'a> {
+    /// What a value written in place must be for the map's flag to stay
+    /// on: holding nothing (small maps and records: shallow), or a flat
+    /// map's value (large maps, [`Map::is_flat`]).
+    #[inline(always)]
+    fn fits(&self) -> fn(&Value) -> bool {
+        match self {
+            UniqueMut::Large(_) => flat_value,
+            _ => |v| !is_nested(v),
+        }
+    }
+
+    /// The slot of key `k`, when the map has it.
+    #[inline(always)]
+    fn slot(self, k: &Value) -> Option<&'a mut Value> {
+        match self {
+            UniqueMut::Small(v) => Some(&mut v[position(v, k)?].1),
+            UniqueMut::Record(v, keys) => Some(&mut v[key_position(keys, k)?]),
+            UniqueMut::Large(m) => m.get_mut(k),
+        }
     }
 }
 

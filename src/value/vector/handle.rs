@@ -30,7 +30,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::{Flat, Large, Repr};
-use crate::value::packed::{Borrowed, Packed, ReprMut};
+use crate::value::packed::{arc_raw, Borrowed, Packed, ReprMut};
 use crate::value::shared_vec::{SharedVec, HEADER_ALIGN};
 use crate::value::unique::{get_mut, make_mut};
 use crate::value::Value;
@@ -65,13 +65,6 @@ const _: () = {
     const fn send_sync<T: Send + Sync>() {}
     send_sync::<Repr>();
 };
-
-/// An `Arc`'s value pointer, its count kept.
-#[inline(always)]
-fn arc_raw<T>(a: Arc<T>) -> NonNull<u8> {
-    // SAFETY: `Arc::into_raw` is never null.
-    unsafe { NonNull::new_unchecked(Arc::into_raw(a).cast_mut().cast()) }
-}
 
 /// The word of `SharedVec::new()`: the shared empty header, tagged small
 /// (tag 0). Like `SharedVec::new`, it owns a count it did not add (that
