@@ -6,6 +6,7 @@ ports in ../shared/bench/python/) and pydantic-monty (`monty`, same ports;
 
 Usage: python3 tests/bench/run.py [--runs N] [--programs DIR] [--only SUBSTR]
        python3 tests/bench/run.py --callgrind [--only SUBSTR]
+       python3 tests/bench/run.py --link-order
 
 For every program in ../shared/bench/programs/ (09-parse is generated first)
 it runs each implementation N times (default 5), takes the median wall time
@@ -19,6 +20,11 @@ under `valgrind --tool=callgrind` for ptc and CPython (`python3 -S`, the
 interpreter itself: a version manager's shim is resolved first), and prints
 both counts and their ratio. Instruction counts do not depend on what else
 the machine is doing, so they compare across runs where wall times do not.
+
+`--link-order` writes tests/bench/link-order.txt (the functions the programs
+execute, which build.rs places first in the binary's code; link_order.py)
+from callgrind runs of every program, then builds the binary again with it.
+Every other run first says how many of the listed functions the build has.
 """
 
 import argparse
@@ -30,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import link_order
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED_BENCH = os.path.join(ROOT, "..", "shared", "bench")
@@ -147,6 +155,8 @@ def main():
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--callgrind", action="store_true",
                     help="instruction counts of ptc and CPython under callgrind instead of wall times")
+    ap.add_argument("--link-order", action="store_true",
+                    help="write tests/bench/link-order.txt from callgrind runs of every program")
     args = ap.parse_args()
 
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -165,12 +175,25 @@ def main():
     with open(startup, "w") as f:
         f.write('(println "startup")\n')
     programs.insert(0, startup)
-    programs = sorted((p for p in programs if args.only in os.path.basename(p)), key=os.path.basename)
+    every_program = sorted(programs, key=os.path.basename)
+    programs = [p for p in every_program if args.only in os.path.basename(p)]
 
     def python_port(prog):
         """The Python port of a program, or None (start-up, 09-parse)."""
         port = os.path.join(SHARED_BENCH, "python", os.path.basename(prog)[:-4] + ".py")
         return port if os.path.exists(port) else None
+
+    if args.link_order:
+        count = link_order.write(ptc, every_program)
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        found, listed = link_order.coverage(ptc)
+        print(f"{link_order.LINK_ORDER}: {count} functions; the new build has {found} of {listed}")
+        return 0 if found == listed else 1
+
+    found, listed = link_order.coverage(ptc)
+    print(f"link order: the build has {found} of the {listed} functions in {link_order.LINK_ORDER}"
+          + ("" if found >= 0.9 * listed else "; write it again: python3 tests/bench/run.py --link-order"),
+          file=sys.stderr)
 
     if args.callgrind:
         code = callgrind_table(ptc, programs, python_port)
