@@ -24,10 +24,12 @@
 //! every run's peak RSS is ~3.7 MB smaller (`(println 1)` 8.6 → 4.9 MB,
 //! 10-nested 15.5 → 11.8, 08-freq-sets 19.6 → 15.8, medians of five) and
 //! starts 6 % sooner (`farm-bench -n 21`, 2026-11-29). The list names
-//! symbols as mangled for this crate's release build; a name the build
-//! does not have is skipped, so a stale list only places fewer functions
-//! (`tests/bench/run.py` reports how many it found, and
-//! `tests/bench/run.py --link-order` writes the list again).
+//! symbols as mangled for this crate's release build: a function keeps
+//! its name while its path and signature do, and a new toolchain or crate
+//! version renames them all. A name the build does not have is skipped,
+//! so a stale list only places fewer functions (`tests/bench/run.py`
+//! reports how many it found, and `tests/bench/run.py --link-order`
+//! writes the list again).
 //!
 //! The library, tests and the Python extension are linked as before.
 

@@ -25,7 +25,8 @@ HEADER = """\
 # benchmark programs (and a start-up program) each ran, then its own
 # instructions over all of them. build.rs places them first in the release
 # binary's code. Written by `python3 tests/bench/run.py --link-order`;
-# names are as mangled in this crate's release build.
+# names are as mangled in this crate's release build (a new toolchain or
+# crate version renames them all: write the list again).
 """
 
 
