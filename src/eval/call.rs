@@ -20,13 +20,13 @@ impl Interp {
             Value::Fn(func) => match func.kind() {
                 FuncRef::Builtin(b) => self.call_builtin(b, args),
                 FuncRef::Closure(c) => self.call_closure(c, args),
-                FuncRef::Native(n) => {
-                    self.budget.tick(1)?;
-                    self.budget.enter()?;
-                    let r = (n.body)(self, args);
-                    self.budget.leave();
-                    r
-                }
+                FuncRef::Native(n) => match &n.body {
+                    NativeCode::Reads(body) => self.run_native(|interp| body(interp, args)),
+                    // Copies of what the caller keeps.
+                    NativeCode::Takes(body) => {
+                        self.run_native(|interp| body(interp, &mut args.to_vec()))
+                    }
+                },
             },
             Value::Keyword(_) => match args {
                 [m] => Ok(lookup(m, f).unwrap_or(Value::Nil)),
@@ -86,10 +86,24 @@ impl Interp {
             Value::Fn(func) => match func.kind() {
                 FuncRef::Builtin(b) => self.call_builtin_mut(b, args),
                 FuncRef::Closure(c) => self.enter_closure(c, Args::Owned(args)),
-                FuncRef::Native(_) => self.call_other(f, args),
+                FuncRef::Native(n) => match &n.body {
+                    NativeCode::Reads(body) => self.run_native(|interp| body(interp, args)),
+                    NativeCode::Takes(body) => self.run_native(|interp| body(interp, args)),
+                },
             },
             _ => self.call_other(f, args),
         }
+    }
+
+    /// A native closure's body, run as a call: one step and one level of
+    /// depth.
+    #[inline]
+    fn run_native(&mut self, body: impl FnOnce(&mut Interp) -> Result<Value>) -> Result<Value> {
+        self.budget.tick(1)?;
+        self.budget.enter()?;
+        let r = body(self);
+        self.budget.leave();
+        r
     }
 
     /// [`Interp::call_mut`] of one value (`update`'s old value): a closure

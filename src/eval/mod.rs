@@ -48,7 +48,7 @@ use std::sync::Arc;
 use crate::analyze::expr::{Bind, Case, Expr, FnArity, FnProto, GlobalId, Slot};
 use crate::builtins::Builtin;
 use crate::error::{Error, Result};
-use crate::value::{ClosureFn, Func, FuncRef, Map, Returned, Value, Vector};
+use crate::value::{ClosureFn, Func, FuncRef, Map, NativeCode, Returned, Value, Vector};
 
 pub use budget::{Budget, Limits};
 pub use compile::Compiled;

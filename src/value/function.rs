@@ -35,6 +35,17 @@ pub(crate) const CLOSURE_BYTES: u64 = std::mem::size_of::<Closure>() as u64;
 /// The body of a native closure.
 pub type NativeBody = dyn Fn(&mut Interp, &[Value]) -> Result<Value> + Send + Sync;
 
+/// The body of a native closure that may take its arguments' values
+/// ([`Func::native_taking`]).
+pub type NativeTakingBody = dyn Fn(&mut Interp, &mut [Value]) -> Result<Value> + Send + Sync;
+
+/// What a native closure runs: a body that reads its arguments, or one
+/// that may take them.
+pub enum NativeCode {
+    Reads(Box<NativeBody>),
+    Takes(Box<NativeTakingBody>),
+}
+
 /// A function made by a builtin at run time (`partial`, `comp`, `juxt` …);
 /// its name is not copied when it is a literal. (The body stays boxed: an
 /// `Arc` of the unsized body would be a wide pointer, which a one-word
@@ -42,7 +53,7 @@ pub type NativeBody = dyn Fn(&mut Interp, &[Value]) -> Result<Value> + Send + Sy
 pub struct NativeFn {
     /// What `#fn[...]` shows: e.g. `partial`.
     pub name: Cow<'static, str>,
-    pub body: Box<NativeBody>,
+    pub body: NativeCode,
 }
 
 /// A callable value: a builtin, a closure or a native closure, in one word
@@ -132,7 +143,22 @@ impl Func {
     ) -> Value {
         Value::Fn(Func::native_arc(Arc::new(NativeFn {
             name: name.into(),
-            body: Box::new(body),
+            body: NativeCode::Reads(Box::new(body)),
+        })))
+    }
+
+    /// Wraps a Rust closure that may take its arguments' values, as a
+    /// builtin's `_owned` variant does: a transducer's reducing function
+    /// takes the accumulator and hands it on, so a collection built by
+    /// `(into [] xform coll)` is added to in place instead of copied at
+    /// every step. Called with arguments its caller keeps, it gets copies.
+    pub fn native_taking(
+        name: impl Into<Cow<'static, str>>,
+        body: impl Fn(&mut Interp, &mut [Value]) -> Result<Value> + Send + Sync + 'static,
+    ) -> Value {
+        Value::Fn(Func::native_arc(Arc::new(NativeFn {
+            name: name.into(),
+            body: NativeCode::Takes(Box::new(body)),
         })))
     }
 

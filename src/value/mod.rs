@@ -41,7 +41,7 @@ pub(crate) mod vector;
 
 use std::sync::Arc;
 
-pub(crate) use function::{ClosureFn, Func, FuncRef};
+pub(crate) use function::{ClosureFn, Func, FuncRef, NativeCode};
 pub(crate) use lazy::{any_may_end, LazySeq, Link, Thunk};
 
 pub use json::{from_json, to_json, to_json_lossless, to_json_within};

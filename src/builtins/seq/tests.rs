@@ -593,6 +593,52 @@ fn reduce_family() {
     );
 }
 
+/// A transducer's reducing function hands its accumulator on, so `into`,
+/// `transduce` and `sequence` with a transducer add to one collection in
+/// place: charged what it grows by, not a copy of the vector's last chunk
+/// at every step (which passed the default 10 MB heap limit at ~9,000
+/// items).
+#[test]
+fn a_transducer_adds_to_its_accumulator_in_place() {
+    use crate::value::cost;
+    let n = 100_000;
+    let items = cost::vector_bytes(n);
+    for (src, count) in [
+        ("(count (into [] (map inc) (range 100000)))", n),
+        (
+            "(count (into [] (comp (filter even?) (map inc)) (range 100000)))",
+            n / 2,
+        ),
+        ("(count (transduce (map inc) conj [] (range 100000)))", n),
+        (
+            "(count (transduce (map inc) (completing conj) [] (range 100000)))",
+            n,
+        ),
+        ("(count (reduce ((map inc) conj) [] (range 100000)))", n),
+        ("(count (sequence (map inc) (range 100000)))", n),
+        (
+            "(count (into #{} (map (fn [x] (mod x 1000))) (range 100000)))",
+            1000,
+        ),
+        (
+            "(count (into [] (partition-all 10) (range 100000)))",
+            n / 10,
+        ),
+    ] {
+        let (shown, heap) = Interp::standalone().run_for_heap(src);
+        assert_eq!(shown, count.to_string(), "{src}");
+        // The range, the result, and the result's growth.
+        assert!(
+            heap < 4 * items,
+            "{src}: charged {heap} bytes, the range is {items}"
+        );
+    }
+    // What the caller still holds is never written.
+    let src = "(let [rf ((map inc) conj) v [1 2] w (rf v 5)] [v w (rf (rf w 0)) (rf)])";
+    let (shown, _) = Interp::standalone().run_for_heap(src);
+    assert_eq!(shown, "[[1 2] [1 2 6] [1 2 6 1] []]");
+}
+
 #[test]
 fn transducers() {
     let mut interp = Interp::standalone();

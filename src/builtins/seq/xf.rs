@@ -43,17 +43,29 @@ fn rf_arity(name: &str, got: usize) -> Error {
 }
 
 /// A reducing function whose init and completion pass through to `rf`.
+/// It takes the accumulator it is handed and hands it on to `rf` ([`feed`]),
+/// so nothing else holds it when `rf` (`conj`, `assoc` …) adds to it.
 fn stepper(
     name: &'static str,
     rf: Value,
     step: impl Fn(&mut Interp, &Value, Value, Value) -> Result<Value> + Send + Sync + 'static,
 ) -> Value {
-    Func::native(name, move |interp, a| match a {
+    Func::native_taking(name, move |interp, a| match a {
         [] => interp.call(&rf, &[]),
-        [acc] => interp.call(&rf, std::slice::from_ref(acc)),
-        [acc, x] => step(interp, &rf, acc.clone(), x.clone()),
+        [acc] => interp.call_mut(&rf, std::slice::from_mut(acc)),
+        [acc, x] => step(interp, &rf, take_arg(acc), take_arg(x)),
         _ => Err(rf_arity(name, a.len())),
     })
+}
+
+/// `(rf acc x)`, handing `rf` both values.
+fn feed(interp: &mut Interp, rf: &Value, acc: Value, x: Value) -> Result<Value> {
+    interp.call_mut(rf, &mut [acc, x])
+}
+
+/// An argument's value, taken (its slot left nil).
+fn take_arg(v: &mut Value) -> Value {
+    std::mem::replace(v, Value::Nil)
 }
 
 fn ensure_reduced(v: Value) -> Value {
@@ -75,7 +87,7 @@ pub(super) fn map(f: Value) -> Value {
         let f = f.clone();
         stepper("map", rf, move |interp, rf, acc, x| {
             let y = interp.call(&f, &[x])?;
-            interp.call(rf, &[acc, y])
+            feed(interp, rf, acc, y)
         })
     })
 }
@@ -87,7 +99,7 @@ pub(super) fn map_indexed(f: Value) -> Value {
         stepper("map-indexed", rf, move |interp, rf, acc, x| {
             let idx = i.fetch_add(1, Ordering::Relaxed);
             let y = interp.call(&f, &[Value::Int(idx), x])?;
-            interp.call(rf, &[acc, y])
+            feed(interp, rf, acc, y)
         })
     })
 }
@@ -99,7 +111,7 @@ pub(super) fn filter(pred: Value, keep_if: bool) -> Value {
         let pred = pred.clone();
         stepper(name, rf, move |interp, rf, acc, x| {
             if test(interp, &pred, &x)? == keep_if {
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             } else {
                 Ok(acc)
             }
@@ -123,7 +135,7 @@ pub(super) fn keep(f: Value, indexed: bool) -> Value {
             if y.is_nil() {
                 Ok(acc)
             } else {
-                interp.call(rf, &[acc, y])
+                feed(interp, rf, acc, y)
             }
         })
     })
@@ -135,7 +147,7 @@ pub(super) fn mapcat(f: Value) -> Value {
         stepper("mapcat", rf, move |interp, rf, mut acc, x| {
             let ys = interp.call(&f, &[x])?;
             for y in args::items("mapcat", &ys)? {
-                acc = interp.call(rf, &[acc, y])?;
+                acc = feed(interp, rf, acc, y)?;
                 if let Value::Reduced(_) = acc {
                     break;
                 }
@@ -151,7 +163,7 @@ pub(super) fn take(n: i64) -> Value {
         stepper("take", rf, move |interp, rf, acc, x| {
             let before = left.fetch_sub(1, Ordering::Relaxed);
             let acc = if before > 0 {
-                interp.call(rf, &[acc, x])?
+                feed(interp, rf, acc, x)?
             } else {
                 acc
             };
@@ -169,7 +181,7 @@ pub(super) fn take_while(pred: Value) -> Value {
         let pred = pred.clone();
         stepper("take-while", rf, move |interp, rf, acc, x| {
             if test(interp, &pred, &x)? {
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             } else {
                 Ok(ensure_reduced(acc))
             }
@@ -185,7 +197,7 @@ pub(super) fn drop(n: i64) -> Value {
                 left.fetch_sub(1, Ordering::Relaxed);
                 Ok(acc)
             } else {
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             }
         })
     })
@@ -200,7 +212,7 @@ pub(super) fn drop_while(pred: Value) -> Value {
                 return Ok(acc);
             }
             dropping.store(false, Ordering::Relaxed);
-            interp.call(rf, &[acc, x])
+            feed(interp, rf, acc, x)
         })
     })
 }
@@ -217,7 +229,7 @@ pub(super) fn distinct() -> Value {
             };
             if let Some(bytes) = grown {
                 interp.alloc(bytes)?;
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             } else {
                 Ok(acc)
             }
@@ -238,7 +250,7 @@ pub(super) fn dedupe() -> Value {
             if same {
                 Ok(acc)
             } else {
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             }
         })
     })
@@ -250,13 +262,13 @@ pub(super) fn interpose(sep: Value) -> Value {
         let started = AtomicBool::new(false);
         stepper("interpose", rf, move |interp, rf, acc, x| {
             if started.swap(true, Ordering::Relaxed) {
-                let acc = interp.call(rf, &[acc, sep.clone()])?;
+                let acc = feed(interp, rf, acc, sep.clone())?;
                 if let Value::Reduced(_) = acc {
                     return Ok(acc);
                 }
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             } else {
-                interp.call(rf, &[acc, x])
+                feed(interp, rf, acc, x)
             }
         })
     })
@@ -267,7 +279,7 @@ pub(super) fn replace(smap: Value) -> Value {
         let smap = smap.clone();
         stepper("replace", rf, move |interp, rf, acc, x| {
             let y = super::group::replace_one(&smap, x);
-            interp.call(rf, &[acc, y])
+            feed(interp, rf, acc, y)
         })
     })
 }
@@ -280,19 +292,19 @@ fn buffering(
     state: Arc<Mutex<(Vector, Option<Value>)>>,
     step: impl Fn(&mut Interp, &Value, Value, Value) -> Result<Value> + Send + Sync + 'static,
 ) -> Value {
-    Func::native(name, move |interp, a| match a {
+    Func::native_taking(name, move |interp, a| match a {
         [] => interp.call(&rf, &[]),
         [acc] => {
             let buf = std::mem::take(&mut lock(&state).0);
             let acc = if buf.is_empty() {
-                acc.clone()
+                take_arg(acc)
             } else {
                 interp.alloc(cost::vector_bytes(buf.len()))?;
-                unreduced(interp.call(&rf, &[acc.clone(), Value::vector(buf)])?)
+                unreduced(feed(interp, &rf, take_arg(acc), Value::vector(buf))?)
             };
-            interp.call(&rf, &[acc])
+            interp.call_mut(&rf, &mut [acc])
         }
-        [acc, x] => step(interp, &rf, acc.clone(), x.clone()),
+        [acc, x] => step(interp, &rf, take_arg(acc), take_arg(x)),
         _ => Err(rf_arity(name, a.len())),
     })
 }
@@ -314,7 +326,7 @@ pub(super) fn partition_all(n: i64) -> Value {
             match full {
                 Some(chunk) => {
                     interp.alloc(cost::vector_bytes(chunk.len()))?;
-                    interp.call(rf, &[acc, Value::vector(chunk)])
+                    feed(interp, rf, acc, Value::vector(chunk))
                 }
                 None => Ok(acc),
             }
@@ -344,7 +356,7 @@ pub(super) fn partition_by(f: Value) -> Value {
                 None => Ok(acc),
                 Some(chunk) => {
                     interp.alloc(cost::vector_bytes(chunk.len()))?;
-                    let r = interp.call(rf, &[acc, Value::vector(chunk)])?;
+                    let r = feed(interp, rf, acc, Value::vector(chunk))?;
                     if !matches!(r, Value::Reduced(_)) {
                         lock(&st).0.push_back(x);
                     }
@@ -385,7 +397,7 @@ pub fn transduce_with(
     let rf = interp.call(xform, std::slice::from_ref(f))?;
     let mut it = SeqIter::new(fname, coll)?;
     let acc = fold(interp, &rf, init, &mut it)?;
-    interp.call(&rf, &[acc])
+    interp.call_mut(&rf, &mut [acc])
 }
 
 /// `(completing f)` / `(completing f cf)`.
@@ -396,13 +408,16 @@ pub(super) fn completing(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     if let Some(cf) = &cf {
         args::callable("completing", cf)?;
     }
-    Ok(Func::native("completing", move |interp, a| match a {
-        [] => interp.call(&f, &[]),
-        [x] => match &cf {
-            Some(cf) => interp.call(cf, std::slice::from_ref(x)),
-            None => Ok(x.clone()),
+    Ok(Func::native_taking(
+        "completing",
+        move |interp, a| match a {
+            [] => interp.call(&f, &[]),
+            [x] => match &cf {
+                Some(cf) => interp.call_mut(cf, std::slice::from_mut(x)),
+                None => Ok(take_arg(x)),
+            },
+            [acc, x] => feed(interp, &f, take_arg(acc), take_arg(x)),
+            _ => Err(rf_arity("completing", a.len())),
         },
-        [acc, x] => interp.call(&f, &[acc.clone(), x.clone()]),
-        _ => Err(rf_arity("completing", a.len())),
-    }))
+    ))
 }

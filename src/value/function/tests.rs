@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{ClosureFn, Func, FuncRef, NativeFn};
+use super::{ClosureFn, Func, FuncRef, NativeCode, NativeFn};
 use crate::analyze::expr::FnProto;
 use crate::builtins::{lookup_in, Builtin, Ns};
 use crate::eval::Closure;
@@ -28,7 +28,7 @@ fn closure(name: &str, captures: Vec<Value>) -> Arc<Closure> {
 fn native(name: &'static str) -> Arc<NativeFn> {
     Arc::new(NativeFn {
         name: name.into(),
-        body: Box::new(|_, _| Ok(Value::Nil)),
+        body: NativeCode::Reads(Box::new(|_, _| Ok(Value::Nil))),
     })
 }
 
