@@ -108,19 +108,21 @@ fn callables(fname: &str, fs: &[Value]) -> Result<Vec<Value>> {
 
 fn comp(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     let fs = callables("comp", a)?;
-    Ok(Func::native("comp", move |interp, args| {
+    // Each function is handed its arguments (a reducing function made by
+    // `comp` adds to its accumulator in place).
+    Ok(Func::native_taking("comp", move |interp, args| {
         let Some((last, init)) = fs.split_last() else {
             return match args {
-                [x] => Ok(x.clone()),
+                [x] => Ok(std::mem::replace(x, Value::Nil)),
                 _ => Err(Error::arity(format!(
                     "(comp) is identity and expects 1 argument, got {}",
                     args.len()
                 ))),
             };
         };
-        let mut v = interp.call(last, args)?;
+        let mut v = interp.call_mut(last, args)?;
         for f in init.iter().rev() {
-            v = interp.call(f, std::slice::from_ref(&v))?;
+            v = interp.call_mut1(f, v)?;
         }
         Ok(v)
     }))
@@ -130,11 +132,11 @@ fn partial(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("partial", &a[0])?;
     let f = a[0].clone();
     let fixed = a[1..].to_vec();
-    Ok(Func::native("partial", move |interp, args| {
+    Ok(Func::native_taking("partial", move |interp, args| {
         let mut all = Vec::with_capacity(fixed.len() + args.len());
         all.extend_from_slice(&fixed);
-        all.extend_from_slice(args);
-        interp.call(&f, &all)
+        all.extend(args.iter_mut().map(|x| std::mem::replace(x, Value::Nil)));
+        interp.call_mut(&f, &mut all)
     }))
 }
 
@@ -167,20 +169,15 @@ fn fnil(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     for (d, x) in defaults.iter_mut().zip(&a[1..]) {
         *d = x.clone();
     }
-    Ok(Func::native("fnil", move |interp, args| {
-        let patch = |i: usize, x: &Value| match (x, defaults.get(i)) {
-            (Value::Nil, Some(d)) => d.clone(),
-            _ => x.clone(),
-        };
-        match args {
-            [x] => interp.call_mut(&f, &mut [patch(0, x)]),
-            [x, y] => interp.call_mut(&f, &mut [patch(0, x), patch(1, y)]),
-            _ => {
-                let mut patched: Vec<Value> =
-                    args.iter().enumerate().map(|(i, x)| patch(i, x)).collect();
-                interp.call_mut(&f, &mut patched)
+    // The arguments are handed on (`(update m k (fnil conj []) x)` adds to
+    // the vector in place).
+    Ok(Func::native_taking("fnil", move |interp, args| {
+        for (x, d) in args.iter_mut().zip(&defaults) {
+            if x.is_nil() {
+                *x = d.clone();
             }
         }
+        interp.call_mut(&f, args)
     }))
 }
 

@@ -23,9 +23,12 @@ impl Interp {
                 FuncRef::Native(n) => match &n.body {
                     NativeCode::Reads(body) => self.run_native(|interp| body(interp, args)),
                     // Copies of what the caller keeps.
-                    NativeCode::Takes(body) => {
-                        self.run_native(|interp| body(interp, &mut args.to_vec()))
-                    }
+                    NativeCode::Takes(body) => self.run_native(|interp| match args {
+                        [a] => body(interp, &mut [a.clone()]),
+                        [a, b] => body(interp, &mut [a.clone(), b.clone()]),
+                        [a, b, c] => body(interp, &mut [a.clone(), b.clone(), c.clone()]),
+                        _ => body(interp, &mut args.to_vec()),
+                    }),
                 },
             },
             Value::Keyword(_) => match args {

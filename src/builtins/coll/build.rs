@@ -213,16 +213,26 @@ pub(super) fn set(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn disj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    match &a[0] {
+    disj_parts(interp, a[0].clone(), &a[1..])
+}
+
+/// `disj` taking its set (changed in place when unshared).
+pub(super) fn disj_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let (set, xs) = a.split_at_mut(1);
+    disj_parts(interp, super::maps::take(&mut set[0]), xs)
+}
+
+/// `(disj set xs…)`, `set` taken.
+fn disj_parts(interp: &mut Interp, set: Value, xs: &[Value]) -> Result<Value> {
+    match set {
         Value::Nil => Ok(Value::Nil),
-        Value::Set(s) => {
-            interp.tick(n64(a.len() - 1))?;
-            let mut s = s.clone();
-            for x in &a[1..] {
+        Value::Set(mut s) => {
+            interp.tick(n64(xs.len()))?;
+            for x in xs {
                 s.remove(x);
             }
             Ok(Value::Set(s))
         }
-        other => Err(args::type_error("disj", "a set", other)),
+        other => Err(args::type_error("disj", "a set", &other)),
     }
 }

@@ -286,16 +286,32 @@ pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     match a {
         [] => Ok(Value::empty_vector()),
         [to] => Ok(to.clone()),
-        [to, xform, from] => {
+        [to, rest @ ..] => into_parts(interp, to.clone(), rest),
+    }
+}
+
+/// `into` taking its collection (added to in place when unshared:
+/// `(reduce (fn [acc x] (into acc (f x))) [] xs)`).
+pub(super) fn into_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    match a {
+        [to, rest @ ..] if !rest.is_empty() => into_parts(interp, take(to), rest),
+        _ => into(interp, a),
+    }
+}
+
+/// `(into to from)` or `(into to xform from)`, `to` taken.
+fn into_parts(interp: &mut Interp, to: Value, rest: &[Value]) -> Result<Value> {
+    match rest {
+        [xform, from] => {
             let conj = crate::builtins::lookup_in(crate::builtins::Ns::Core, "conj")
                 .map(|b| Value::Fn(crate::value::Func::builtin(b)))
                 .ok_or_else(|| {
                     crate::error::Error::internal("conj is missing from the registry")
                 })?;
-            crate::builtins::seq::transduce_with(interp, "into", xform, &conj, to.clone(), from)
+            crate::builtins::seq::transduce_with(interp, "into", xform, &conj, to, from)
         }
-        [to, from, ..] => {
-            let mut acc = Acc::new("into", to)?;
+        [from, ..] => {
+            let mut acc = Acc::owned("into", to)?;
             let items = args::items("into", from)?;
             let mut bytes = 0;
             for x in items {
@@ -305,6 +321,7 @@ pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             interp.alloc(bytes)?;
             Ok(acc.value())
         }
+        [] => Ok(to),
     }
 }
 
@@ -353,19 +370,33 @@ pub(super) fn val(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 pub(super) fn merge(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    let Some((first, rest)) = a.split_first() else {
-        return Ok(Value::Nil);
-    };
-    if a.iter().all(Value::is_nil) {
+    match a.split_first() {
+        None => Ok(Value::Nil),
+        Some((first, rest)) => merge_parts(interp, first.clone(), rest),
+    }
+}
+
+/// `merge` taking its first map (merged into in place when unshared:
+/// `(reduce merge {} ms)`).
+pub(super) fn merge_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    match a.split_first_mut() {
+        None => Ok(Value::Nil),
+        Some((first, rest)) => merge_parts(interp, take(first), rest),
+    }
+}
+
+/// `(merge first rest…)`, `first` taken.
+fn merge_parts(interp: &mut Interp, first: Value, rest: &[Value]) -> Result<Value> {
+    if first.is_nil() && rest.iter().all(Value::is_nil) {
         return Ok(Value::Nil);
     }
     if rest.is_empty() {
-        return Ok(first.clone());
+        return Ok(first);
     }
     let mut acc = match first {
         Value::Nil => Acc::Map(Map::new()),
-        Value::Map(_) | Value::Vector(_) | Value::Set(_) => Acc::new("merge", first)?,
-        other => return Err(args::type_error("merge", "maps", other)),
+        Value::Map(_) | Value::Vector(_) | Value::Set(_) => Acc::owned("merge", first)?,
+        other => return Err(args::type_error("merge", "maps", &other)),
     };
     let mut bytes = 0;
     for m in rest {

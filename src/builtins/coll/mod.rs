@@ -84,7 +84,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(conj [1 2] 3) ;=> [1 2 3]")
         .owned(conj_owned),
     Builtin::new("into", Arity::range(0, 3), "Adds every item of the last collection to the first (maps take [k v] pairs); (into to xform from) transforms them first.", into)
-        .example("(into {} [[:a 1] [:b 2]]) ;=> {:a 1 :b 2}"),
+        .example("(into {} [[:a 1] [:b 2]]) ;=> {:a 1 :b 2}")
+        .owned(into_owned),
     Builtin::new("empty", Arity::exact(1), "An empty collection of the same type (nil for non-collections).", empty)
         .example("(empty {:a 1}) ;=> {}"),
     Builtin::new("keys", Arity::exact(1), "The keys of a map in the order they were added (nil when empty).", keys)
@@ -96,7 +97,8 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new("val", Arity::exact(1), "The value of a map entry [k v].", val)
         .example("(val (first {:a 1})) ;=> 1"),
     Builtin::new("merge", Arity::at_least(0), "Merges maps left to right; later keys win (nil when all are nil).", merge)
-        .example("(merge {:a 1} {:b 2} {:a 3}) ;=> {:a 3 :b 2}"),
+        .example("(merge {:a 1} {:b 2} {:a 3}) ;=> {:a 3 :b 2}")
+        .owned(merge_owned),
     Builtin::new("merge-with", Arity::at_least(1), "Merges maps; values of keys in several maps are combined with (f old new).", merge_with)
         .example("(merge-with + {:a 1} {:a 2 :b 3}) ;=> {:a 3 :b 3}"),
     Builtin::new("select-keys", Arity::exact(2), "Map of only the given keys that are present (exact keys).", select_keys)
@@ -144,7 +146,8 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new("set", Arity::exact(1), "A set of the items of a collection.", set)
         .example("(set [1 1 2]) ;=> #{1 2}"),
     Builtin::new("disj", Arity::at_least(1), "Set without the given elements.", disj)
-        .example("(disj #{1 2 3} 2) ;=> #{1 3}"),
+        .example("(disj #{1 2 3} 2) ;=> #{1 3}")
+        .owned(disj_owned),
 ];
 
 // ---------------------------------------------------------------- helpers
