@@ -9,7 +9,10 @@
 //!   every local of the frame is dead after its arguments are evaluated;
 //! * the arguments of `recur`: the slots bound inside the loop (its
 //!   parameters and the locals of its body) are rebound before being read
-//!   again.
+//!   again;
+//! * the binding values of a `let` in either of those tail positions, and
+//!   its body when that is a local: the frame (or the loop's iteration)
+//!   ends with the `let`.
 //!
 //! Inside such a call, an argument that is a plain local read is moved when
 //! no argument evaluated after it (at any depth) reads the same slot. The
@@ -176,5 +179,39 @@ mod tests {
         assert_eq!((late.as_str(), kept.as_str()), ("400", "400"));
         let copies = 399 * crate::value::cost::record_bytes(2);
         assert!(late_heap + copies <= kept_heap, "{late_heap} {kept_heap}");
+    }
+
+    /// A `let` ending the frame (or a loop's iteration) moves what its
+    /// bindings read for the last time, and a body that is a local: a fold
+    /// through a `let` adds to its accumulator in place (it copied the
+    /// vector's last chunk per item, and passed the default heap limit at
+    /// ~9,000), and what is read again is never taken.
+    #[test]
+    fn a_let_ending_the_frame_moves_what_its_bindings_read_last() {
+        for (src, want) in [
+            ("(count (reduce (fn [acc x] (let [a (conj acc x)] a)) [] (range 100000)))", "100000"),
+            (
+                "(count (loop [acc [] i 0] (if (< i 100000) (let [a (conj acc i)] (recur a (inc i))) acc)))",
+                "100000",
+            ),
+            ("(defn f [v] (let [w (conj v 1)] [v w])) (f [0])", "[[0] [0 1]]"),
+            ("(defn f [v] (let [w (conj v 1) u (conj v 2)] [w u])) (f [0])", "[[0 1] [0 2]]"),
+            ("(defn f [v] (let [w (conj v 1)] (fn [] v))) ((f [0]))", "[0]"),
+            ("(defn f [v] (let [w v u w] [u w])) (f [0])", "[[0] [0]]"),
+            (
+                "(let [v [1]] (loop [acc v i 0] (if (< i 3) (let [a (conj acc i)] (recur a (inc i))) [v acc])))",
+                "[[1] [1 0 1 2]]",
+            ),
+            (
+                "(loop [acc [] i 0] (if (< i 2) (let [a (conj acc i)] (recur a (inc i))) (let [b (conj acc 9)] [acc b])))",
+                "[[0 1] [0 1 9]]",
+            ),
+        ] {
+            assert_eq!(run(src).0, want, "{src}");
+        }
+        let (_, heap) =
+            run("(count (reduce (fn [acc x] (let [a (conj acc x)] a)) [] (range 10000)))");
+        let (_, direct) = run("(count (reduce (fn [acc x] (conj acc x)) [] (range 10000)))");
+        assert_eq!(heap, direct);
     }
 }

@@ -80,7 +80,28 @@ pub fn analyze(
             }
             let body = a.body(&args[1..], tail);
             a.restore(mark);
-            Expr::Let(binds, Box::new(body?))
+            let mut body = body?;
+            if tail {
+                // The frame ends with this `let` (or, in a loop's tail
+                // position, the loop's iteration, after which `recur`
+                // rebinds the loop's slots): a local a binding's value reads
+                // for the last time is moved, and so is a body that is a
+                // local. `(let [acc (conj acc x)] acc)` then adds to the
+                // accumulator in place, and the binding's slot, which
+                // outlives the call in a repeated frame, does not share it.
+                let (open, base) = (a.scope().tail_open, a.scope().recur_base);
+                let movable = move |s: Slot| !open || s >= base;
+                if let Expr::Local(_) = body {
+                    super::moves::mark(&mut body, &[], &movable);
+                }
+                for i in 0..binds.len() {
+                    let (head, rest) = binds.split_at_mut(i + 1);
+                    let mut later: Vec<&Expr> = rest.iter().map(|b| &b.value).collect();
+                    later.push(&body);
+                    super::moves::mark(&mut head[i].value, &later, &movable);
+                }
+            }
+            Expr::Let(binds, Box::new(body))
         }
         "loop" => {
             let bindings = binding_vector(args, span, "loop")?;
