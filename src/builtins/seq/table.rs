@@ -159,7 +159,8 @@ pub const BUILTINS: &[Builtin] = &[
         "The items of all collections, in order, as one vector.",
         access::concat,
     )
-    .example("(concat [1 2] [3] nil) ;=> [1 2 3]"),
+    .example("(concat [1 2] [3] nil) ;=> [1 2 3]")
+    .owned(access::concat_owned),
     Builtin::new(
         "reverse",
         Arity::exact(1),
