@@ -113,7 +113,7 @@ fn comp(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(Func::native_taking("comp", move |interp, args| {
         let Some((last, init)) = fs.split_last() else {
             return match args {
-                [x] => Ok(std::mem::replace(x, Value::Nil)),
+                [x] => Ok(Value::take(x)),
                 _ => Err(Error::arity(format!(
                     "(comp) is identity and expects 1 argument, got {}",
                     args.len()
@@ -135,7 +135,7 @@ fn partial(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(Func::native_taking("partial", move |interp, args| {
         let mut all = Vec::with_capacity(fixed.len() + args.len());
         all.extend_from_slice(&fixed);
-        all.extend(args.iter_mut().map(|x| std::mem::replace(x, Value::Nil)));
+        all.extend(args.iter_mut().map(Value::take));
         interp.call_mut(&f, &mut all)
     }))
 }

@@ -234,12 +234,12 @@ impl Interp {
             Args::Borrowed(a) => self.stack.extend_from_slice(a),
             // One or two arguments (most calls): pushed as they are, not
             // through the iterator's reserve-and-fill.
-            Args::Owned([a]) => self.push_value(take(a)),
+            Args::Owned([a]) => self.push_value(Value::take(a)),
             Args::Owned([a, b]) => {
-                self.push_value(take(a));
-                self.push_value(take(b));
+                self.push_value(Value::take(a));
+                self.push_value(Value::take(b));
             }
-            Args::Owned(a) => self.stack.extend(a.iter_mut().map(take)),
+            Args::Owned(a) => self.stack.extend(a.iter_mut().map(Value::take)),
         }
         self.finish_call(c, arity, bp)
     }
@@ -303,12 +303,12 @@ impl Interp {
             }
             Args::Owned(a) => {
                 let (head, rest) = a.split_at_mut(fixed);
-                self.stack.extend(head.iter_mut().map(take));
+                self.stack.extend(head.iter_mut().map(Value::take));
                 if arity.variadic {
                     self.stack.push(if rest.is_empty() {
                         Value::Nil
                     } else {
-                        Value::vector_from(rest.iter_mut().map(take))
+                        Value::vector_from(rest.iter_mut().map(Value::take))
                     });
                 }
             }

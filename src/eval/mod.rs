@@ -111,11 +111,6 @@ impl Args<'_> {
     }
 }
 
-/// Takes a value out, leaving nil.
-fn take(v: &mut Value) -> Value {
-    std::mem::replace(v, Value::Nil)
-}
-
 /// Where the current function's locals and captures are.
 #[derive(Clone, Copy)]
 pub struct Frame<'a> {

@@ -247,12 +247,12 @@ impl Interp {
     ) -> Result<Value> {
         match (r.shared(args.len()), &mut *args) {
             (Some(s), [a]) => {
-                let a = super::take(a);
+                let a = Value::take(a);
                 self.enter_again(s, r, BEFORE, |slots| slots[0] = a)
             }
             (Some(s), _) => self.enter_again(s, r, BEFORE, |slots| {
                 for (slot, a) in slots.iter_mut().zip(args.iter_mut()) {
-                    *slot = super::take(a);
+                    *slot = Value::take(a);
                 }
             }),
             (None, _) => {

@@ -176,6 +176,13 @@ impl Value {
         }
     }
 
+    /// The value, taken out of `slot` (left nil): what a callee does with
+    /// an argument it may take.
+    #[inline(always)]
+    pub fn take(slot: &mut Value) -> Value {
+        std::mem::replace(slot, Value::Nil)
+    }
+
     /// [`Value::clone`] of a value that holds an allocation.
     #[inline(never)]
     fn clone_held(&self) -> Value {

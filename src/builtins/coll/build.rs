@@ -219,7 +219,7 @@ pub(super) fn disj(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `disj` taking its set (changed in place when unshared).
 pub(super) fn disj_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     let (set, xs) = a.split_at_mut(1);
-    disj_parts(interp, super::maps::take(&mut set[0]), xs)
+    disj_parts(interp, Value::take(&mut set[0]), xs)
 }
 
 /// `(disj set xs…)`, `set` taken.

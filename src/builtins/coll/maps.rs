@@ -83,17 +83,18 @@ pub(super) fn assoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value>
     }
     interp.tick(n64(kvs / 2))?;
     let (head, rest) = a.split_at_mut(1);
-    let mut coll = take(&mut head[0]);
+    let mut coll = Value::take(&mut head[0]);
     let before = cost::collection_len(&coll);
     for kv in rest.chunks_mut(2) {
-        coll = assoc1("assoc", coll, take(&mut kv[0]), take(&mut kv[1]))?;
+        coll = assoc1(
+            "assoc",
+            coll,
+            Value::take(&mut kv[0]),
+            Value::take(&mut kv[1]),
+        )?;
     }
     interp.alloc(cost::growth_of(&coll, before))?;
     Ok(coll)
-}
-
-pub(super) fn take(v: &mut Value) -> Value {
-    std::mem::replace(v, Value::Nil)
 }
 
 pub(super) fn assoc_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -103,7 +104,7 @@ pub(super) fn assoc_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// `assoc-in` taking its map (updated in place when unshared).
 pub(super) fn assoc_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
-    let (m, v) = (take(&mut a[0]), take(&mut a[2]));
+    let (m, v) = (Value::take(&mut a[0]), Value::take(&mut a[2]));
     update_path(interp, "assoc-in", m, &a[1], |_, _| Ok(v))
 }
 
@@ -124,7 +125,7 @@ pub(super) fn dissoc(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// `dissoc` taking its map.
 pub(super) fn dissoc_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
-    match take(&mut a[0]) {
+    match Value::take(&mut a[0]) {
         Value::Map(mut m) => {
             interp.tick(n64(a.len() - 1))?;
             for k in &a[1..] {
@@ -169,7 +170,7 @@ pub(super) fn update(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 
 /// `update` taking its collection (the old value is handed to `f`).
 pub(super) fn update_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
-    let (coll, k) = (take(&mut a[0]), take(&mut a[1]));
+    let (coll, k) = (Value::take(&mut a[0]), Value::take(&mut a[1]));
     update_parts(interp, coll, k, &a[2], &a[3..])
 }
 
@@ -210,7 +211,7 @@ pub(super) fn update_in(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `update-in` taking its map (updated in place when unshared).
 pub(super) fn update_in_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     args::callable("update-in", &a[2])?;
-    let m = take(&mut a[0]);
+    let m = Value::take(&mut a[0]);
     let (f, extra) = (&a[2], &a[3..]);
     update_path(interp, "update-in", m, &a[1], |interp, old| {
         call_with_extra(interp, f, old, extra)
@@ -272,11 +273,11 @@ pub(super) fn conj_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> 
         return conj(interp, a);
     }
     let (head, items) = a.split_at_mut(1);
-    let mut acc = Acc::owned("conj", take(&mut head[0]))?;
+    let mut acc = Acc::owned("conj", Value::take(&mut head[0]))?;
     let mut bytes = 0;
     for x in items.iter_mut() {
         interp.tick(1)?;
-        bytes += acc.add("conj", take(x))?;
+        bytes += acc.add("conj", Value::take(x))?;
     }
     interp.alloc(bytes)?;
     Ok(acc.value())
@@ -294,7 +295,7 @@ pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `(reduce (fn [acc x] (into acc (f x))) [] xs)`).
 pub(super) fn into_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     match a {
-        [to, rest @ ..] if !rest.is_empty() => into_parts(interp, take(to), rest),
+        [to, rest @ ..] if !rest.is_empty() => into_parts(interp, Value::take(to), rest),
         _ => into(interp, a),
     }
 }
@@ -381,7 +382,7 @@ pub(super) fn merge(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn merge_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     match a.split_first_mut() {
         None => Ok(Value::Nil),
-        Some((first, rest)) => merge_parts(interp, take(first), rest),
+        Some((first, rest)) => merge_parts(interp, Value::take(first), rest),
     }
 }
 

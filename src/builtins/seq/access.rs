@@ -362,9 +362,7 @@ pub(super) fn concat_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value
     }
     match a.split_first_mut() {
         None => eager_concat(interp, None, &[]),
-        Some((first, rest)) => {
-            eager_concat(interp, Some(std::mem::replace(first, Value::Nil)), rest)
-        }
+        Some((first, rest)) => eager_concat(interp, Some(Value::take(first)), rest),
     }
 }
 

@@ -53,7 +53,7 @@ fn stepper(
     Func::native_taking(name, move |interp, a| match a {
         [] => interp.call(&rf, &[]),
         [acc] => interp.call_mut(&rf, std::slice::from_mut(acc)),
-        [acc, x] => step(interp, &rf, take_arg(acc), take_arg(x)),
+        [acc, x] => step(interp, &rf, Value::take(acc), Value::take(x)),
         _ => Err(rf_arity(name, a.len())),
     })
 }
@@ -61,11 +61,6 @@ fn stepper(
 /// `(rf acc x)`, handing `rf` both values.
 fn feed(interp: &mut Interp, rf: &Value, acc: Value, x: Value) -> Result<Value> {
     interp.call_mut(rf, &mut [acc, x])
-}
-
-/// An argument's value, taken (its slot left nil).
-fn take_arg(v: &mut Value) -> Value {
-    std::mem::replace(v, Value::Nil)
 }
 
 fn ensure_reduced(v: Value) -> Value {
@@ -297,14 +292,14 @@ fn buffering(
         [acc] => {
             let buf = std::mem::take(&mut lock(&state).0);
             let acc = if buf.is_empty() {
-                take_arg(acc)
+                Value::take(acc)
             } else {
                 interp.alloc(cost::vector_bytes(buf.len()))?;
-                unreduced(feed(interp, &rf, take_arg(acc), Value::vector(buf))?)
+                unreduced(feed(interp, &rf, Value::take(acc), Value::vector(buf))?)
             };
             interp.call_mut(&rf, &mut [acc])
         }
-        [acc, x] => step(interp, &rf, take_arg(acc), take_arg(x)),
+        [acc, x] => step(interp, &rf, Value::take(acc), Value::take(x)),
         _ => Err(rf_arity(name, a.len())),
     })
 }
@@ -414,9 +409,9 @@ pub(super) fn completing(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
             [] => interp.call(&f, &[]),
             [x] => match &cf {
                 Some(cf) => interp.call_mut(cf, std::slice::from_mut(x)),
-                None => Ok(take_arg(x)),
+                None => Ok(Value::take(x)),
             },
-            [acc, x] => feed(interp, &f, take_arg(acc), take_arg(x)),
+            [acc, x] => feed(interp, &f, Value::take(acc), Value::take(x)),
             _ => Err(rf_arity("completing", a.len())),
         },
     ))

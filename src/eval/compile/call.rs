@@ -214,13 +214,7 @@ pub(super) fn assoc_map<'a>(b: &'static Builtin, args: &'a [Expr], span: Span) -
         }),
         args => Box::new(move |it, f| {
             args.with(it, f, |it, vals| match vals {
-                [m, k, v] => put(
-                    it,
-                    b,
-                    crate::eval::take(m),
-                    crate::eval::take(k),
-                    crate::eval::take(v),
-                ),
+                [m, k, v] => put(it, b, Value::take(m), Value::take(k), Value::take(v)),
                 _ => it.call_builtin_accepted(b, vals),
             })
             .map_err(|e| e.or_span(span))
