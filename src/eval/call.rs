@@ -89,12 +89,19 @@ impl Interp {
             Value::Fn(func) => match func.kind() {
                 FuncRef::Builtin(b) => self.call_builtin_mut(b, args),
                 FuncRef::Closure(c) => self.enter_closure(c, Args::Owned(args)),
-                FuncRef::Native(n) => match &n.body {
-                    NativeCode::Reads(body) => self.run_native(|interp| body(interp, args)),
-                    NativeCode::Takes(body) => self.run_native(|interp| body(interp, args)),
-                },
+                FuncRef::Native(n) => self.call_native_mut(&n.body, args),
             },
             _ => self.call_other(f, args),
+        }
+    }
+
+    /// A native closure called with arguments it may take (out of line:
+    /// inlined, it made `call_mut` too large to inline where it is hot).
+    #[inline(never)]
+    fn call_native_mut(&mut self, code: &NativeCode, args: &mut [Value]) -> Result<Value> {
+        match code {
+            NativeCode::Reads(body) => self.run_native(|interp| body(interp, args)),
+            NativeCode::Takes(body) => self.run_native(|interp| body(interp, args)),
         }
     }
 
