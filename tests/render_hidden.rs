@@ -147,6 +147,37 @@ fn counting_and_keying_by_hidden_data_carry_the_mark() {
 }
 
 #[test]
+fn accumulators_handed_on_in_place_carry_the_mark() {
+    // Transducers, fnil, partial, comp, into, merge, concat and a `let`
+    // ending the frame take their accumulator instead of copying it; the
+    // values they build from hidden data stay hidden.
+    let mut s = session();
+    s.turn(
+        r#"(def parts (str/split data/_csv #","))
+           (def up (into [] (map str/upper-case) parts))
+           (def cat (reduce concat [] [parts ["x"]]))
+           (def grouped (reduce (fn [acc w] (update acc (count w) (fnil conj []) w)) {} parts))
+           (def joined ((partial str "k") data/_pin))
+           (def piped ((comp str/reverse str) data/_token))
+           (def merged (reduce merge {} [{:t data/_token} {:u 1}]))
+           (def kept (reduce (fn [acc w] (let [a (conj acc w)] a)) [] parts))
+           (println up cat grouped joined piped merged kept)"#,
+    );
+    let user = s.user();
+    for name in ["up", "cat", "grouped", "joined", "piped", "kept"] {
+        let line = user
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        assert!(line.contains("[hidden]"), "{line}");
+    }
+    assert_no_leak(
+        &s,
+        &["alpha", "bravo", "ALPHA", "k4821", "24-nekot", "s3cr3t"],
+    );
+}
+
+#[test]
 fn values_not_derived_from_hidden_data_stay_visible() {
     let mut s = session();
     s.turn(
