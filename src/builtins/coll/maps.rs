@@ -416,12 +416,36 @@ fn merge_parts(interp: &mut Interp, first: Value, rest: &[Value]) -> Result<Valu
 
 pub(super) fn merge_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     args::callable("merge-with", &a[0])?;
-    let f = &a[0];
-    let maps = &a[1..];
-    if maps.iter().all(Value::is_nil) {
+    merge_with_parts(interp, &a[0], None, &a[1..])
+}
+
+/// `merge-with` taking its first map, which the others are merged into in
+/// place when unshared (`(reduce #(merge-with + %1 %2) {} ms)`), instead of
+/// a new map built from all of them.
+pub(super) fn merge_with_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    args::callable("merge-with", &a[0])?;
+    let (f, maps) = a.split_at_mut(1);
+    if let Some((first, rest)) = maps.split_first_mut() {
+        match Value::take(first) {
+            Value::Map(m) => return merge_with_parts(interp, &f[0], Some(m), rest),
+            other => *first = other,
+        }
+    }
+    merge_with_parts(interp, &f[0], None, maps)
+}
+
+/// `(merge-with f start maps…)`: `maps` merged into `start` (none: into a
+/// new map, or nil when every one is nil).
+fn merge_with_parts(
+    interp: &mut Interp,
+    f: &Value,
+    start: Option<Map>,
+    maps: &[Value],
+) -> Result<Value> {
+    if start.is_none() && maps.iter().all(Value::is_nil) {
         return Ok(Value::Nil);
     }
-    let mut acc: Option<Map> = None;
+    let mut acc = start;
     for m in maps {
         let m = match m {
             Value::Nil => {

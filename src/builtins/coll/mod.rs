@@ -100,7 +100,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(merge {:a 1} {:b 2} {:a 3}) ;=> {:a 3 :b 2}")
         .owned(merge_owned),
     Builtin::new("merge-with", Arity::at_least(1), "Merges maps; values of keys in several maps are combined with (f old new).", merge_with)
-        .example("(merge-with + {:a 1} {:a 2 :b 3}) ;=> {:a 3 :b 3}"),
+        .example("(merge-with + {:a 1} {:a 2 :b 3}) ;=> {:a 3 :b 3}")
+        .owned(merge_with_owned),
     Builtin::new("select-keys", Arity::exact(2), "Map of only the given keys that are present (exact keys).", select_keys)
         .example("(select-keys {:a 1 :b 2 :c 3} [:a :c]) ;=> {:a 1 :c 3}"),
     Builtin::new("zip", Arity::exact(2), "PTC-Lisp: pairs [a b] of two sequences, item by item (shortest wins).", zip)

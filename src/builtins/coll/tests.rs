@@ -453,7 +453,7 @@ fn find_works_on_infinite_sequences() {
 }
 
 /// The reducing functions agents write add to their accumulator in place:
-/// `into`, `merge` and `disj` take their collection, and `fnil`, `partial`
+/// `into`, `merge`, `merge-with` and `disj` take their collection, and `fnil`, `partial`
 /// and `comp` hand their arguments on. Each passed the default 10 MB heap
 /// limit on 100,000 items (a copy of the vector's last chunk, or of the
 /// set's table, charged per item), and a value the caller keeps is never
@@ -472,12 +472,17 @@ fn reducing_functions_add_to_their_accumulator_in_place() {
         ("(count (reduce into [] (partition 10 (range 100000))))", "100000"),
         ("(count (reduce merge {} (map (fn [i] {i i}) (range 50000))))", "50000"),
         ("(count (reduce disj (set (range 50000)) (range 50000)))", "0"),
+        ("(count (reduce (fn [acc x] (merge-with + acc {x 1})) {} (range 30000)))", "30000"),
         // What the caller keeps.
         ("(let [v [1 2] f (fnil conj []) w (f v 3)] [v w (f nil 1)])", "[[1 2] [1 2 3] [1]]"),
         ("(let [v [1 2] f (partial conj v) w (f 3)] [v w (f 4)])", "[[1 2] [1 2 3] [1 2 4]]"),
         ("(let [v [1 2] f (comp count conj)] [(f v 3) v])", "[3 [1 2]]"),
         ("(let [a {:x 1} m (merge a {:y 2})] [a m (merge nil nil) (merge)])", "[{:x 1} {:x 1 :y 2} nil nil]"),
         ("(let [s #{1 2 3} t (disj s 2)] [s t (disj nil 1)])", "[#{1 2 3} #{1 3} nil]"),
+        (
+            "(let [a {:x 1} b (merge-with + a {:x 2 :y 3})] [a b (merge-with + nil) (merge-with + {:a 1} nil {:a 2})])",
+            "[{:x 1} {:x 3 :y 3} nil {:a 3}]",
+        ),
         ("(let [v [1] w (into v [2 3])] [v w (into) (into [1])])", "[[1] [1 2 3] [] [1]]"),
     ] {
         assert_eq!(Interp::standalone().run_for_heap(src).0, want, "{src}");
