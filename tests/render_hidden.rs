@@ -46,6 +46,13 @@ fn all_user_text(s: &Sim) -> String {
     out
 }
 
+/// The prelude line that shows the definition `name`.
+fn def_line<'a>(user: &'a str, name: &str) -> &'a str {
+    user.lines()
+        .find(|l| l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no line for {name}:\n{user}"))
+}
+
 fn assert_no_leak(s: &Sim, needles: &[&str]) {
     let text = all_user_text(s);
     for n in needles {
@@ -114,10 +121,7 @@ fn arithmetic_strings_and_collections_carry_the_mark() {
     );
     let user = s.user();
     for name in ["p", "q", "parts", "one", "joined", "total"] {
-        let line = user
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        let line = def_line(&user, name);
         assert!(line.ends_with(", [hidden]"), "{line}");
     }
     assert!(user.contains("sample: {:k [hidden]}"), "{user}");
@@ -137,10 +141,7 @@ fn counting_and_keying_by_hidden_data_carry_the_mark() {
     );
     let user = s.user();
     for name in ["seen", "key"] {
-        let line = user
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        let line = def_line(&user, name);
         assert!(line.contains("[hidden]"), "{line}");
     }
     assert_no_leak(&s, &["alpha", "bravo", "4822", "k4821"]);
@@ -165,10 +166,7 @@ fn accumulators_handed_on_in_place_carry_the_mark() {
     );
     let user = s.user();
     for name in ["up", "cat", "grouped", "joined", "piped", "kept"] {
-        let line = user
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no line for {name}:\n{user}"));
+        let line = def_line(&user, name);
         assert!(line.contains("[hidden]"), "{line}");
     }
     assert_no_leak(
