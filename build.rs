@@ -42,6 +42,8 @@ const LINK_ORDER: &str = "tests/bench/link-order.txt";
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed={LINK_ORDER}");
+    // A linker configured later must not get LLD's options.
+    println!("cargo::rerun-if-env-changed=RUSTC_LINKER");
     let var = |name: &str| std::env::var(name).unwrap_or_default();
     let native = var("TARGET") == var("HOST");
     let linux_gnu = var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
