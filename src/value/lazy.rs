@@ -229,7 +229,7 @@ thread_local! {
 impl LazySeq {
     /// Moves out the values this link holds (leaving `nil`s behind).
     fn take_parts(&mut self, out: &mut Vec<Value>) {
-        let mut take = |v: &mut Value| out.push(std::mem::replace(v, Value::Nil));
+        let mut take = |v: &mut Value| out.push(Value::take(v));
         match self {
             LazySeq::Range { start, step } => {
                 take(start);

@@ -265,7 +265,7 @@ fn update_path(
     let mut m = m;
     if let Some(slot) = existing_path(&mut m, &keys) {
         // Every key exists in a map: change the value where it is.
-        let old = std::mem::replace(slot, Value::Nil);
+        let old = Value::take(slot);
         *slot = leaf(interp, old)?;
         return Ok(m);
     }

@@ -52,12 +52,12 @@ fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Val
             interp.alloc(cost::vector_bytes(items.len()))?;
             interp.repeated(f, |interp, f| {
                 for item in items.iter_mut() {
-                    let x = std::mem::replace(item, Value::Nil);
+                    let x = Value::take(item);
                     Value::fill(item, interp.tick_call_again1(f, x)?);
                 }
                 Ok(())
             })?;
-            return Ok(std::mem::replace(&mut a[1], Value::Nil));
+            return Ok(Value::take(&mut a[1]));
         }
     }
     map_colls(interp, fname, &a[0], &a[1..])

@@ -409,7 +409,7 @@ impl Map {
             // `f` cannot reach (this map is borrowed) and `clear_flag` (a
             // write to the handle) leaves alone.
             let slot = unsafe { &mut *slot };
-            return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
+            return Some(f(Value::take(slot)).map(|v| {
                 if !fits(&v) {
                     self.clear_flag();
                 }

@@ -184,10 +184,10 @@ impl Repr {
             Repr::Large(m, flat) => (large_mut(m).get_mut(k)?, flat, flat_value),
             Repr::Sorted(m) => {
                 let slot = sorted_mut(m).get_mut(k)?;
-                return Some(f(std::mem::replace(slot, Value::Nil)).map(|v| Value::fill(slot, v)));
+                return Some(f(Value::take(slot)).map(|v| Value::fill(slot, v)));
             }
         };
-        Some(f(std::mem::replace(slot, Value::Nil)).map(|v| {
+        Some(f(Value::take(slot)).map(|v| {
             *known &= fits(&v);
             Value::fill(slot, v);
         }))
@@ -208,11 +208,9 @@ impl Repr {
             }
             Repr::Large(m, _) => {
                 let slot = large_mut(m).get_mut(k)?;
-                Some(std::mem::replace(slot, Value::Nil))
+                Some(Value::take(slot))
             }
-            _ => self
-                .get_mut(k)
-                .map(|slot| std::mem::replace(slot, Value::Nil)),
+            _ => self.get_mut(k).map(Value::take),
         }
     }
 
