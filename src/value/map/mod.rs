@@ -288,25 +288,38 @@ impl Map {
 
     /// The value of the string key `text`, without building the key.
     pub fn get_str(&self, text: &str) -> Option<&Value> {
-        let is_key = |x: &Value| matches!(x, Value::Str(s) if &**s == text);
-        match self.view() {
-            View::Empty => None,
-            View::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
-            View::Record(v, keys, _) => record_find(v, keys, is_key),
-            View::Large(m, _) => m.get_by(super::hash::str_hash(text), is_key),
-            View::Sorted(m) => m.get(&Value::string(text)),
-        }
+        self.get_named(
+            |x| matches!(x, Value::Str(s) if &**s == text),
+            || super::hash::str_hash(text),
+            || Value::string(text),
+        )
     }
 
     /// The value of the keyword key named `name`, without building the key.
     pub fn get_keyword(&self, name: &str) -> Option<&Value> {
-        let is_key = |x: &Value| matches!(x, Value::Keyword(k) if &**k == name);
+        self.get_named(
+            |x| matches!(x, Value::Keyword(k) if &**k == name),
+            || super::hash::keyword_hash(name),
+            || Value::keyword(name),
+        )
+    }
+
+    /// The value of the key `is_key` finds: `hash` is the key's hash (for
+    /// a large map's index), `key` the key itself (built only for a sorted
+    /// map, which compares keys).
+    #[inline(always)]
+    fn get_named(
+        &self,
+        is_key: impl Fn(&Value) -> bool,
+        hash: impl FnOnce() -> u64,
+        key: impl FnOnce() -> Value,
+    ) -> Option<&Value> {
         match self.view() {
             View::Empty => None,
             View::Small(v, _) => v.iter().find(|(x, _)| is_key(x)).map(|(_, v)| v),
             View::Record(v, keys, _) => record_find(v, keys, is_key),
-            View::Large(m, _) => m.get_by(super::hash::keyword_hash(name), is_key),
-            View::Sorted(m) => m.get(&Value::keyword(name)),
+            View::Large(m, _) => m.get_by(hash(), is_key),
+            View::Sorted(m) => m.get(&key()),
         }
     }
 
