@@ -101,6 +101,8 @@ pub struct Context<'a> {
     /// evaluation (one step per form analyzed, one per local or sibling
     /// name compared while resolving a name, one per form a macro builds).
     pub budget: &'a mut Budget,
+    /// Mark last-use moves (`moves.rs`); off for the reference run.
+    pub moves: bool,
 }
 
 /// The deepest nesting of forms the analyzer accepts after macro
@@ -332,10 +334,10 @@ impl<'a> Analyzer<'a> {
             }
         }
         let mut call = self.call(form, items)?;
-        if tail && !self.scope().tail_open {
+        if tail && !self.scope().tail_open && self.cx.moves {
             // The frame ends with this call: every local is dead after its
             // arguments are evaluated.
-            moves::mark(&mut call, &[], &|_| true);
+            moves::mark(&mut call, &[], &moves::dead_at_frame_end);
         }
         Ok(call)
     }

@@ -4,23 +4,57 @@
 //! the callee (`assoc` on a `reduce` accumulator, `conj` in a self-recursive
 //! call) instead of being copied.
 //!
-//! Two places qualify:
-//! * a call in tail position of a function body (the frame ends with it):
-//!   every local of the frame is dead after its arguments are evaluated;
-//! * the arguments of `recur`: the slots bound inside the loop (its
-//!   parameters and the locals of its body) are rebound before being read
-//!   again;
-//! * the binding values of a `let` in either of those tail positions, and
-//!   its body when that is a local: the frame (or the loop's iteration)
-//!   ends with the `let`.
+//! **Rule MOVE-1 (soundness).** A move takes a value out of its slot, and
+//! what the callee holds may then be written in place; it is sound only
+//! when no evaluation after the move can read the slot before writing it.
+//! Moves are marked at three points, and only there, each with the set of
+//! slots dead once its expression has been evaluated:
+//! 1. a call in the tail position of a function body, not inside a loop
+//!    that is itself outside the body's tail position (`tail_open`): the
+//!    frame ends once its arguments are evaluated — every slot is dead
+//!    ([`dead_at_frame_end`]);
+//! 2. the arguments of `recur`: the slots from the innermost loop's first
+//!    (its bindings and every local bound in its body; for a function, all
+//!    of them) are written again before they are read; a slot below it — a
+//!    parameter or outer local the loop reads — is read by the next
+//!    iteration and never moved ([`dead_after_iteration`]);
+//! 3. the binding values of a `let` in either tail position, and its body
+//!    when that is a local: after it the frame ends *or* `recur` runs the
+//!    loop (or function) body again, so only the slots of rule 2 are dead
+//!    ([`dead_after_iteration`]). Moving a slot below the loop here made
+//!    `(loop [i 0] (let [n (count xs)] (if (< i n) (recur (inc i)) i)))`
+//!    read `xs` as nil from its second iteration (issue 58).
 //!
-//! Inside such a call, an argument that is a plain local read is moved when
-//! no argument evaluated after it (at any depth) reads the same slot. The
-//! read check is conservative: forms it does not look into count as reads.
-//! A builtin's argument that only its later arguments read again is taken
-//! late instead ([`Expr::MoveLocalLate`]: after they are evaluated).
+//! Within each, an argument that is a plain local read is moved only when
+//! no expression evaluated after it (later arguments, later bindings, the
+//! body — at any depth) may read the same slot. The read check
+//! ([`reads`]) is conservative: the forms it does not look into (`loop`,
+//! `letfn`, `try`, `for`, `case`) count as reads, and a closure made later
+//! reads its captures when it is made (closures capture by value). A
+//! builtin's argument that only its later arguments read again is taken
+//! late instead ([`Expr::MoveLocalLate`]: after they are evaluated), and a
+//! slot taken late is neither moved nor taken late by any later argument.
+//!
+//! The reference run (`Interp::set_reference`) marks no moves at all (its
+//! analysis has `Context::moves` off), and the oracle test
+//! (`tests/oracle.rs`) checks that every corpus gives the same outcome
+//! both ways.
 
 use super::expr::{Expr, Slot};
+
+/// MOVE-1, point 1: once a call in the frame's tail position has its
+/// arguments, every slot is dead.
+pub fn dead_at_frame_end(_: Slot) -> bool {
+    true
+}
+
+/// MOVE-1, points 2 and 3: after `recur`'s arguments or a `let` in tail
+/// position, the slots from `recur_base` (the innermost loop's first slot,
+/// 0 in a function) on are dead; the ones below are read again by the
+/// next iteration.
+pub fn dead_after_iteration(recur_base: Slot) -> impl Fn(Slot) -> bool {
+    move |s| s >= recur_base
+}
 
 /// Marks moves in `e` (a call or a local read) given that the expressions
 /// in `later` are evaluated after it and `movable` says which slots are dead
@@ -161,6 +195,62 @@ mod tests {
             ),
         ] {
             assert_eq!(run(src).0, want, "{src}");
+        }
+    }
+
+    /// MOVE-1: a `let` ending a loop's iteration moves only the loop's own
+    /// slots. A parameter or outer local read in its bindings is read again
+    /// by the next iteration (it was nil from the second on: issue 58).
+    #[test]
+    fn a_let_ending_an_iteration_never_moves_what_the_next_one_reads() {
+        for (src, want) in [
+            (
+                "(defn f [xs] (loop [i 0] (let [n (count xs)] (if (< i n) (recur (inc i)) i)))) (f [1 2 3])",
+                "3",
+            ),
+            // Binary search: the vector read by index every iteration.
+            (
+                "(defn bs [v t] (loop [lo 0 hi (dec (count v))] (if (> lo hi) -1                  (let [mid (quot (+ lo hi) 2) x (nth v mid)]                  (cond (= x t) mid (< x t) (recur (inc mid) hi) :else (recur lo (dec mid)))))))
+                 (bs [1 3 5 7 9 11] 9)",
+                "4",
+            ),
+            // Two-sum over a map built along the way.
+            (
+                "(defn two-sum [xs t] (loop [i 0 seen {}] (when (< i (count xs))                  (let [x (nth xs i) j (get seen (- t x))]                  (if j [j i] (recur (inc i) (assoc seen x i))))))) (two-sum [2 7 11 15] 26)",
+                "[2 3]",
+            ),
+            // Character scanning of an outer string.
+            (
+                "(defn vowels [s] (loop [i 0 n 0] (if (< i (count s))                  (let [c (subs s i (inc i))] (recur (inc i) (if (#{\"a\" \"e\" \"o\"} c) (inc n) n))) n)))                  (vowels \"banana bread\")",
+                "5",
+            ),
+            // Inside an anonymous fn handed to mapv, the capture and the
+            // parameter alike.
+            (
+                "(let [xs [10 20 30]] (mapv (fn [k] (loop [i 0 acc 0] (let [x (nth xs i)]                  (if (< i k) (recur (inc i) (+ acc x)) acc)))) [0 1 2]))",
+                "[0 10 30]",
+            ),
+            (
+                "(mapv (fn [v] (loop [i 0] (let [x (get v i)] (if (and x (< i 5)) (recur (inc i)) i)))) [[1 2] [3]])",
+                "[2 1]",
+            ),
+            // The first element and a `take` of an outer local, in a let
+            // whose body recurs, and one that ends the frame.
+            (
+                "(defn g [xs] (loop [i 0 out []] (let [h (first xs) t (take 2 xs)]                  (if (< i 2) (recur (inc i) (conj out [h (count t)])) out)))) (g [4 5 6])",
+                "[[4 2] [4 2]]",
+            ),
+            // A function's own `recur` rebinds every parameter: what its
+            // `let` reads of a parameter it passes on is still there.
+            (
+                "(defn h [xs i] (let [n (count xs)] (if (< i n) (recur xs (inc i)) i))) (h [1 2] 0)",
+                "2",
+            ),
+        ] {
+            assert_eq!(run(src).0, want, "{src}");
+            let mut reference = crate::eval::Interp::standalone();
+            reference.set_reference(true);
+            assert_eq!(reference.run_for_heap(src).0, want, "reference: {src}");
         }
     }
 

@@ -81,16 +81,18 @@ pub fn analyze(
             let body = a.body(&args[1..], tail);
             a.restore(mark);
             let mut body = body?;
-            if tail {
-                // The frame ends with this `let` (or, in a loop's tail
-                // position, the loop's iteration, after which `recur`
-                // rebinds the loop's slots): a local a binding's value reads
-                // for the last time is moved, and so is a body that is a
-                // local. `(let [acc (conj acc x)] acc)` then adds to the
-                // accumulator in place, and the binding's slot, which
+            if tail && a.cx.moves {
+                // The frame ends with this `let`, or the loop's (or
+                // function's) iteration does, after which `recur` may run
+                // the body again: a local from the innermost loop's first
+                // slot on that a binding's value reads for the last time is
+                // moved, and so is a body that is such a local (MOVE-1 in
+                // `moves.rs`). `(let [acc (conj acc x)] acc)` then adds to
+                // the accumulator in place, and the binding's slot, which
                 // outlives the call in a repeated frame, does not share it.
-                let (open, base) = (a.scope().tail_open, a.scope().recur_base);
-                let movable = move |s: Slot| !open || s >= base;
+                // A slot below the loop (a parameter the loop reads) is
+                // never moved here: the next iteration reads it again.
+                let movable = super::moves::dead_after_iteration(a.scope().recur_base);
                 if let Expr::Local(_) = body {
                     super::moves::mark(&mut body, &[], &movable);
                 }
@@ -157,8 +159,10 @@ pub fn analyze(
                 .with_span(span));
             }
             let mut values = a.analyze_all(args)?;
-            let base = a.scope().recur_base;
-            super::moves::mark_args(&mut values, &[], &|slot| slot >= base);
+            if a.cx.moves {
+                let movable = super::moves::dead_after_iteration(a.scope().recur_base);
+                super::moves::mark_args(&mut values, &[], &movable);
+            }
             Expr::Recur(Box::new(Recur {
                 args: values,
                 slots: targets,
