@@ -30,6 +30,9 @@
 //!   ([`agent::run`]), [`agent::ScriptedLlm`]; with the `agent` feature the
 //!   HTTP clients ([`agent::http`]).
 //! * **Conformance** ([`check`]): what `ptc check` runs.
+//! * **The reference run** ([`reference`]): programs evaluated with every
+//!   optimisation off, the oracle the optimised evaluator is checked
+//!   against ([`reference::scope`], [`Interp::set_reference`]).
 //! * **Command line** (`cli`, feature `cli`): the `ptc` binary's `main`.
 //! * **Allocator** (`alloc`, feature `mimalloc`, part of `cli`): the `ptc`
 //!   binary's, for a server running sessions on several threads to make
@@ -117,6 +120,7 @@ pub mod session;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Result, Span};
+pub use eval::reference;
 pub use eval::{CannedTool, Definition, Globals, Host, Interp, Limits, StaticHost, ToolCall};
 pub use format::{display, to_clojure};
 pub use reader::read_value;

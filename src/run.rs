@@ -216,6 +216,7 @@ impl Interp {
                 host: &*self.host,
                 source: src.clone(),
                 budget: &mut self.budget,
+                moves: !self.reference,
             });
             analyzer.top_level(form)?
         };

@@ -16,9 +16,15 @@ pub struct CheckArgs {
     /// Print only the closing line.
     #[arg(long, short)]
     quiet: bool,
+    /// Run the cases as the reference: every optimisation off (no compiled
+    /// code, no moves, no in-place writes), the oracle the optimised
+    /// evaluator is checked against.
+    #[arg(long)]
+    reference: bool,
 }
 
 pub fn check(args: CheckArgs) -> i32 {
+    crate::eval::reference::set_on_this_thread(args.reference);
     let (mut passed, mut failed) = (0, 0);
     for path in &args.files {
         let text = match std::fs::read_to_string(path) {

@@ -35,11 +35,16 @@ pub struct RunArgs {
     /// of answering from the file's recording.
     #[arg(long, requires = "session")]
     live: bool,
+    /// Run as the reference: every optimisation off (no compiled code, no
+    /// moves, no in-place writes); the same value as without it, or a bug.
+    #[arg(long)]
+    reference: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
 
 pub fn run(args: RunArgs) -> i32 {
+    crate::eval::reference::set_on_this_thread(args.reference);
     // Refused while reading once past the source limit in force.
     let base = match &args.session {
         Some(path) => input::session_limits(path).unwrap_or_default(),

@@ -85,6 +85,9 @@ impl Interp {
     /// Like [`Interp::call`], but the callee may take the arguments' values
     /// (the caller will not read `args` again).
     pub(crate) fn call_mut(&mut self, f: &Value, args: &mut [Value]) -> Result<Value> {
+        if self.reference {
+            return self.call(f, args);
+        }
         match f {
             Value::Fn(func) => match func.kind() {
                 FuncRef::Builtin(b) => self.call_builtin_mut(b, args),
@@ -120,6 +123,9 @@ impl Interp {
     /// of one fixed arity gets it pushed as its frame, with no array left
     /// to drop; anything else as `call_mut`.
     pub(crate) fn call_mut1(&mut self, f: &Value, a: Value) -> Result<Value> {
+        if self.reference {
+            return self.call(f, &[a]);
+        }
         // All three kinds told apart here (a builtin called as `call_mut`
         // would): a test for closures alone compiles to more instructions.
         if let Value::Fn(func) = f {
@@ -199,7 +205,7 @@ impl Interp {
     /// marked when hidden data is about.
     #[inline(always)]
     fn run_builtin(&mut self, b: &'static Builtin, args: &mut [Value]) -> Result<Value> {
-        let Some(owned) = b.owned else {
+        let Some(owned) = b.owned.filter(|_| !self.reference) else {
             return self.run_plain(b, args);
         };
         self.budget.tick(1)?;
@@ -390,7 +396,47 @@ impl Interp {
             bp,
             closure: Some(c),
         };
+        if self.reference {
+            return self.walk_fn_body(arity, frame);
+        }
         self.run_body(super::compile::fn_body(arity), arity, frame)
+    }
+
+    /// The reference run's function body (`reference.rs`): its prologue
+    /// and body walked, again after each `recur` back to it (a step each,
+    /// as [`Interp::run_body`]).
+    #[cold]
+    #[inline(never)]
+    fn walk_fn_body(&mut self, arity: &FnArity, frame: Frame) -> Result<Value> {
+        loop {
+            self.run_binds(&arity.prologue, frame)?;
+            let v = self.eval(&arity.body, frame)?;
+            if !std::mem::take(&mut self.pending_recur) {
+                return Ok(v);
+            }
+            self.budget.tick(1)?;
+        }
+    }
+
+    /// The reference run's `loop` (`reference.rs`): its bindings, then its
+    /// prologue and body walked, again after each `recur` (a step each, as
+    /// the compiled loop).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn walk_loop(
+        &mut self,
+        l: &crate::analyze::expr::Loop,
+        frame: Frame,
+    ) -> Result<Value> {
+        self.run_binds(&l.inits, frame)?;
+        loop {
+            self.run_binds(&l.prologue, frame)?;
+            let v = self.eval(&l.body, frame)?;
+            if !std::mem::take(&mut self.pending_recur) {
+                return Ok(v);
+            }
+            self.budget.tick(1)?;
+        }
     }
 
     /// Runs `arity`'s compiled body in `frame`: once, or, when it has a

@@ -38,6 +38,7 @@ mod lookup;
 pub(crate) mod outside;
 mod print;
 mod realise;
+pub mod reference;
 mod repeat;
 pub mod stack;
 mod thrown;
@@ -163,6 +164,9 @@ pub struct Interp {
     /// A `recur` has rebound its slots: the enclosing loop or function
     /// body runs again.
     pending_recur: bool,
+    /// The reference run (`reference.rs`): no compiled code, no moves, no
+    /// in-place writes, no lent arguments.
+    pub(crate) reference: bool,
     /// Tests: top-level forms run compiled instead of walked.
     #[cfg(test)]
     pub(crate) compile_top: bool,
@@ -189,6 +193,7 @@ impl Interp {
             stack: Vec::new(),
             text_buf: String::new(),
             pending_recur: false,
+            reference: reference::on_this_thread(),
             #[cfg(test)]
             compile_top: false,
         }

@@ -78,11 +78,21 @@ fn lending() -> bool {
 impl<'f> Repeated<'f> {
     fn new(f: &'f Value) -> Repeated<'f> {
         let shared = Repeated::sharing(f);
+        Repeated::with(f, shared, Repeated::quick(f))
+    }
+
+    /// The reference run's (`reference.rs`): every call made afresh
+    /// through [`Interp::call_mut`], which gives it copies.
+    fn plain(f: &'f Value) -> Repeated<'f> {
+        Repeated::with(f, None, Quick::None)
+    }
+
+    fn with(f: &'f Value, shared: Option<Shared<'f>>, quick: Quick) -> Repeated<'f> {
         Repeated {
             f,
             shared,
             bp: None,
-            quick: Repeated::quick(f),
+            quick,
             lend: shared
                 .and_then(|s| LendBody::of(s.arity))
                 .filter(|_| lending()),
@@ -164,7 +174,11 @@ impl Interp {
         f: &Value,
         body: impl FnOnce(&mut Interp, &mut Repeated) -> Result<T>,
     ) -> Result<T> {
-        let mut r = Repeated::new(f);
+        let mut r = if self.reference {
+            Repeated::plain(f)
+        } else {
+            Repeated::new(f)
+        };
         let out = body(self, &mut r);
         if let Some(bp) = r.bp {
             self.drop_frame(bp);

@@ -62,6 +62,7 @@ impl Interp {
                 self.run_binds(binds, frame)?;
                 self.eval(body, frame)
             }
+            Expr::Loop(l) if self.reference => self.walk_loop(l, frame),
             Expr::Loop(l) => super::compile::loop_code(l).run(self, frame),
             Expr::Recur(r) => {
                 // Every argument is evaluated before any slot is rebound
