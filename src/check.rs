@@ -75,6 +75,41 @@ fn literal(what: &str, src: &str) -> Result<Value, String> {
 
 /// Runs a case; `Err` says what did not match.
 pub(crate) fn run_case(case: &Case) -> Result<(), String> {
+    let mut interp = prepare(case, case.limits.clone().unwrap_or_default())?;
+    let outcome = interp.run_program(&case.program);
+    compare(case, &interp, &outcome)
+}
+
+/// Runs a case optimised and as the reference and compares what they did
+/// (rule ORACLE-1, `oracle.rs`), whatever the case expects.
+pub(crate) fn oracle_case(case: &Case) -> Result<crate::oracle::Verdict, String> {
+    let limits = case.limits.clone().unwrap_or_default();
+    let mut failed = None;
+    let (verdict, _, _) = crate::oracle::run_pair(&limits, |limits| match prepare(case, limits) {
+        Ok(mut interp) => {
+            let outcome = interp.run_program(&case.program);
+            crate::oracle::Observed::of(&interp, &outcome)
+        }
+        Err(e) => {
+            failed = Some(e);
+            crate::oracle::Observed::of(
+                &Interp::standalone(),
+                &Outcome {
+                    result: Ok(Value::Nil),
+                    returned: false,
+                    notes: Vec::new(),
+                },
+            )
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(verdict),
+    }
+}
+
+/// The interpreter a case runs in: its data, tools, memory and history.
+fn prepare(case: &Case, limits: Limits) -> Result<Interp, String> {
     let mut host = StaticHost::default();
     for (name, src) in &case.data {
         host.data.insert(name.clone(), literal("data", src)?);
@@ -87,7 +122,7 @@ pub(crate) fn run_case(case: &Case) -> Result<(), String> {
         };
         host.tools.insert(name.clone(), tool);
     }
-    let mut interp = Interp::new(Box::new(host), case.limits.clone().unwrap_or_default());
+    let mut interp = Interp::new(Box::new(host), limits);
     for (name, src) in &case.memory {
         interp.globals.define(name, literal("memory", src)?, None);
     }
@@ -97,8 +132,7 @@ pub(crate) fn run_case(case: &Case) -> Result<(), String> {
             .map(|h| literal("turn_history", h))
             .collect::<Result<_, _>>()?;
     }
-    let outcome = interp.run_program(&case.program);
-    compare(case, &interp, &outcome)
+    Ok(interp)
 }
 
 fn show(v: &Value) -> String {
@@ -219,4 +253,34 @@ pub fn run_file(text: &str) -> Result<FileReport, String> {
         }
     }
     Ok(report)
+}
+
+/// [`run_file`] as the oracle: every case run optimised and as the
+/// reference (`ptc check --oracle`); a failure is a pair that disagrees,
+/// and the cases that were inconclusive are counted apart.
+pub fn oracle_file(text: &str) -> Result<OracleReport, String> {
+    let cases = parse_cases(text)?;
+    let mut report = OracleReport::default();
+    for case in &cases {
+        match oracle_case(case) {
+            Ok(crate::oracle::Verdict::Same) => report.same += 1,
+            Ok(crate::oracle::Verdict::Inconclusive(_)) => report.inconclusive += 1,
+            Ok(crate::oracle::Verdict::Differ(why)) | Err(why) => {
+                report.differ.push((case.id.clone(), why))
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// What [`oracle_file`] found.
+#[derive(Debug, Default)]
+pub struct OracleReport {
+    /// Cases whose two runs agree.
+    pub same: usize,
+    /// Cases one of whose runs ran out of heap (ORACLE-1).
+    pub inconclusive: usize,
+    /// Cases whose runs disagree (or could not be set up), with what
+    /// differs.
+    pub differ: Vec<(String, String)>,
 }

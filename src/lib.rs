@@ -32,7 +32,8 @@
 //! * **Conformance** ([`check`]): what `ptc check` runs.
 //! * **The reference run** ([`reference`]): programs evaluated with every
 //!   optimisation off, the oracle the optimised evaluator is checked
-//!   against ([`reference::scope`], [`Interp::set_reference`]).
+//!   against ([`reference::scope`], [`Interp::set_reference`]), and the
+//!   oracle comparing the two runs ([`oracle`]).
 //! * **Command line** (`cli`, feature `cli`): the `ptc` binary's `main`.
 //! * **Allocator** (`alloc`, feature `mimalloc`, part of `cli`): the `ptc`
 //!   binary's, for a server running sessions on several threads to make
@@ -109,6 +110,7 @@ pub(crate) mod eval;
 pub(crate) mod format;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod oracle;
 #[cfg(feature = "python")]
 mod python;
 pub(crate) mod reader;

@@ -19,11 +19,18 @@ pub struct CheckArgs {
     /// Run the cases as the reference: every optimisation off (no compiled
     /// code, no moves, no in-place writes), the oracle the optimised
     /// evaluator is checked against.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "oracle")]
     reference: bool,
+    /// Run every case optimised and as the reference and report the cases
+    /// whose runs disagree (whatever the cases expect).
+    #[arg(long)]
+    oracle: bool,
 }
 
 pub fn check(args: CheckArgs) -> i32 {
+    if args.oracle {
+        return oracle(&args);
+    }
     crate::eval::reference::set_on_this_thread(args.reference);
     let (mut passed, mut failed) = (0, 0);
     for path in &args.files {
@@ -45,4 +52,32 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     outln!("{passed} passed, {failed} failed");
     i32::from(failed > 0)
+}
+
+/// `ptc check --oracle`: one line per case whose two runs disagree, then
+/// `N passed, N failed` (inconclusive pairs counted as passed and named
+/// on the closing line).
+fn oracle(args: &CheckArgs) -> i32 {
+    let (mut same, mut inconclusive, mut differ) = (0, 0, 0);
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return input_error(format!("cannot read {}: {e}", path.display())),
+        };
+        let report = match crate::check::oracle_file(&text) {
+            Ok(r) => r,
+            Err(e) => return input_error(format!("{}: {e}", path.display())),
+        };
+        same += report.same;
+        inconclusive += report.inconclusive;
+        differ += report.differ.len();
+        if !args.quiet {
+            for (id, why) in &report.differ {
+                outln!("DIFFER {} {id}: {why}", path.display());
+            }
+        }
+    }
+    outln!("oracle: {same} agree, {inconclusive} inconclusive (out of heap), {differ} disagree");
+    outln!("{} passed, {differ} failed", same + inconclusive);
+    i32::from(differ > 0)
 }
