@@ -38,9 +38,17 @@ pub(super) fn sqrt(_: &mut Interp, args: &[Value]) -> Result<Value> {
     Ok(Value::Float(num("sqrt", &args[0])?.f().sqrt()))
 }
 
+/// `pow` and `Math/pow`: Java's `Math.pow`, which differs from C's (and
+/// Rust's `powf`) in two special cases: a NaN exponent gives NaN even for a
+/// base of 1 (`(pow 1 ##NaN)` is `##NaN`), and a base of ±1 to an infinite
+/// power is NaN. A zero exponent still gives 1.0, whatever the base.
 pub(super) fn pow(_: &mut Interp, args: &[Value]) -> Result<Value> {
     let (x, y) = (num("pow", &args[0])?.f(), num("pow", &args[1])?.f());
-    let r = x.powf(y);
+    let r = if y.is_nan() || (x.abs() == 1.0 && y.is_infinite()) {
+        f64::NAN
+    } else {
+        x.powf(y)
+    };
     // No negative zero: (pow ##-Inf -1) is 0.0.
     Ok(Value::Float(if r == 0.0 { 0.0 } else { r }))
 }

@@ -205,6 +205,18 @@ fn sqrt_and_pow() {
     check("pow", &[f(-INF), i(2)], f(INF));
     let z = ok("pow", &[f(-INF), i(-1)]);
     assert!(matches!(z, Value::Float(x) if x == 0.0 && x.is_sign_positive()));
+    // Java's Math.pow, not C's: a NaN exponent is NaN even for a base of 1,
+    // and ±1 to an infinite power is NaN; a zero exponent is still 1.0.
+    assert!(is_nan(&ok("pow", &[i(1), f(NAN)])));
+    assert!(is_nan(&ok("pow", &[f(2.5), f(NAN)])));
+    assert!(is_nan(&ok("pow", &[i(1), f(INF)])));
+    assert!(is_nan(&ok("pow", &[i(-1), f(-INF)])));
+    assert!(is_nan(&ok("pow", &[f(NAN), i(2)])));
+    check("pow", &[f(NAN), i(0)], f(1.0));
+    check("pow", &[i(1), i(5)], f(1.0));
+    check("pow", &[i(2), f(INF)], f(INF));
+    check("pow", &[f(0.5), f(INF)], f(0.0));
+    assert!(is_nan(&ok("pow", &[i(-8), f(1.0 / 3.0)])));
 }
 
 #[test]
