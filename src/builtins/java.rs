@@ -18,10 +18,13 @@
 //!   `.getMessage` is `ex-message`.
 //! * Statics (resolved by `analyze::names::java_static`):
 //!   `Character/isLetter isDigit isWhitespace isUpperCase isLowerCase` on a
-//!   one-character string; `Integer/parseInt`, `Long/parseLong`,
-//!   `Double/parseDouble` throw `NumberFormatException` (an
+//!   one-character string, `Character/digit` (Java's: the digit's value in
+//!   a radix, or -1); `Integer/parseInt`, `Long/parseLong` (an optional
+//!   radix 2-36, as Java's), `Double/parseDouble` throw
+//!   `NumberFormatException` (an
 //!   `execution-error` catchable by that name, `IllegalArgumentException`,
-//!   `RuntimeException`, `Exception`); `Math/round` rounds halves up as Java
+//!   `RuntimeException`, `Exception`); `Boolean/parseBoolean` is true for
+//!   `"true"` in any case, false for anything else (nil included); `Math/round` rounds halves up as Java
 //!   (`(Math/round -2.5)` is -2); `Math/floor`, `Math/ceil` give floats.
 
 use super::args;
@@ -147,17 +150,32 @@ pub const BUILTINS: &[Builtin] = &[
         is_lower,
     ),
     Builtin::new(
+        "Character/digit",
+        Arity::exact(2),
+        "Java Character.digit: the value of a character as a digit of the radix (2-36), or -1.",
+        character_digit,
+    )
+    .example("(Character/digit \\a 16) ;=> 10"),
+    Builtin::new(
         "Integer/parseInt",
-        Arity::exact(1),
-        "Java Integer.parseInt: throws NumberFormatException when s is not an integer.",
+        Arity::range(1, 2),
+        "Java Integer.parseInt: the 32-bit integer s holds, in an optional radix 2-36; throws NumberFormatException otherwise.",
         parse_int,
-    ),
+    )
+    .example("(Integer/parseInt \"ff\" 16) ;=> 255"),
     Builtin::new(
         "Long/parseLong",
-        Arity::exact(1),
-        "Java Long.parseLong: throws NumberFormatException when s is not an integer.",
+        Arity::range(1, 2),
+        "Java Long.parseLong: the integer s holds, in an optional radix 2-36; throws NumberFormatException otherwise.",
         parse_long,
     ),
+    Builtin::new(
+        "Boolean/parseBoolean",
+        Arity::exact(1),
+        "Java Boolean.parseBoolean: true when s is \"true\" in any case, false for any other string or nil.",
+        parse_boolean,
+    )
+    .example("(Boolean/parseBoolean \"TRUE\") ;=> true"),
     Builtin::new(
         "Double/parseDouble",
         Arity::exact(1),
@@ -355,16 +373,120 @@ fn number_format(fname: &str, s: &str) -> Error {
         ))
 }
 
-/// Java's integer syntax: optional sign, ASCII digits, nothing else.
-fn parse_java_int(fname: &str, a: &[Value], min: i64, max: i64) -> Result<Value> {
-    let s = args::string(fname, &a[0])?;
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(number_format(fname, s));
+/// Java's `Character.digit(ch, radix)`: the value of `c` as a digit of
+/// `radix` (2 to 36), or `None` (Java's -1) when it is not one or the radix
+/// is out of range. Digits are the Unicode decimal digits (category Nd, so
+/// `"٣"` is 3), then the Latin letters in either case and their fullwidth
+/// forms for 10 to 35.
+pub(crate) fn java_digit(c: char, radix: i64) -> Option<u32> {
+    if !(2..=36).contains(&radix) {
+        return None;
     }
-    match s.parse::<i64>() {
+    let v = match c {
+        '0'..='9' => c as u32 - '0' as u32,
+        'a'..='z' => c as u32 - 'a' as u32 + 10,
+        'A'..='Z' => c as u32 - 'A' as u32 + 10,
+        '\u{FF21}'..='\u{FF3A}' => c as u32 - 0xFF21 + 10,
+        '\u{FF41}'..='\u{FF5A}' => c as u32 - 0xFF41 + 10,
+        c if !c.is_ascii() => unicode_decimal(c)?,
+        _ => return None,
+    };
+    (i64::from(v) < radix).then_some(v)
+}
+
+/// The value of a Unicode decimal digit (category Nd). Unicode keeps every
+/// Nd run contiguous and in whole tens, 0 to 9 in order, so the value is
+/// the distance from the start of the run, modulo 10.
+fn unicode_decimal(c: char) -> Option<u32> {
+    static ND: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let nd = ND
+        .get_or_init(|| regex::Regex::new(r"^\p{Nd}$").ok())
+        .as_ref()?;
+    let is_nd = |c: char| {
+        let mut buf = [0u8; 4];
+        nd.is_match(c.encode_utf8(&mut buf))
+    };
+    if !is_nd(c) {
+        return None;
+    }
+    let mut start = c as u32;
+    while let Some(p) = start.checked_sub(1).and_then(char::from_u32) {
+        if !is_nd(p) {
+            break;
+        }
+        start -= 1;
+    }
+    Some((c as u32 - start) % 10)
+}
+
+/// Java's `NumberFormatException` for a text that is not an integer of
+/// `radix`: `For input string: "s"`, with ` under radix 16` outside
+/// radix 10, as Java 11+ words it.
+fn bad_integer(fname: &str, s: &str, radix: i64) -> Error {
+    if radix == 10 {
+        return number_format(fname, s);
+    }
+    let shown = crate::value::describe_text(s);
+    Error::execution(format!("For input string: \"{shown}\" under radix {radix}"))
+        .with_class("NumberFormatException")
+        .with_hint(format!(
+            "{fname} threw NumberFormatException: digits of radix {radix} are 0-9 then a-z, with an optional sign; catch it to handle bad input"
+        ))
+}
+
+/// Java's `Integer.parseInt(s, radix)` / `Long.parseLong(s, radix)`: an
+/// optional `+` or `-`, then one or more digits of the radix
+/// ([`java_digit`]), nothing else (no spaces, no `0x`), within
+/// `min..=max`. A radix outside 2 to 36, nil, or a bad text throws
+/// `NumberFormatException`.
+fn parse_java_int(fname: &str, a: &[Value], min: i64, max: i64) -> Result<Value> {
+    let radix = match a.get(1) {
+        Some(r) => args::int(fname, r)?,
+        None => 10,
+    };
+    if !(2..=36).contains(&radix) {
+        let bound = if radix < 2 {
+            "less than Character.MIN_RADIX"
+        } else {
+            "greater than Character.MAX_RADIX"
+        };
+        return Err(Error::execution(format!("radix {radix} {bound}"))
+            .with_class("NumberFormatException")
+            .with_hint("the radix runs from 2 to 36"));
+    }
+    let s = match &a[0] {
+        Value::Nil => {
+            return Err(Error::execution("Cannot parse null string")
+                .with_class("NumberFormatException")
+                .with_hint(format!("{fname} was given nil; check the value first, or use parse-long, which gives nil")))
+        }
+        v => args::string(fname, v)?,
+    };
+    let (negative, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() {
+        return Err(bad_integer(fname, s, radix));
+    }
+    // Accumulated as a magnitude in i128: no overflow before the range
+    // check, MIN_VALUE's magnitude included.
+    let limit = i128::from(max) + 1;
+    let mut n: i128 = 0;
+    for c in digits.chars() {
+        let Some(d) = java_digit(c, radix) else {
+            return Err(bad_integer(fname, s, radix));
+        };
+        n = n * i128::from(radix) + i128::from(d);
+        if n > limit {
+            return Err(bad_integer(fname, s, radix));
+        }
+    }
+    let n = if negative { -n } else { n };
+    match i64::try_from(n) {
         Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
-        _ => Err(number_format(fname, s)),
+        _ => Err(bad_integer(fname, s, radix)),
     }
 }
 
@@ -374,6 +496,31 @@ fn parse_int(_: &mut Interp, a: &[Value]) -> Result<Value> {
 
 fn parse_long(_: &mut Interp, a: &[Value]) -> Result<Value> {
     parse_java_int("Long/parseLong", a, i64::MIN, i64::MAX)
+}
+
+/// Java's `Character.digit(ch, radix)`: the digit's value, or -1.
+fn character_digit(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    let c = match &a[0] {
+        // A code point, as Java's `digit(int, int)`.
+        Value::Int(cp) => u32::try_from(*cp).ok().and_then(char::from_u32),
+        v => Some(character("Character/digit", v)?),
+    };
+    let radix = args::int("Character/digit", &a[1])?;
+    Ok(Value::Int(
+        c.and_then(|c| java_digit(c, radix))
+            .map_or(-1, i64::from),
+    ))
+}
+
+/// Java's `Boolean.parseBoolean`: `"true"` ignoring case; any other
+/// string and nil (Java's null) are false. Another value is a `type-error`
+/// (Clojure casts the argument to `String`: `ClassCastException`).
+fn parse_boolean(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::Nil => Ok(Value::Bool(false)),
+        Value::Str(s) => Ok(Value::Bool(s.eq_ignore_ascii_case("true"))),
+        other => Err(args::type_error("Boolean/parseBoolean", "a string", other)),
+    }
 }
 
 fn parse_double(_: &mut Interp, a: &[Value]) -> Result<Value> {

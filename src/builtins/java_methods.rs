@@ -14,7 +14,8 @@
 //!   `StringIndexOutOfBoundsException`), `.isBlank`, `.equals`,
 //!   `.equalsIgnoreCase`, `.toString` (`str`).
 //! * Statics: `Integer/toString`, `Long/toString` (optional radix 2-36),
-//!   `Integer/valueOf`, `Long/valueOf` (= `parseInt`/`parseLong`),
+//!   `Integer/valueOf`, `Long/valueOf` (= `parseInt`/`parseLong`, radix
+//!   included),
 //!   `Double/valueOf`, `Double/isNaN`, `Double/isInfinite`, `Math/log`
 //!   `log10` `exp` `hypot` `cbrt` `signum` `toRadians` `toDegrees` `sin`
 //!   `cos` `tan` `atan` `atan2` (floats, as Java's double methods).
@@ -53,8 +54,8 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new(".toString", Arity::exact(1), "Java .toString: the string form (str).", to_string),
     Builtin::new("Integer/toString", Arity::range(1, 2), "Java Integer.toString: an integer's digits, in an optional radix 2-36.", integer_to_string)
         .example("(Integer/toString 255 16) ;=> \"ff\""),
-    Builtin::new("Integer/valueOf", Arity::exact(1), "Java Integer.valueOf: Integer/parseInt of a string, an integer unchanged.", integer_value_of),
-    Builtin::new("Long/valueOf", Arity::exact(1), "Java Long.valueOf: Long/parseLong of a string, an integer unchanged.", long_value_of),
+    Builtin::new("Integer/valueOf", Arity::range(1, 2), "Java Integer.valueOf: Integer/parseInt of a string (optional radix), an integer unchanged.", integer_value_of),
+    Builtin::new("Long/valueOf", Arity::range(1, 2), "Java Long.valueOf: Long/parseLong of a string (optional radix), an integer unchanged.", long_value_of),
     Builtin::new("Double/valueOf", Arity::exact(1), "Java Double.valueOf: Double/parseDouble of a string, a number as a float.", double_value_of),
     Builtin::new("Double/isNaN", Arity::exact(1), "Java Double.isNaN.", double_is_nan),
     Builtin::new("Double/isInfinite", Arity::exact(1), "Java Double.isInfinite.", double_is_infinite),
@@ -280,15 +281,15 @@ fn integer_to_string(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 fn integer_value_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    match &a[0] {
-        Value::Int(n) => Ok(Value::Int(*n)),
+    match a {
+        [Value::Int(n)] => Ok(Value::Int(*n)),
         _ => call(interp, "Integer/parseInt", a),
     }
 }
 
 fn long_value_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    match &a[0] {
-        Value::Int(n) => Ok(Value::Int(*n)),
+    match a {
+        [Value::Int(n)] => Ok(Value::Int(*n)),
         _ => call(interp, "Long/parseLong", a),
     }
 }
