@@ -587,25 +587,8 @@ pub const VALUE_CLASSES: &[&str] = &[
 fn is_instance(class: &str, x: &Value) -> bool {
     use crate::builtins::classes;
     if classes::known(class).is_some() {
-        // A caught error: {:message … :kind … :class? … :data? …}.
         let Value::Map(m) = x else { return false };
-        let Some(Value::Keyword(kind)) = m.get(&Value::keyword("kind")) else {
-            return false;
-        };
-        let own: &[&str] = match m.get(&Value::keyword("class")) {
-            Some(Value::Str(c)) => match classes::known(c) {
-                Some(k) => return classes::is_a(k, class),
-                None => &["RuntimeException"],
-            },
-            _ if m.contains_key(&Value::keyword("data")) => &["ExceptionInfo"],
-            _ => match &**kind {
-                "arithmetic-error" => &["ArithmeticException"],
-                "arity-error" => &["ArityException"],
-                "type-error" => &["ClassCastException", "IllegalArgumentException"],
-                _ => &["RuntimeException"],
-            },
-        };
-        return own.iter().any(|c| classes::is_a(c, class));
+        return error_classes(m).iter().any(|c| classes::is_a(c, class));
     }
     match class {
         "Object" => !matches!(x, Value::Nil),
@@ -635,5 +618,55 @@ fn is_instance(class: &str, x: &Value) -> bool {
         "Fn" | "IFn" | "AFn" => matches!(x, Value::Fn(_)),
         "Pattern" => matches!(x, Value::Regex(_)),
         _ => false,
+    }
+}
+
+/// The exception classes of an error value, most specific first; none for
+/// a map that is not one. Error values are maps: what `catch` binds
+/// (`:message`, `:kind`, and `:data` or `:class`), what `ex-info` builds
+/// (`{:message m :data d}`, an `ExceptionInfo` as in Clojure, where it
+/// extends `RuntimeException`) and what a Java exception constructor
+/// builds (`{:message m :class "IllegalStateException"}`), so that
+/// `(instance? Exception (ex-info "x" {}))` is true before it is thrown too.
+fn error_classes(m: &crate::value::Map) -> &'static [&'static str] {
+    use crate::builtins::classes;
+    let message = m.get(&Value::keyword("message"));
+    let kind = match m.get(&Value::keyword("kind")) {
+        Some(Value::Keyword(k)) => Some(k),
+        _ => None,
+    };
+    if kind.is_none() && (m.len() != 2 || message.is_none()) {
+        return &[];
+    }
+    match m.get(&Value::keyword("class")) {
+        Some(Value::Str(c)) => match classes::known(c) {
+            Some(k) => return classes::CLASSES
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map_or(&[], |(n, _)| std::slice::from_ref(n)),
+            None if kind.is_some() => return &["RuntimeException"],
+            None => return &[],
+        },
+        Some(_) => return &[],
+        None => {}
+    }
+    if m.contains_key(&Value::keyword("data")) {
+        // A caught ex-info, or an ex-info value not yet thrown (its message
+        // is always a string).
+        return match (kind, message) {
+            (Some(_), _) | (None, Some(Value::Str(_))) => &["ExceptionInfo"],
+            _ => &[],
+        };
+    }
+    match kind.map(|k| &**k) {
+        Some("arithmetic-error") => &["ArithmeticException"],
+        Some("arity-error") => &["ArityException"],
+        Some("type-error") => &[
+            "ClassCastException",
+            "IllegalArgumentException",
+            "NullPointerException",
+        ],
+        Some(_) => &["RuntimeException"],
+        None => &[],
     }
 }
