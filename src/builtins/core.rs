@@ -7,10 +7,11 @@
 //! The function builders return native closures ([`Func::native`]) named
 //! after the builtin, so they print as `#fn[partial]`, `#fn[comp]` ….
 //!
-//! Printing: each call records one entry ([`Interp::emit_print`]): the
-//! arguments joined by one space; `println`/`print` show strings raw and
-//! everything else with `to_clojure` (`nil` as `nil`), `prn`/`pr` show
-//! strings quoted too.
+//! Printing: each `println`/`prn` call ends one entry
+//! ([`Interp::emit_print`]): the arguments joined by one space; `print`/`pr`
+//! continue the line, each newline they write ending it; `println`/`print`
+//! show strings raw and everything else with `to_clojure` (`nil` as `nil`),
+//! `prn`/`pr` show strings quoted too.
 //!
 //! `ex-info` builds the map `{:message msg :data data}` that `throw`
 //! understands ([`crate::eval::thrown_error`]); `catch` binds a map with
@@ -568,18 +569,32 @@ mod tests {
         assert_eq!(println(&mut it, &[s("a"), s("b c")]).unwrap(), Value::Nil);
         println(&mut it, &[]).unwrap();
         println(&mut it, &[s("x"), Value::Nil]).unwrap();
-        // print and pr do not end the line: the next println/prn does.
+        // print and pr do not end the line: the next println/prn does, or
+        // a newline print writes (as Clojure's output splits into lines).
         print(&mut it, &[s("line1\nline2")]).unwrap();
         pr(&mut it, &[s("p")]).unwrap();
         prn(&mut it, &[s("q")]).unwrap();
         print(&mut it, &[s("open")]).unwrap();
-        assert_eq!(it.prints.len(), 4);
+        assert_eq!(it.prints.len(), 5);
         assert_eq!(it.prints[0], "a b c");
         assert_eq!(it.prints[1], "");
         assert_eq!(it.prints[2], "x nil");
-        assert_eq!(it.prints[3], "line1\nline2\"p\"\"q\"");
+        assert_eq!(it.prints[3], "line1");
+        assert_eq!(it.prints[4], "line2\"p\"\"q\"");
         it.flush_print();
-        assert_eq!(it.prints[4], "open");
+        assert_eq!(it.prints[5], "open");
+        // A println is one entry, newlines in it included.
+        println(&mut it, &[s("two\nlines")]).unwrap();
+        assert_eq!(it.prints[6], "two\nlines");
+        // Newlines at the ends: an empty line each, nothing left pending.
+        print(&mut it, &[s("\nend\n")]).unwrap();
+        assert_eq!(it.prints[7..], ["", "end"]);
+        it.flush_print();
+        assert_eq!(it.prints.len(), 9);
+        // pr quotes the string, so its newline is written as \n: no split.
+        pr(&mut it, &[s("a\nb")]).unwrap();
+        it.flush_print();
+        assert_eq!(it.prints[9], "\"a\\nb\"");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Output of `println`, `print`, `pr`, `prn`: whole lines become the turn's
 //! prints (and go to the print sink as they happen); text written without
-//! a newline waits on the pending line. Inside `with-out-str` output goes to
+//! a newline waits on the pending line. A `println` is one entry, newlines
+//! in its text included; a `\n` that `print` writes ends the line there. Inside `with-out-str` output goes to
 //! the innermost capture instead (a string the form returns); it is still
 //! charged to the print budget.
 
@@ -30,13 +31,24 @@ impl Interp {
         Ok(())
     }
 
-    /// Writes `text` without ending the line (`print`, `pr`).
+    /// Writes `text` without ending the line (`print`, `pr`, `printf`):
+    /// each `\n` in it ends the current line, as on Clojure's output, so
+    /// `(print "a\nb") (println "c")` prints the lines `a` and `bc`; what
+    /// follows the last `\n` waits on the pending line.
     pub(crate) fn emit_partial(&mut self, text: &str) -> Result<()> {
         self.budget.print(text.len())?;
-        match self.captures.last_mut() {
-            Some((buf, _)) => buf.push_str(text),
-            None => self.pending_line.push_str(text),
+        if let Some((buf, _)) = self.captures.last_mut() {
+            buf.push_str(text);
+            return Ok(());
         }
+        let mut rest = text;
+        while let Some(end) = rest.find('\n') {
+            let mut line = std::mem::take(&mut self.pending_line);
+            line.push_str(&rest[..end]);
+            self.push_print(line);
+            rest = &rest[end + 1..];
+        }
+        self.pending_line.push_str(rest);
         Ok(())
     }
 

@@ -118,7 +118,8 @@ impl PyTurn {
     fn error(&self, py: Python<'_>) -> PyResult<PyObject> {
         error_of(py, &self.turn.result)
     }
-    /// One entry per `println` call.
+    /// One entry per output line: each `println` call ends one (newlines in
+    /// its text stay in it), as does each newline `print` writes.
     #[getter]
     fn prints(&self) -> Vec<String> {
         self.turn.prints.clone()
@@ -201,7 +202,8 @@ impl RunResult {
     fn returned(&self) -> bool {
         self.returned
     }
-    /// One entry per `println` call.
+    /// One entry per output line: each `println` call ends one (newlines in
+    /// its text stay in it), as does each newline `print` writes.
     #[getter]
     fn prints(&self) -> Vec<String> {
         self.prints.clone()

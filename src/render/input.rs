@@ -61,7 +61,9 @@ pub struct TurnRecord {
     pub program: Option<String>,
     /// The value of the program, or its error.
     pub result: Result<Value, ErrorInfo>,
-    /// One entry per `println` call, in order (also for failed turns).
+    /// One entry per output line, in order (also for failed turns): each
+    /// `println` call ends one (newlines in its text stay in it), as does
+    /// each newline `print` writes.
     pub prints: Vec<String>,
     /// Tool calls in call order (also for failed turns).
     pub tool_calls: Vec<ToolCall>,

@@ -155,7 +155,9 @@ pub struct Turn {
     pub result: Result<Value, Error>,
     /// The turn ended with `(return v)`.
     pub returned: bool,
-    /// One entry per `println` call, in order.
+    /// One entry per output line, in order: each `println` call ends one
+    /// (newlines in its text stay in it), as does each newline `print`
+    /// writes.
     pub prints: Vec<String>,
     /// Tool calls in call order, failed ones too.
     pub tool_calls: Vec<ToolCall>,
