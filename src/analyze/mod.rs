@@ -418,6 +418,15 @@ impl<'a> Analyzer<'a> {
                 {
                     args.push(Expr::Const(Value::keyword_interned(op)))
                 }
+                // An operator that names nothing (`like`, `contains`): the
+                // operators, not "undefined symbol".
+                FormKind::Symbol(op) if i == 1 && !op.contains('/') => {
+                    let e = self.analyze(f, false).map_err(|e| match e.kind() {
+                        crate::error::ErrorKind::Undefined => unknown_where_op(op, f.span),
+                        _ => e,
+                    })?;
+                    args.push(e)
+                }
                 _ => args.push(self.analyze(f, false)?),
             }
         }
@@ -568,6 +577,19 @@ impl<'a> Analyzer<'a> {
     fn intern_global(&mut self, name: &str) -> GlobalId {
         self.cx.globals.intern(name)
     }
+}
+
+/// The error for `where`'s operator written as a symbol that names
+/// nothing: a `validation-error` naming the operators, as the builtin's for
+/// an unknown operator keyword.
+fn unknown_where_op(op: &str, span: Span) -> Error {
+    let shown = crate::value::describe_text(op);
+    Error::validation(format!(
+        "where expects an operator ({}), got {shown}",
+        builtins::query::WHERE_OPERATORS
+    ))
+    .with_hint(builtins::query::WHERE_FORMS)
+    .with_span(span)
 }
 
 /// What a symbol in call position calls ([`Analyzer::call_head`]).

@@ -16,7 +16,8 @@ enum Op {
     In,
 }
 
-const OPS: &str = "= not= > < >= <= includes in";
+/// The operators of `where`, as its messages list them.
+pub(crate) const OPS: &str = "= not= > < >= <= includes in";
 
 fn parse_op(v: &Value) -> Option<Op> {
     let name: &str = match v {
@@ -48,7 +49,8 @@ fn op_text(v: &Value) -> String {
     }
 }
 
-const WHERE_FORMS: &str =
+/// The hint of a malformed `where`: the forms it takes.
+pub(crate) const WHERE_FORMS: &str =
     "write (where :field op value) with op one of = not= > < >= <= includes in, (where [:a :b] op value) for nested fields, or (where :field) to test truthiness";
 
 /// The field path of a `where`: a keyword, a string, or a non-empty vector

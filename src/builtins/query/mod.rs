@@ -41,6 +41,9 @@ mod tests;
 use aggregate::*;
 use filter::*;
 
+/// For the analyzer's error about an unknown `where` operator.
+pub(crate) use filter::{OPS as WHERE_OPERATORS, WHERE_FORMS};
+
 use std::cmp::Ordering;
 use std::sync::Arc;
 
