@@ -23,7 +23,8 @@
 //! * The inline arithmetic of `+ - * < …` and `inc`/`dec` on numbers marks
 //!   its result when an operand is marked.
 //! * The builtins that flatten a collection into text or a number (`str`,
-//!   `str/join`, `format`, `pr-str`…, `sum-by`, `avg-by`, the print family)
+//!   `str/join`, `format`, `pr-str`…, `sum-by`, `avg-by`, `sum`, `avg`, the
+//!   print family)
 //!   also look *inside* collection arguments for a marked value.
 //! * `symbol` and `re-pattern` of a marked string are marked (a symbol may
 //!   share the string's storage: it is marked with it).
@@ -525,6 +526,8 @@ pub fn flattens(name: &str) -> bool {
                 | "join"
                 | "sum-by"
                 | "avg-by"
+                | "sum"
+                | "avg"
         )
 }
 

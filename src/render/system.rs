@@ -67,8 +67,26 @@ pub fn areas() -> [(&'static str, &'static [Builtin]); 10] {
 
 /// Names that are PTC-Lisp extensions (not Clojure), explained one per line.
 const EXTENSIONS: &[&str] = &[
-    "where", "all-of", "any-of", "none-of", "sum-by", "avg-by", "min-by", "max-by", "pluck", "zip",
-    "entries", "floor", "ceil", "round", "trunc",
+    "where",
+    "all-of",
+    "any-of",
+    "none-of",
+    "sum-by",
+    "avg-by",
+    "min-by",
+    "max-by",
+    "pluck",
+    "sum",
+    "avg",
+    "distinct-by",
+    "zip",
+    "entries",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "parse-int",
+    "re-split",
 ];
 
 /// The SYSTEM prompt; the same text on every call.

@@ -29,6 +29,7 @@
 //!   0.30000000000000004 here).
 //! * bit shifts wrap like Java (the shift count is taken modulo 64).
 //! * `parse-boolean` of a non-string is `nil`, like `parse-long`.
+//! * `parse-int` (PTC-Lisp's name) is `parse-long`.
 //!
 //! This file holds the table and what the others share (`Num`, reading
 //! arguments as numbers, numeric order); the functions are in `arith`,
@@ -158,6 +159,8 @@ pub const BUILTINS: &[Builtin] = &[
     // Parsing.
     Builtin::new("parse-long", Arity::exact(1), "Parses a string holding exactly an integer; nil for anything else.", parse_long)
         .example("(parse-long \"42\") ;=> 42"),
+    Builtin::new("parse-int", Arity::exact(1), "The same as parse-long: the integer a string holds exactly; nil for anything else (PTC-Lisp).", parse_long)
+        .example("(parse-int \"42\") ;=> 42"),
     Builtin::new("parse-double", Arity::exact(1), "Parses a string holding exactly a number as a float; nil for anything else.", parse_double)
         .example("(parse-double \"3.14\") ;=> 3.14"),
     Builtin::new("parse-boolean", Arity::exact(1), "\"true\" → true, \"false\" → false, anything else nil.", parse_boolean)

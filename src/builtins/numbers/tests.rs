@@ -395,6 +395,11 @@ fn parsing() {
     }
     check("parse-long", &[i(42)], Value::Nil);
     check("parse-long", &[Value::Nil], Value::Nil);
+    // PTC-Lisp's parse-int is parse-long (issue 58).
+    check("parse-int", &[s("42")], i(42));
+    check("parse-int", &[s("-7")], i(-7));
+    check("parse-int", &[s("4.2")], Value::Nil);
+    check("parse-int", &[Value::Nil], Value::Nil);
     check("parse-double", &[s("2.71")], f(2.71));
     check("parse-double", &[s("-0.5")], f(-0.5));
     check("parse-double", &[s("42")], f(42.0));

@@ -27,7 +27,10 @@
 //!   `sum-by`/`avg-by`. `sum-by` of integers is an integer (checked),
 //!   `avg-by` is a float, `nil` when nothing was counted. `min-by`/`max-by`
 //!   return the item (the first one on ties; keys compare as `compare` does),
-//!   `nil` for none.
+//!   `nil` for none. `sum` and `avg` are `sum-by` and `avg-by` of the
+//!   items themselves (`(sum [])` is 0, `(avg [])` nil). `distinct-by`
+//!   takes the same keys and keeps, in order, the first item of each
+//!   distinct key (compared with `=`), as a vector.
 //!
 //! This file holds the table and what both halves use (reading a field
 //! path, showing a value in a message); `filter` has `where` and the
@@ -117,6 +120,27 @@ pub const BUILTINS: &[Builtin] = &[
         pluck,
     )
     .example("(pluck :name [{:name \"A\"} {:name \"B\"}]) ;=> [\"A\" \"B\"]"),
+    Builtin::new(
+        "sum",
+        Arity::exact(1),
+        "Sum of the numbers in a collection, skipping nil; an integer unless one is a float, 0 when empty (PTC-Lisp).",
+        sum,
+    )
+    .example("(sum [1 2 3]) ;=> 6"),
+    Builtin::new(
+        "avg",
+        Arity::exact(1),
+        "Average (a float) of the numbers in a collection, skipping nil; nil when there are none (PTC-Lisp).",
+        avg,
+    )
+    .example("(avg [1 2 3 4]) ;=> 2.5"),
+    Builtin::new(
+        "distinct-by",
+        Arity::exact(2),
+        "The items in order, keeping the first item for each distinct (key item); key is a keyword, string, path vector or function (PTC-Lisp).",
+        distinct_by,
+    )
+    .example("(distinct-by :id [{:id 1 :v :a} {:id 1 :v :b} {:id 2 :v :c}]) ;=> [{:id 1 :v :a} {:id 2 :v :c}]"),
 ];
 
 // ---------------------------------------------------------------------------

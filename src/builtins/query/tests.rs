@@ -580,3 +580,82 @@ fn pluck_values() {
     assert_eq!(e.kind(), ErrorKind::Type);
     assert!(e.hint().unwrap_or("").contains("key comes first"), "{e:?}");
 }
+
+/// Issue 58: `sum` and `avg` are `sum-by` and `avg-by` of the items.
+#[test]
+fn sum_and_avg_of_items() {
+    let f = Value::Float;
+    assert_eq!(ok("sum", &[vecv(&[i(1), i(2), i(3)])]), i(6));
+    assert_eq!(ok("sum", &[vecv(&[])]), i(0));
+    assert_eq!(ok("sum", &[Value::Nil]), i(0));
+    assert_eq!(ok("sum", &[vecv(&[i(1), Value::Nil, f(2.5)])]), f(3.5));
+    assert_eq!(ok("sum", &[Value::set_from([i(1), i(2)])]), i(3));
+    let e = run("sum", &[vecv(&[i(i64::MAX), i(1)])]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Arithmetic);
+    assert!(e.message().contains("in sum "), "{e:?}");
+    let e = run("sum", &[vecv(&[s("1")])]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Type);
+    assert!(e.message().contains("sum expects numbers"), "{e:?}");
+    assert_eq!(run("sum", &[i(5)]).unwrap_err().kind(), ErrorKind::Type);
+
+    assert_eq!(ok("avg", &[vecv(&[i(1), i(2), i(3), i(4)])]), f(2.5));
+    assert_eq!(ok("avg", &[vecv(&[i(2), Value::Nil, i(4)])]), f(3.0));
+    assert_eq!(ok("avg", &[vecv(&[])]), Value::Nil);
+    assert_eq!(ok("avg", &[vecv(&[Value::Nil])]), Value::Nil);
+    assert_eq!(ok("avg", &[Value::Nil]), Value::Nil);
+    assert_eq!(
+        run("avg", &[vecv(&[kw("a")])]).unwrap_err().kind(),
+        ErrorKind::Type
+    );
+}
+
+/// Issue 58: `distinct-by` keeps the first item of each key, in order.
+#[test]
+fn distinct_by_keeps_first_per_key() {
+    let items = vecv(&[
+        m(&[(":id", i(1)), (":v", s("a"))]),
+        m(&[(":id", i(2)), (":v", s("b"))]),
+        m(&[(":id", i(1)), (":v", s("c"))]),
+        m(&[(":v", s("d"))]),
+        m(&[(":v", s("e"))]),
+    ]);
+    let firsts = |v: Value| match v {
+        Value::Vector(xs) => xs
+            .iter()
+            .map(|x| lookup(x, &kw("v")).unwrap_or(Value::Nil))
+            .collect::<Vec<_>>(),
+        other => panic!("not a vector: {other:?}"),
+    };
+    // A missing key is nil: one item for all of them.
+    assert_eq!(
+        firsts(ok("distinct-by", &[kw("id"), items.clone()])),
+        [s("a"), s("b"), s("d")]
+    );
+    let parity = Func::native("parity", |_, a| {
+        Ok(Value::Int(a[0].as_int().unwrap_or(0).rem_euclid(2)))
+    });
+    assert_eq!(
+        ok(
+            "distinct-by",
+            &[parity, vecv(&[i(3), i(5), i(4), i(7), i(6)])]
+        ),
+        vecv(&[i(3), i(4)])
+    );
+    // A path key; keys compare with =.
+    let pairs = vecv(&[
+        vecv(&[i(1), s("x")]),
+        vecv(&[i(1), s("y")]),
+        vecv(&[i(2), s("z")]),
+    ]);
+    assert_eq!(
+        ok("distinct-by", &[vecv(&[i(0)]), pairs]),
+        vecv(&[vecv(&[i(1), s("x")]), vecv(&[i(2), s("z")])])
+    );
+    assert_eq!(ok("distinct-by", &[kw("id"), Value::Nil]), vecv(&[]));
+    assert_eq!(
+        run("distinct-by", &[kw("id"), s("abc")])
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Type
+    );
+}

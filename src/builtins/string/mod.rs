@@ -8,7 +8,9 @@
 //!   works without a qualifier; `replace` and `reverse` exist in clojure.core,
 //!   whose versions route string arguments here.
 //! * clojure.core: `str subs format re-find re-matches re-seq re-pattern char
-//!   print-str println-str pr-str prn-str name namespace keyword symbol`.
+//!   print-str println-str pr-str prn-str name namespace keyword symbol`,
+//!   and PTC-Lisp's `re-split` (`clojure.string/split` with the regex
+//!   first).
 //!
 //! Characters are one-character strings, and every index is counted in
 //! characters (Unicode scalar values), as `count` and `nth` count them.
@@ -108,6 +110,13 @@ pub const BUILTINS: &[Builtin] = &[
         re_seq,
     )
     .example("(re-seq #\"\\d+\" \"a1 b22 c333\") ;=> [\"1\" \"22\" \"333\"]"),
+    Builtin::new(
+        "re-split",
+        Arity::exact(2),
+        "Splits a string around the matches of a regex, as clojure.string/split; trailing empty strings are dropped (PTC-Lisp).",
+        re_split,
+    )
+    .example("(re-split #\"\\s*,\\s*\" \"a , b,c\") ;=> [\"a\" \"b\" \"c\"]"),
     Builtin::new(
         "re-pattern",
         Arity::exact(1),

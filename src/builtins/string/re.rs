@@ -1,5 +1,6 @@
-//! Regex matching: `re-find re-matches re-seq re-pattern`, and a match
-//! shaped as Clojure gives it (also what `replace` passes a function).
+//! Regex matching: `re-find re-matches re-seq re-pattern` (and PTC-Lisp's
+//! `re-split`), and a match shaped as Clojure gives it (also what `replace`
+//! passes a function).
 
 use super::*;
 
@@ -108,4 +109,20 @@ pub(super) fn re_pattern(_interp: &mut Interp, args: &[Value]) -> Result<Value> 
         Value::Str(s) => Ok(Value::Regex(compile_regex(s)?)),
         other => Err(args::type_error("re-pattern", "a string", other)),
     }
+}
+
+/// `(re-split re s)` (PTC-Lisp): `(clojure.string/split s re)`, the pieces
+/// of `s` around the matches of the regex (a string is compiled as one),
+/// trailing empty strings dropped.
+pub(super) fn re_split(interp: &mut Interp, args: &[Value]) -> Result<Value> {
+    let re = pattern("re-split", &args[0])?;
+    if !matches!(&args[1], Value::Str(_)) {
+        return Err(args::type_error(
+            "re-split",
+            "a string to split as its second argument",
+            &args[1],
+        )
+        .with_hint("the regex comes first: (re-split #\",\\s*\" s)"));
+    }
+    split(interp, &[args[1].clone(), Value::Regex(re)])
 }

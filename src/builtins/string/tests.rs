@@ -194,6 +194,21 @@ fn split_like_java() {
     assert_eq!(ok(split, &[s("abc"), re("")]), r#"["a" "b" "c"]"#);
 }
 
+/// Issue 58: PTC-Lisp's `(re-split re s)` is `(split s re)`; a string is
+/// compiled as a regex (not a literal separator, as split takes it).
+#[test]
+fn re_split_is_split_with_the_regex_first() {
+    assert_eq!(
+        ok(re_split, &[re(r"\s*,\s*"), s("a , b,c")]),
+        r#"["a" "b" "c"]"#
+    );
+    assert_eq!(ok(re_split, &[re(",+"), s("a,,b,,")]), r#"["a" "b"]"#);
+    assert_eq!(ok(re_split, &[s("[.]"), s("1.2.3")]), r#"["1" "2" "3"]"#);
+    assert_eq!(ok(re_split, &[s("."), s("ab")]), r#"[]"#);
+    assert_eq!(err(re_split, &[s("a,b"), re(",")]), ErrorKind::Type);
+    assert_eq!(err(re_split, &[re(","), Value::Nil]), ErrorKind::Type);
+}
+
 #[test]
 fn split_lines_cases() {
     assert_eq!(ok(split_lines, &[s("a\nb\r\nc")]), r#"["a" "b" "c"]"#);
