@@ -4,7 +4,7 @@
 //! [`super::interop`].
 //!
 //! * String methods (more, and collection methods, in `java_methods.rs`)
-//!   `.contains .startsWith .endsWith .toUpperCase
+//!   `.contains .startsWith` (optional offset) `.endsWith .toUpperCase
 //!   .toLowerCase .trim .length .indexOf .substring .split .replace`: the
 //!   receiver must be a string. Indices count characters. `.split` takes a
 //!   regex and drops trailing empty strings; `.replace` is literal;
@@ -20,12 +20,13 @@
 //!   `Character/isLetter isDigit isWhitespace isUpperCase isLowerCase` on a
 //!   one-character string, `Character/digit` (Java's: the digit's value in
 //!   a radix, or -1); `Integer/parseInt`, `Long/parseLong` (an optional
-//!   radix 2-36, as Java's), `Double/parseDouble` throw
-//!   `NumberFormatException` (an
+//!   radix 2-36, as Java's), `Double/parseDouble` and `Float/parseFloat`
+//!   (the same: floats are 64-bit) throw `NumberFormatException` (an
 //!   `execution-error` catchable by that name, `IllegalArgumentException`,
 //!   `RuntimeException`, `Exception`); `Boolean/parseBoolean` is true for
-//!   `"true"` in any case, false for anything else (nil included); `Math/round` rounds halves up as Java
-//!   (`(Math/round -2.5)` is -2); `Math/floor`, `Math/ceil` give floats.
+//!   `"true"` in any case, false for anything else (nil included);
+//!   `Math/round` rounds halves up as Java (`(Math/round -2.5)` is -2);
+//!   `Math/floor`, `Math/ceil` give floats.
 
 use super::args;
 use super::{lookup_in, Arity, Builtin, Ns};
@@ -36,10 +37,11 @@ use crate::value::{cost, Map, Value};
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new(
         ".startsWith",
-        Arity::exact(2),
-        "Java String.startsWith.",
+        Arity::range(2, 3),
+        "Java String.startsWith: whether s begins with the prefix (at a character offset, if given).",
         starts_with,
-    ),
+    )
+    .example("(.startsWith \"foobar\" \"bar\" 3) ;=> true"),
     Builtin::new(
         ".endsWith",
         Arity::exact(2),
@@ -183,6 +185,12 @@ pub const BUILTINS: &[Builtin] = &[
         parse_double,
     ),
     Builtin::new(
+        "Float/parseFloat",
+        Arity::exact(1),
+        "Java Float.parseFloat, as Double/parseDouble (floats are 64-bit): throws NumberFormatException when s is not a number.",
+        parse_float,
+    ),
+    Builtin::new(
         "Math/round",
         Arity::exact(1),
         "Java Math.round: the nearest integer, halves rounded up ((Math/round -2.5) is -2).",
@@ -214,9 +222,25 @@ fn receiver<'a>(method: &str, v: &'a Value) -> Result<&'a str> {
 }
 
 fn starts_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    receiver(".startsWith", &a[0])?;
-    args::string(".startsWith", &a[1])?;
-    delegate(interp, Ns::String, "starts-with?", a)
+    let s = receiver(".startsWith", &a[0])?;
+    let prefix = args::string(".startsWith", &a[1])?;
+    let Some(offset) = a.get(2) else {
+        return delegate(interp, Ns::String, "starts-with?", a);
+    };
+    let offset = args::int(".startsWith", offset)?;
+    interp.tick(1 + s.len() as u64 / 64)?;
+    // Java: false for an offset outside the string (negative included).
+    let rest = usize::try_from(offset)
+        .ok()
+        .and_then(|k| char_offset(s, k))
+        .map(|byte| &s[byte..]);
+    Ok(Value::Bool(rest.is_some_and(|r| r.starts_with(prefix))))
+}
+
+/// The byte index of the `k`th character of `s` (`s.len()` for `k` equal
+/// to its length); `None` beyond it.
+pub(crate) fn char_offset(s: &str, k: usize) -> Option<usize> {
+    s.char_indices().map(|(i, _)| i).chain([s.len()]).nth(k)
 }
 
 fn ends_with(interp: &mut Interp, a: &[Value]) -> Result<Value> {
@@ -458,7 +482,9 @@ fn parse_java_int(fname: &str, a: &[Value], min: i64, max: i64) -> Result<Value>
         Value::Nil => {
             return Err(Error::execution("Cannot parse null string")
                 .with_class("NumberFormatException")
-                .with_hint(format!("{fname} was given nil; check the value first, or use parse-long, which gives nil")))
+                .with_hint(format!(
+                "{fname} was given nil; check the value first, or use parse-long, which gives nil"
+            )))
         }
         v => args::string(fname, v)?,
     };
@@ -507,8 +533,7 @@ fn character_digit(_: &mut Interp, a: &[Value]) -> Result<Value> {
     };
     let radix = args::int("Character/digit", &a[1])?;
     Ok(Value::Int(
-        c.and_then(|c| java_digit(c, radix))
-            .map_or(-1, i64::from),
+        c.and_then(|c| java_digit(c, radix)).map_or(-1, i64::from),
     ))
 }
 
@@ -524,7 +549,17 @@ fn parse_boolean(_: &mut Interp, a: &[Value]) -> Result<Value> {
 }
 
 fn parse_double(_: &mut Interp, a: &[Value]) -> Result<Value> {
-    let s = args::string("Double/parseDouble", &a[0])?;
+    parse_java_double("Double/parseDouble", a)
+}
+
+/// `Float/parseFloat`: `Double/parseDouble`, floats being 64-bit here
+/// (`language.md`: `float` is the double).
+fn parse_float(_: &mut Interp, a: &[Value]) -> Result<Value> {
+    parse_java_double("Float/parseFloat", a)
+}
+
+fn parse_java_double(fname: &str, a: &[Value]) -> Result<Value> {
+    let s = args::string(fname, &a[0])?;
     let t = s.trim();
     let ok = !t.is_empty()
         && t.bytes()
@@ -535,7 +570,7 @@ fn parse_double(_: &mut Interp, a: &[Value]) -> Result<Value> {
             "NaN" => Ok(Value::Float(f64::NAN)),
             "Infinity" | "+Infinity" => Ok(Value::Float(f64::INFINITY)),
             "-Infinity" => Ok(Value::Float(f64::NEG_INFINITY)),
-            _ => Err(number_format("Double/parseDouble", s)),
+            _ => Err(number_format(fname, s)),
         },
     }
 }

@@ -6,9 +6,11 @@
 //! * Collections (vectors, lists, sets, maps) and strings: `.size`,
 //!   `.isEmpty`; `.contains` (a string: substring; a vector or set: an
 //!   element equal to x); `.containsKey` (a map); `.indexOf` (a string:
-//!   character index of the substring; a vector: index of the first equal
-//!   item; -1 when absent); `.get` (a map: the value or nil; a vector: the
-//!   item, out of range an `execution-error` of class
+//!   character index of the substring, from an optional start index; a
+//!   vector: index of the first equal item; -1 when absent) and
+//!   `.lastIndexOf` (the last one; for a string at or before an optional
+//!   index), with Java's rules for the index; `.get` (a map: the value or
+//!   nil; a vector: the item, out of range an `execution-error` of class
 //!   `IndexOutOfBoundsException`).
 //! * Strings: `.charAt` (the one-character string; out of range
 //!   `StringIndexOutOfBoundsException`), `.isBlank`, `.equals`,
@@ -45,7 +47,10 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::new(".isEmpty", Arity::exact(1), "Java .isEmpty: whether a collection or string has no items.", is_empty),
     Builtin::new(".contains", Arity::exact(2), "Java .contains: a string contains the substring, or a vector/set an equal item.", contains),
     Builtin::new(".containsKey", Arity::exact(2), "Java Map.containsKey.", contains_key),
-    Builtin::new(".indexOf", Arity::exact(2), "Java .indexOf: the index of a substring in a string or of an item in a vector, or -1.", index_of),
+    Builtin::new(".indexOf", Arity::range(2, 3), "Java .indexOf: the index of a substring in a string (searched from an optional start) or of an item in a vector, or -1.", index_of)
+        .example("(.indexOf \"abcabc\" \"c\" 3) ;=> 5"),
+    Builtin::new(".lastIndexOf", Arity::range(2, 3), "Java .lastIndexOf: the index of the last occurrence of a substring in a string (at or before an optional index) or of an item in a vector, or -1.", last_index_of)
+        .example("(.lastIndexOf \"abcabc\" \"b\") ;=> 4"),
     Builtin::new(".get", Arity::exact(2), "Java .get: a map's value for a key (nil if absent) or a vector's item at an index.", get),
     Builtin::new(".charAt", Arity::exact(2), "Java String.charAt: the character (a one-character string) at an index.", char_at),
     Builtin::new(".isBlank", Arity::exact(1), "Java String.isBlank: empty or only whitespace.", is_blank),
@@ -169,12 +174,23 @@ fn index_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         Value::Str(s) => {
             let sub = args::string(".indexOf", &a[1])?;
             interp.tick(1 + s.len() as u64 / 64)?;
-            Ok(Value::Int(match s.find(sub) {
-                Some(byte) => s[..byte].chars().count() as i64,
+            // Java: a start below 0 is 0, one past the end finds only "".
+            let from = match a.get(2) {
+                Some(f) => args::int(".indexOf", f)?.max(0),
+                None => 0,
+            };
+            let from = usize::try_from(from).unwrap_or(usize::MAX);
+            let (from, byte) = match super::java::char_offset(s, from) {
+                Some(byte) => (from, byte),
+                None => (args::char_count(s), s.len()),
+            };
+            Ok(Value::Int(match s[byte..].find(sub) {
+                Some(at) => (from + s[byte..byte + at].chars().count()) as i64,
                 None => -1,
             }))
         }
         Value::Vector(v) => {
+            no_start(".indexOf", a)?;
             interp.tick(1 + v.len() as u64 / 8)?;
             Ok(Value::Int(
                 v.iter().position(|x| x == &a[1]).map_or(-1, |i| i as i64),
@@ -182,6 +198,64 @@ fn index_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         }
         Value::Nil => Err(npe(".indexOf")),
         other => Err(args::type_error(".indexOf", "a string or a vector", other)),
+    }
+}
+
+/// Java's `List.indexOf`/`lastIndexOf` take no start index.
+fn no_start(method: &str, a: &[Value]) -> Result<()> {
+    match a.get(2) {
+        None => Ok(()),
+        Some(_) => Err(Error::type_error(format!(
+            "{method} on a vector takes the item only, got a start index too"
+        ))
+        .with_hint(
+            "a start index is for strings; for a vector search (subvec v start) and add start",
+        )),
+    }
+}
+
+fn last_index_of(interp: &mut Interp, a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::Str(s) => {
+            let sub = args::string(".lastIndexOf", &a[1])?;
+            interp.tick(1 + s.len() as u64 / 64)?;
+            let Some(from) = a.get(2) else {
+                return Ok(Value::Int(match s.rfind(sub) {
+                    Some(at) => s[..at].chars().count() as i64,
+                    None => -1,
+                }));
+            };
+            // Java: the last occurrence starting at or before `from`
+            // (clamped to the last place the substring fits); -1 below 0.
+            let from = args::int(".lastIndexOf", from)?;
+            let fits = args::char_count(s) as i64 - args::char_count(sub) as i64;
+            let k = from.min(fits);
+            let Ok(k) = usize::try_from(k) else {
+                return Ok(Value::Int(-1));
+            };
+            let start = super::java::char_offset(s, k).unwrap_or(s.len());
+            let mut end = (start + sub.len()).min(s.len());
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            Ok(Value::Int(match s[..end].rfind(sub) {
+                Some(at) => s[..at].chars().count() as i64,
+                None => -1,
+            }))
+        }
+        Value::Vector(v) => {
+            no_start(".lastIndexOf", a)?;
+            interp.tick(1 + v.len() as u64 / 8)?;
+            Ok(Value::Int(
+                v.iter().rposition(|x| x == &a[1]).map_or(-1, |i| i as i64),
+            ))
+        }
+        Value::Nil => Err(npe(".lastIndexOf")),
+        other => Err(args::type_error(
+            ".lastIndexOf",
+            "a string or a vector",
+            other,
+        )),
     }
 }
 
@@ -640,10 +714,12 @@ fn error_classes(m: &crate::value::Map) -> &'static [&'static str] {
     }
     match m.get(&Value::keyword("class")) {
         Some(Value::Str(c)) => match classes::known(c) {
-            Some(k) => return classes::CLASSES
-                .iter()
-                .find(|(n, _)| *n == k)
-                .map_or(&[], |(n, _)| std::slice::from_ref(n)),
+            Some(k) => {
+                return classes::CLASSES
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map_or(&[], |(n, _)| std::slice::from_ref(n))
+            }
             None if kind.is_some() => return &["RuntimeException"],
             None => return &[],
         },
