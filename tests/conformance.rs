@@ -145,3 +145,30 @@ conformance_files! {
     memory_turns => "13-memory-turns.jsonl",
     println => "14-println.jsonl",
 }
+
+/// Every listed known failure names a case that exists (public or local):
+/// a case renamed or removed upstream leaves no stale line behind.
+#[test]
+fn every_known_failure_names_a_case() {
+    let mut ids = std::collections::BTreeSet::new();
+    for dir in [shared_dir(), local_dir()] {
+        for entry in std::fs::read_dir(&dir).expect("conformance directory exists") {
+            let path = entry.expect("readable entry").path();
+            if path.extension().is_some_and(|x| x == "jsonl") {
+                let text = std::fs::read_to_string(&path).expect("readable case file");
+                for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let case: serde_json::Value = serde_json::from_str(line).expect("case is JSON");
+                    ids.insert(case["id"].as_str().unwrap_or("").to_string());
+                }
+            }
+        }
+    }
+    let stale: Vec<String> = known_failures()
+        .into_keys()
+        .filter(|id| !ids.contains(id))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "known-failures.txt lists cases no file has (remove their lines): {stale:?}"
+    );
+}

@@ -258,8 +258,9 @@ const OTHER_JAVA_CLASSES: &[&str] = &[
 /// it has (language.md §Java interop: "a method or static outside it is an
 /// `undefined-error` listing the supported ones"). A member outside the
 /// list of a class ptc has (`Integer/foo`, `Math/cube`) names that class's
-/// statics in its message; it stays the `validation-error` that the local
-/// conformance case i27-java-22 (issue 27.1) pins. `System/exit` stays the
+/// statics in its message, an `undefined-error` too (issue 58; the local
+/// case i27-java-22 of issue 27.1, a `validation-error`, is a known
+/// failure). `System/exit` stays the
 /// `validation-error` of the sandbox's forbidden forms (public case
 /// spec-13.1-unsupported-16); any other qualifier (`Unknown/CONSTANT`,
 /// `foo/bar`) is an unknown namespace, a `validation-error` listing the
@@ -274,9 +275,7 @@ pub fn unknown_namespace(ns: &str, name: &str) -> Error {
         );
     }
     if let Some((_, members)) = JAVA_STATICS.iter().find(|(c, _)| *c == class) {
-        // A validation-error while local case i27-java-22 pins it (issue 58
-        // asks for an undefined-error, as language.md words it).
-        return Error::validation(format!(
+        return Error::undefined(format!(
             "{shown} is not supported: Java interop is limited; {class}/ has {}",
             members.join(" ")
         ))
@@ -546,7 +545,7 @@ mod tests {
         use crate::error::ErrorKind;
         // A class ptc has: its statics, in the message.
         let e = super::unknown_namespace("Integer", "foo");
-        assert_eq!(e.kind(), ErrorKind::Validation);
+        assert_eq!(e.kind(), ErrorKind::Undefined);
         assert!(e.message().contains("Integer/ has MAX_VALUE"), "{e:?}");
         assert!(e.message().contains("parseInt"), "{e:?}");
         let e = super::unknown_namespace("java.lang.Math", "cube");
