@@ -140,3 +140,19 @@ fn write_programs() {
         std::fs::write(&path, gen::program(seed) + "\n").expect("the program can be written");
     }
 }
+
+/// The fuzz target's way in: programs made from bytes are well typed too.
+#[test]
+fn programs_from_bytes_agree_with_the_reference() {
+    for n in 0..200u32 {
+        let bytes: Vec<u8> = (0..(n % 64)).map(|i| (i * 37 + n * 11) as u8).collect();
+        let src = gen::Gen::from_bytes(&bytes).program();
+        let (verdict, optimised, _) = run_pair(&limits(), |limits| {
+            let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
+            let outcome = interp.run_program(&src);
+            Observed::of(&interp, &outcome)
+        });
+        assert!(!matches!(verdict, Verdict::Differ(_)), "{verdict:?}\n{src}");
+        assert!(optimised.result.is_ok(), "{:?}\n{src}", optimised.message);
+    }
+}

@@ -59,6 +59,9 @@ struct FnSig {
 /// the functions defined so far.
 pub struct Gen {
     state: u64,
+    /// Choices given from outside (a fuzzer's input), used before the
+    /// random numbers.
+    choices: Vec<u8>,
     next_name: usize,
     vars: Vec<Var>,
     fns: Vec<FnSig>,
@@ -73,14 +76,34 @@ impl Gen {
     pub fn new(seed: u64) -> Gen {
         Gen {
             state: seed ^ 0x9E37_79B9_7F4A_7C15,
+            choices: Vec::new(),
             next_name: 0,
             vars: Vec::new(),
             fns: Vec::new(),
         }
     }
 
-    /// splitmix64.
+    /// A generator whose choices are `bytes` (two a choice), then random
+    /// numbers seeded by them: a fuzzer mutating the bytes mutates the
+    /// program's shape.
+    pub fn from_bytes(bytes: &[u8]) -> Gen {
+        let seed = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01B3)
+        });
+        let mut g = Gen::new(seed);
+        g.choices = bytes.iter().rev().copied().collect();
+        g
+    }
+
+    /// splitmix64, after the choices given.
     fn next(&mut self) -> u64 {
+        if self.choices.len() >= 2 {
+            let (a, b) = (
+                self.choices.pop().unwrap_or(0),
+                self.choices.pop().unwrap_or(0),
+            );
+            return u64::from(u16::from_le_bytes([a, b]));
+        }
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
