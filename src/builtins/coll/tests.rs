@@ -485,6 +485,12 @@ fn reducing_functions_add_to_their_accumulator_in_place() {
         ),
         ("(let [v [1] w (into v [2 3])] [v w (into) (into [1])])", "[[1] [1 2 3] [] [1]]"),
     ] {
-        assert_eq!(Interp::standalone().run_for_heap(src).0, want, "{src}");
+        // No clock: the heap limit is the subject, not the machine's speed.
+        let limits = crate::eval::Limits {
+            timeout_ms: None,
+            ..crate::eval::Limits::default()
+        };
+        let mut interp = Interp::new(Box::new(crate::eval::StaticHost::default()), limits);
+        assert_eq!(interp.run_for_heap(src).0, want, "{src}");
     }
 }
