@@ -61,6 +61,7 @@
 
 pub(crate) mod extract;
 pub(crate) mod file;
+mod held;
 pub(crate) mod host;
 pub mod json;
 pub(crate) mod llm;
@@ -525,6 +526,9 @@ impl SessionBuilder {
             stop_at_max_turns: !self.open_ended,
             open_ended: self.open_ended,
             protocol: self.protocol,
+            forgotten: 0,
+            held: None,
+            over_memory: false,
         };
         session.record_next_prompt();
         Ok(session)
@@ -584,6 +588,12 @@ pub struct Session {
     open_ended: bool,
     /// How the model hands over its program.
     protocol: Protocol,
+    /// Turns dropped by [`Session::forget_turns`] (numbers go on after them).
+    forgotten: usize,
+    /// What user/ holds, against [`Session::set_memory_limit`].
+    held: Option<held::Held>,
+    /// Whether the last turn failed for [`Session::set_memory_limit`].
+    over_memory: bool,
 }
 
 impl Session {
@@ -715,11 +725,12 @@ impl Session {
             return Err(SessionError::Ended(self.status.clone()));
         }
         let raw_response = text.as_str();
-        let number = self.turns.len() + 1;
+        let number = self.forgotten + self.turns.len() + 1;
         // A failed program leaves user/ as it was (`run.rs`); a returned
         // value of the wrong shape fails the turn after its program ran, and
         // then user/ goes back to this.
-        let before = self.returns.is_some().then(|| self.interp.globals.clone());
+        let before =
+            (self.returns.is_some() || self.held.is_some()).then(|| self.interp.globals.clone());
         let (program, issue) = match found {
             Ok(p) => (Some(p), None),
             Err((e, issue)) => (None, Some((e, issue))),
@@ -762,9 +773,25 @@ impl Session {
                 returned = false;
             }
         }
+        self.over_memory = false;
+        let mut sizes = None;
+        if let (Some(held), Some(_), Ok(_)) = (&self.held, &program, &result) {
+            let names = defined_names(&mut self.interp);
+            match held.measure(&self.interp.globals, &names) {
+                Ok(s) => sizes = Some(s),
+                Err(e) => {
+                    result = Err(e);
+                    returned = false;
+                    self.over_memory = true;
+                }
+            }
+        }
         let success = result.is_ok();
         if let (false, Some(before)) = (success, before) {
             self.interp.globals = before;
+        }
+        if let (Some(held), Some(sizes), true) = (&mut self.held, sizes, success) {
+            held.commit(sizes);
         }
         let memory = self.interp.globals.clone();
         let defined = match (&program, success) {
@@ -794,7 +821,7 @@ impl Session {
         });
         self.refresh_mcp_tools();
         self.record_next_prompt();
-        Ok(&self.turns[number - 1])
+        Ok(&self.turns[self.turns.len() - 1])
     }
 
     /// The status once turn `number` ended with `result`.
@@ -867,7 +894,56 @@ impl Session {
             Some(t) => self.status_after(t.number, &t.result, t.returned),
             None => Status::Running,
         };
+        if let Some(held) = &mut self.held {
+            held.recount(&self.interp.globals);
+        }
         dropped
+    }
+
+    /// Drops all but the last `keep` turns of an open-ended session from
+    /// memory (`ptc mcp`, which records turns as they end and never
+    /// renders a prompt): memory and the definitions stay, `*1 *2 *3`
+    /// stay, the numbers of later turns go on after the dropped ones, and
+    /// [`Session::truncate_turns`] can only go back to a kept turn. What
+    /// the dropped turns hold (programs, prints, results, earlier versions
+    /// of redefined values) is freed. Does nothing to a session that is
+    /// not open-ended (its prompts refer to every turn).
+    pub fn forget_turns(&mut self, keep: usize) {
+        if !self.open_ended || self.turns.len() <= keep {
+            return;
+        }
+        let dropped = self.turns.len() - keep;
+        self.turns.drain(..dropped);
+        self.forgotten += dropped;
+        let history = &mut self.interp.turn_history;
+        if history.len() > 3 {
+            history.drain(..history.len() - 3);
+        }
+    }
+
+    /// Bounds what user/ may hold, in the heap bytes the evaluator charges
+    /// (HEAP-COST-1; a part shared by several definitions counts for each):
+    /// a turn whose definitions would pass `max` fails with a `limit`
+    /// error, memory unchanged (`ptc mcp --max-session-bytes`). `None`
+    /// removes the bound. Definitions made before are measured now.
+    pub fn set_memory_limit(&mut self, max: Option<u64>) {
+        self.held = max.map(|max| {
+            let mut held = held::Held::new(max);
+            held.recount(&self.interp.globals);
+            held
+        });
+    }
+
+    /// The bytes user/ holds as [`Session::set_memory_limit`] measures
+    /// them, and the limit (`None` without one).
+    pub fn memory_held(&self) -> Option<(u64, u64)> {
+        self.held.as_ref().map(|h| (h.total(), h.max()))
+    }
+
+    /// Whether the last turn failed because its definitions would pass
+    /// [`Session::set_memory_limit`].
+    pub fn last_turn_over_memory(&self) -> bool {
+        self.over_memory
     }
 
     /// Runs responses in order until they run out or the session ends;
