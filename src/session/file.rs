@@ -181,9 +181,21 @@ impl SessionFile {
         SessionFile::parse(&text, path)
     }
 
-    /// Parses a session file's text; `file` names it in errors.
+    /// Parses a session file's text; `file` names it in errors. The text
+    /// may also be a journal (what `ptc mcp --out` appends to): the
+    /// session file without `turns` on its first line, then one line per
+    /// turn, `{"turn": RAW, "tool_calls": [...]}` ([`SessionFile::journal_line`]);
+    /// `max_turns` then grows to the number of turns.
     pub fn parse(text: &str, file: &Path) -> Result<SessionFile, SessionError> {
-        serde_json::from_str(text).map_err(|e| {
+        let parsed = serde_json::from_str(text);
+        if let Err(e) = &parsed {
+            if e.to_string().starts_with("trailing characters") {
+                if let Some(journal) = parse_journal(text, file) {
+                    return journal;
+                }
+            }
+        }
+        parsed.map_err(|e| {
             let offset = offset_of(text, e.line(), e.column());
             let full = e.to_string();
             let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -203,6 +215,12 @@ impl SessionFile {
                 message: msg,
             }
         })
+    }
+
+    /// One turn of a journal (see [`SessionFile::parse`]): its raw
+    /// response and its tool calls, as one line of JSON.
+    pub fn journal_line(raw_response: &str, tool_calls: &[CallFile]) -> String {
+        serde_json::json!({"turn": raw_response, "tool_calls": tool_calls}).to_string()
     }
 
     /// As pretty-printed JSON.
@@ -754,6 +772,68 @@ fn display_path(path: &[&str]) -> String {
 }
 
 /// Byte offset of serde_json's 1-based line and column.
+/// A journal's session file (see [`SessionFile::parse`]), or `None` when
+/// `text` is not one (its first value is not a session file without
+/// turns).
+fn parse_journal(text: &str, file: &Path) -> Option<Result<SessionFile, SessionError>> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    let header = match values.next() {
+        Some(Ok(Json::Object(o))) if !o.contains_key("turns") => o,
+        _ => return None,
+    };
+    let mut f: SessionFile = serde_json::from_value(Json::Object(header)).ok()?;
+    let err = |offset: usize, message: String| SessionError::File {
+        file: file.to_path_buf(),
+        place: Some(crate::error::line_col(text, offset)),
+        message,
+    };
+    let mut calls = Vec::new();
+    loop {
+        let at = values.byte_offset();
+        let at = at + text[at..].len() - text[at..].trim_start().len();
+        let line = match values.next() {
+            None => break,
+            Some(Ok(Json::Object(o))) => o,
+            Some(Ok(_)) => {
+                return Some(Err(err(
+                    at,
+                    "a journal's turn must be an object {\"turn\": RAW, \"tool_calls\": [...]}"
+                        .into(),
+                )))
+            }
+            Some(Err(e)) => return Some(Err(err(at, format!("invalid JSON in the journal: {e}")))),
+        };
+        if let Some(k) = line.keys().find(|k| *k != "turn" && *k != "tool_calls") {
+            return Some(Err(err(
+                at,
+                format!(
+                    "unknown key {k:?} in a journal's turn (it has \"turn\" and \"tool_calls\")"
+                ),
+            )));
+        }
+        let Some(Json::String(turn)) = line.get("turn") else {
+            return Some(Err(err(
+                at,
+                "a journal's turn needs \"turn\": the raw response, a string".into(),
+            )));
+        };
+        let recorded: Vec<CallFile> = match line.get("tool_calls") {
+            None => Vec::new(),
+            Some(v) => match serde_json::from_value(v.clone()) {
+                Ok(c) => c,
+                Err(e) => return Some(Err(err(at, format!("tool_calls: {e}")))),
+            },
+        };
+        f.turns.push(turn.clone());
+        calls.push(recorded);
+    }
+    if !f.tools.is_empty() || calls.iter().any(|c| !c.is_empty()) {
+        f.tool_calls = calls;
+    }
+    f.max_turns = f.max_turns.max(f.turns.len());
+    Some(Ok(f))
+}
+
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut start = 0;
     for _ in 1..line {
