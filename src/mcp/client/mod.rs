@@ -61,6 +61,32 @@ fn listed_tools(server: &Arc<Server>) -> Result<Vec<Box<dyn Tool>>, String> {
         .collect())
 }
 
+/// Server `name` for many sessions at once (`ptc mcp`): not started
+/// until a tool is called, its tools made from `listed` (the tools a
+/// session built from the same file offers as `tool/NAME.*`). Each
+/// session takes clones of the tools; they all call the one server.
+pub fn shared(
+    name: &str,
+    config: &McpServerConfig,
+    dir: &Path,
+    listed: Vec<ToolInfo>,
+) -> Result<(Vec<McpTool>, Arc<Server>), String> {
+    let server = Arc::new(Server::new(name, config, dir)?);
+    let prefix = format!("{name}.");
+    let tools = listed
+        .into_iter()
+        .map(|info| {
+            let mcp_name = info
+                .name
+                .strip_prefix(&prefix)
+                .unwrap_or(&info.name)
+                .to_string();
+            McpTool::from_info(&server, info, &mcp_name)
+        })
+        .collect();
+    Ok((tools, server))
+}
+
 /// The tools of server `name` (see `session::mcp::connect`): from `saved`
 /// when a session file lists them (the server starts at the first call),
 /// else from the server's listing (it starts now).

@@ -28,7 +28,8 @@ use crate::value::Value;
 /// Most characters of a description shown in the tool listing.
 pub const MAX_LISTED_CHARS: usize = 300;
 
-/// An MCP tool of a server.
+/// An MCP tool of a server (clones share the server).
+#[derive(Clone)]
 pub struct McpTool {
     info: ToolInfo,
     server: Arc<Server>,
