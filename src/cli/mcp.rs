@@ -1,6 +1,8 @@
 //! `ptc mcp [SESSION.json] [--http [ADDR:]PORT] [--token-env NAME]
-//! [--out DIR] [--max-output-tokens N] [--idle-secs N] [LIMITS]`: ptc as an
-//! MCP server (`crate::mcp::server`), over stdio by default.
+//! [--allow-origin ORIGIN]... [--out DIR] [--max-output-tokens N]
+//! [--idle-secs N] [--max-sessions N] [--max-queued N]
+//! [--max-session-bytes N] [--workers N] [LIMITS]`: ptc as an MCP server
+//! (`crate::mcp::server`), over stdio by default.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -34,6 +36,29 @@ pub struct McpArgs {
     /// With --http: close a session after this many seconds without a request.
     #[arg(long, default_value_t = server::DEFAULT_IDLE.as_secs())]
     idle_secs: u64,
+    /// With --http: the most MCP sessions served at once; an `initialize`
+    /// past it gets HTTP 503 with a JSON-RPC error (-32000).
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
+    /// The most calls one session may have waiting behind its running one
+    /// (a session runs one call at a time); past it a request gets the
+    /// JSON-RPC error -32000 at once.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_QUEUED)]
+    max_queued: usize,
+    /// The most bytes one session's definitions may hold (as the heap
+    /// limit counts them); a call whose definitions would pass it fails
+    /// (memory unchanged). 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_SESSION_BYTES)]
+    max_session_bytes: u64,
+    /// Threads evaluating programs, shared by all sessions (each reserves
+    /// a 1 GiB evaluation stack); default: one per CPU, 2 to 16.
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// With --http: also accept requests from this browser origin (e.g.
+    /// https://app.example.com; `*` for any). Requests with another
+    /// `Origin` than localhost, 127.0.0.1 or [::1] get 403. Repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -59,12 +84,20 @@ pub fn mcp(args: McpArgs) -> i32 {
     if args.max_output_tokens == 0 || args.idle_secs == 0 {
         return input_error("--max-output-tokens and --idle-secs must be at least 1");
     }
+    if args.max_sessions == 0 || args.workers == Some(0) {
+        return input_error("--max-sessions and --workers must be at least 1");
+    }
     let options = Options {
         session_file: args.session.clone(),
         limits: Some(args.limits.apply(base)),
         max_output_tokens: args.max_output_tokens,
         idle: Duration::from_secs(args.idle_secs),
         out_dir: args.out.clone(),
+        workers: args.workers.unwrap_or_else(server::default_workers),
+        max_sessions: args.max_sessions,
+        max_queued: args.max_queued,
+        max_session_bytes: (args.max_session_bytes > 0).then_some(args.max_session_bytes),
+        allowed_origins: args.allow_origin.clone(),
     };
     let result = match &args.http {
         None => server::serve_stdio(options),

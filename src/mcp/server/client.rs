@@ -1,12 +1,16 @@
-//! One client's session: its [`Session`], the turns it runs (one at a time,
-//! on a blocking thread, interruptible) and its recording (`--out`).
+//! One client's session: its [`Session`], the calls it runs (one at a
+//! time, on the shared workers of `pool.rs`, interruptible, at most
+//! `max_queued` waiting behind the running one) and its recording
+//! (`--out`, appended to after every call).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::Template;
-use crate::session::{self, Feedback, Session};
+use super::pool::Load;
+use super::{Slot, Template};
+use crate::session::{self, CallFile, Feedback, Session, SessionFile};
 
 /// What one `run_ptc_lisp` call gives back.
 pub struct Ran {
@@ -23,6 +27,14 @@ pub struct ClientSession {
     template: Arc<Template>,
     inner: Mutex<Inner>,
     record: Option<PathBuf>,
+    /// One permit: the call running (or about to) holds it.
+    pub(super) turn: Arc<tokio::sync::Semaphore>,
+    /// Calls admitted and not yet ended (the running one included).
+    pub(super) pending: AtomicUsize,
+    /// Recent busy time: the weight of its calls on the shared workers.
+    pub(super) load: Arc<Load>,
+    /// Its place among the server's sessions.
+    _slot: Slot,
 }
 
 struct Inner {
@@ -35,8 +47,8 @@ struct Inner {
 static NEXT: AtomicUsize = AtomicUsize::new(1);
 
 impl ClientSession {
-    /// A fresh session from `template`.
-    pub fn new(template: Arc<Template>) -> Result<ClientSession, String> {
+    /// A fresh session from `template`, in the place `slot`.
+    pub fn new(template: Arc<Template>, slot: Slot) -> Result<ClientSession, String> {
         let session = template.session()?;
         let record = template.options().out_dir.as_ref().map(|dir| {
             let secs = std::time::SystemTime::now()
@@ -50,6 +62,10 @@ impl ClientSession {
             template,
             inner: Mutex::new(Inner { session, resets: 0 }),
             record,
+            turn: Arc::new(tokio::sync::Semaphore::new(1)),
+            pending: AtomicUsize::new(0),
+            load: Arc::new(Load::default()),
+            _slot: slot,
         })
     }
 
@@ -83,10 +99,17 @@ impl ClientSession {
         let (defined, position) = ran.map_err(|e| e.to_string())?;
         let feedback =
             session::turn_feedback(session).ok_or_else(|| "the turn left no record".to_string())?;
-        let saved = self.save(&inner);
-        if let Err(e) = saved {
-            eprintln!("ptc mcp: {e}");
+        // A call refused for the session's memory changed nothing, and a
+        // replay (which has no such limit) would not refuse it: it is not
+        // recorded.
+        if !session.last_turn_over_memory() {
+            if let Err(e) = self.save(&inner) {
+                eprintln!("ptc mcp: {e}");
+            }
         }
+        // Nothing needs the earlier turns: the recording has them. The last
+        // stays (what the next one may go back to).
+        inner.session.forget_turns(1);
         Ok(Ran {
             feedback,
             defined,
@@ -103,7 +126,7 @@ impl ClientSession {
     /// turns before stay in their own file.
     pub fn reset(&self) -> Result<usize, String> {
         let mut inner = self.lock();
-        let before = inner.session.turns().len();
+        let before = inner.session.turns().last().map_or(0, |t| t.number);
         if before == 0 {
             return Ok(0);
         }
@@ -111,8 +134,10 @@ impl ClientSession {
             inner.resets += 1;
             let stem = path.file_stem().unwrap_or_default().to_string_lossy();
             let old = path.with_file_name(format!("{stem}-before-reset-{}.json", inner.resets));
-            if let Err(e) = std::fs::rename(path, &old) {
-                eprintln!("ptc mcp: cannot keep {}: {e}", path.display());
+            if path.exists() {
+                if let Err(e) = std::fs::rename(path, &old) {
+                    eprintln!("ptc mcp: cannot keep {}: {e}", path.display());
+                }
             }
         }
         // A fresh session: also forgets what the interpreter keeps beside
@@ -121,25 +146,32 @@ impl ClientSession {
         Ok(before)
     }
 
-    /// Writes the recording, when there is one.
+    /// Appends the last turn to the recording, when there is one (the
+    /// header, the session file without turns, first when the file is
+    /// new): one line each, so a call costs what its own turn costs
+    /// whatever the length of the session.
     fn save(&self, inner: &Inner) -> Result<(), String> {
         let Some(path) = &self.record else {
             return Ok(());
         };
-        let mut file = inner.session.to_file_at(path);
-        file.max_turns = file.max_turns.max(file.turns.len());
-        let json = serde_json::to_string_pretty(&file)
-            .map_err(|e| format!("cannot write the session as JSON: {e}"))?;
-        write_atomically(path, &(json + "\n"))
-            .map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))
+        let Some(turn) = inner.session.turns().last() else {
+            return Ok(());
+        };
+        let fail =
+            |e: std::io::Error| format!("{}: cannot write the recording: {e}", path.display());
+        let mut out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(fail)?;
+        let mut text = String::new();
+        if out.metadata().map_err(fail)?.len() == 0 {
+            text.push_str(&self.template.recording_header(&inner.session, path)?);
+            text.push('\n');
+        }
+        let calls: Vec<CallFile> = turn.tool_calls.iter().map(CallFile::of).collect();
+        text.push_str(&SessionFile::journal_line(&turn.raw_response, &calls));
+        text.push('\n');
+        out.write_all(text.as_bytes()).map_err(fail)
     }
-}
-
-/// `text` to `path` through a temporary file beside it and a rename.
-fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }

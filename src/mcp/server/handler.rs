@@ -1,15 +1,21 @@
 //! The rmcp `ServerHandler` of one MCP session: tools, prompt, resource.
-//! Each call runs on a blocking thread ([`tokio::task::spawn_blocking`]);
-//! when the request is cancelled or the session ends (rmcp cancels the
-//! request's token), the turn's interrupt flag is set and the turn ends at
-//! once with an "interrupted" error, memory unchanged.
+//!
+//! Every request that reads or changes the session (`tools/call`,
+//! `prompts/get`) runs on the shared evaluation workers (`pool.rs`), one
+//! at a time per session: a request waits for the session's running one
+//! (at most `max_queued` may wait; past that it is refused at once with
+//! the JSON-RPC error [`BUSY`]), then for a free worker. No request takes
+//! a thread of its own. When a call is cancelled or its session ends
+//! (rmcp cancels the request's token, or drops the request), the turn's
+//! interrupt flag is set and the turn ends at once with an "interrupted"
+//! error, memory unchanged.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as Content,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock as Content, ErrorCode,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
@@ -19,8 +25,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use super::client::ClientSession;
-use super::describe::{self, PROMPT_NAME, SYSTEM_URI};
-use super::{answer, Template};
+use super::describe::{PROMPT_NAME, SYSTEM_URI};
+use super::{answer, Slot, Template, BUSY};
 use crate::render::system_prompt;
 
 /// The server of one MCP session (one stdio connection, one HTTP
@@ -28,20 +34,110 @@ use crate::render::system_prompt;
 #[derive(Clone)]
 pub struct PtcServer {
     client: Arc<ClientSession>,
-    tools: Arc<Vec<Tool>>,
     template: Arc<Template>,
 }
 
+/// Sets a turn's interrupt flag when dropped armed: a call whose request
+/// is dropped before its answer stops its turn.
+struct InterruptOnDrop(Option<Arc<AtomicBool>>);
+
+impl Drop for InterruptOnDrop {
+    fn drop(&mut self) {
+        if let Some(flag) = self.0.take() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Counts a request among its session's pending ones while it lives.
+struct Pending<'a>(&'a AtomicUsize);
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl PtcServer {
-    /// A server with a fresh session from `template`.
+    /// A server with a fresh session from `template` (taking one of its
+    /// session places: an error at the limit).
     pub fn new(template: Arc<Template>) -> Result<PtcServer, String> {
-        let client = ClientSession::new(template.clone())?;
-        let tools = describe::tools(&client.listing());
+        let slot = template
+            .session_slot()
+            .ok_or_else(|| too_many_sessions(&template))?;
+        PtcServer::with_slot(template, slot)
+    }
+
+    /// A server with a fresh session in the place `slot`.
+    pub(super) fn with_slot(template: Arc<Template>, slot: Slot) -> Result<PtcServer, String> {
+        let client = ClientSession::new(template.clone(), slot)?;
         Ok(PtcServer {
             client: Arc::new(client),
-            tools: Arc::new(tools),
             template,
         })
+    }
+
+    /// Runs `f` on the session, after the calls before it, on a shared
+    /// worker. `interrupt` (a turn's flag) is set when the request is
+    /// cancelled or dropped meanwhile.
+    async fn exclusive<T: Send + 'static>(
+        &self,
+        what: &str,
+        context: &RequestContext<RoleServer>,
+        interrupt: Option<Arc<AtomicBool>>,
+        f: impl FnOnce(&ClientSession) -> T + Send + 'static,
+    ) -> Result<T, McpError> {
+        let client = &self.client;
+        let max = self.template.options().max_queued;
+        let before = client.pending.fetch_add(1, Ordering::SeqCst);
+        let _pending = Pending(&client.pending);
+        if before > max {
+            return Err(McpError::new(
+                ErrorCode(BUSY),
+                format!(
+                    "{what}: this session already has {before} calls running or waiting, the most it may have \
+                     (one running and {max} waiting, ptc mcp --max-queued); a session runs one call at a time: \
+                     wait for the answers before sending more"
+                ),
+                None,
+            ));
+        }
+        let mut guard = InterruptOnDrop(interrupt);
+        let permit = tokio::select! {
+            p = client.turn.clone().acquire_owned() => p.map_err(|e| {
+                McpError::internal_error(format!("{what}: the session is closed ({e})"), None)
+            })?,
+            _ = context.ct.cancelled() => {
+                return Err(McpError::internal_error(format!("{what}: cancelled before it ran"), None));
+            }
+        };
+        let session = client.clone();
+        let job = self.template.pool.run(&client.load, move || {
+            let _permit = permit;
+            f(&session)
+        });
+        tokio::pin!(job);
+        let ran = tokio::select! {
+            r = &mut job => r,
+            _ = context.ct.cancelled() => {
+                // The client cancelled or went away: stop the turn and
+                // let it finish (it fails, memory unchanged).
+                let interrupted = match guard.0.take() {
+                    Some(flag) => {
+                        flag.store(true, Ordering::SeqCst);
+                        true
+                    }
+                    None => false,
+                };
+                let r = job.await;
+                if interrupted {
+                    eprintln!("ptc mcp: a call was cancelled or its client left: its turn was interrupted");
+                }
+                r
+            }
+        };
+        guard.0 = None;
+        ran.map_err(|e| McpError::internal_error(format!("{what}: {e}"), None))
     }
 
     async fn run(
@@ -50,38 +146,28 @@ impl PtcServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         let flag = Arc::new(AtomicBool::new(false));
-        let client = self.client.clone();
         let turn_flag = flag.clone();
-        let mut task = tokio::task::spawn_blocking(move || client.run(&program, turn_flag));
-        let ran = tokio::select! {
-            r = &mut task => r,
-            _ = context.ct.cancelled() => {
-                // The client cancelled or went away: stop the turn and
-                // let it finish (it fails, memory unchanged).
-                flag.store(true, Ordering::SeqCst);
-                let ended = task.await;
-                eprintln!("ptc mcp: a call was cancelled or its client left: its turn was interrupted");
-                ended
-            }
-        };
-        let ran = ran
-            .map_err(|e| McpError::internal_error(format!("the turn crashed: {e}"), None))?
+        let ran = self
+            .exclusive("run_ptc_lisp", &context, Some(flag), move |c| {
+                c.run(&program, turn_flag)
+            })
+            .await?
             .map_err(|e| McpError::internal_error(e, None))?;
         Ok(answer::call_result(
             &ran,
             self.template.options().max_output_tokens,
         ))
     }
+}
 
-    async fn blocking<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&ClientSession) -> T + Send + 'static,
-    ) -> Result<T, McpError> {
-        let client = self.client.clone();
-        tokio::task::spawn_blocking(move || f(&client))
-            .await
-            .map_err(|e| McpError::internal_error(format!("crashed: {e}"), None))
-    }
+/// The refusal of a session past `--max-sessions`.
+pub(super) fn too_many_sessions(template: &Template) -> String {
+    format!(
+        "the server already serves {} MCP sessions, the most it may (ptc mcp --max-sessions); \
+         try again once a session ends (idle sessions close after {} s), or end sessions you no longer use",
+        template.options().max_sessions,
+        template.options().idle.as_secs()
+    )
 }
 
 /// The `program` argument, or a clear invalid-params error.
@@ -139,11 +225,13 @@ impl ServerHandler for PtcServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(
+            self.template.tools.as_ref().clone(),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|t| t.name == name).cloned()
+        self.template.tools.iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(
@@ -157,12 +245,16 @@ impl ServerHandler for PtcServer {
                 self.run(program, context).await?
             }
             "ptc_state" => {
-                let listing = self.blocking(|c| c.listing()).await?;
+                let listing = self
+                    .exclusive("ptc_state", &context, None, |c| c.listing())
+                    .await?;
                 let max = self.template.options().max_output_tokens;
                 CallToolResult::success(vec![Content::text(answer::cap_text(&listing, max))])
             }
             "ptc_reset" => {
-                let dropped = self.blocking(|c| c.reset()).await?;
+                let dropped = self
+                    .exclusive("ptc_reset", &context, None, |c| c.reset())
+                    .await?;
                 let n = dropped.map_err(|e| McpError::internal_error(e, None))?;
                 CallToolResult::success(vec![Content::text(format!(
                     "Session reset: every definition cleared ({n} earlier call{} dropped).",
@@ -196,7 +288,7 @@ impl ServerHandler for PtcServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         if request.name != PROMPT_NAME {
             return Err(McpError::invalid_params(
@@ -207,7 +299,11 @@ impl ServerHandler for PtcServer {
                 None,
             ));
         }
-        let listing = self.blocking(|c| c.listing()).await?;
+        let listing = self
+            .exclusive("prompts/get", &context, None, |c| c.listing())
+            .await?;
+        // Capped as ptc_state's is: the user/ part grows with the session.
+        let listing = answer::cap_text(&listing, self.template.options().max_output_tokens);
         Ok(GetPromptResult::new(vec![
             PromptMessage::new_text(Role::User, system_prompt()),
             PromptMessage::new_text(Role::User, listing),

@@ -10,7 +10,7 @@
 
 use rmcp::model::ClientJsonRpcMessage;
 use serde_json::{json, Value as Json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 /// The error response to `text`, or `None` when it is a message rmcp can
 /// read.
@@ -78,6 +78,48 @@ fn error(id: Json, code: i64, message: String) -> Json {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// Most bytes of one message over stdio (as of an HTTP request body).
+pub const MAX_MESSAGE: usize = 4 * 1024 * 1024;
+
+/// The next line of `input` without its newline (`None` at the end), or
+/// `Err(n)` for a line longer than `max` bytes (read past, not kept: `n`
+/// is how many bytes it had when dropped).
+async fn bounded_line(
+    input: &mut (impl AsyncBufRead + Unpin),
+    max: usize,
+) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut line = Vec::new();
+    let mut dropped = 0usize;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            if line.is_empty() && dropped == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if dropped > 0 || line.len() + chunk.len() > max {
+            dropped = dropped.max(line.len()) + chunk.len();
+            line = Vec::new();
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if dropped > 0 {
+        return Ok(Some(Err(dropped)));
+    }
+    Ok(Some(Ok(String::from_utf8_lossy(&line).into_owned())))
+}
+
 /// Copies newline-delimited messages from `input` to `to_server`,
 /// answering malformed ones on `output` itself; the server's own lines
 /// (`from_server`) go to `output` too, one whole line at a time.
@@ -90,8 +132,23 @@ pub async fn filter_stdio(
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
     let errors = tx.clone();
     let reader = tokio::spawn(async move {
-        let mut lines = BufReader::new(input).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
+        let mut input = BufReader::new(input);
+        loop {
+            let line = match bounded_line(&mut input, MAX_MESSAGE).await {
+                Ok(Some(Ok(line))) => line,
+                Ok(Some(Err(len))) => {
+                    let err = error(
+                        Json::Null,
+                        -32600,
+                        format!("Invalid request: a message of over {len} bytes, more than the {MAX_MESSAGE} a message may have; send a shorter program (data belongs in the session file's data/)"),
+                    );
+                    if errors.send(err.to_string()).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                Ok(None) | Err(_) => break,
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -157,5 +214,26 @@ mod tests {
             .unwrap()
             .contains("params"));
         assert!(check(br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#).is_none());
+    }
+
+    #[test]
+    fn a_line_past_the_bound_is_dropped_and_the_next_read() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let text = format!("{}\nshort\nlast", "x".repeat(100));
+        let mut input = BufReader::with_capacity(16, text.as_bytes());
+        rt.block_on(async {
+            assert_eq!(bounded_line(&mut input, 50).await.unwrap(), Some(Err(100)));
+            assert_eq!(
+                bounded_line(&mut input, 50).await.unwrap(),
+                Some(Ok("short".into()))
+            );
+            assert_eq!(
+                bounded_line(&mut input, 50).await.unwrap(),
+                Some(Ok("last".into()))
+            );
+            assert_eq!(bounded_line(&mut input, 50).await.unwrap(), None);
+        });
     }
 }
