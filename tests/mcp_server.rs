@@ -208,8 +208,23 @@ struct Raw {
 
 impl Raw {
     fn start(session: &Path) -> Raw {
-        let mut child = Command::new(PTC)
+        Raw::start_with(session, &[], None)
+    }
+
+    /// `ptc mcp SESSION EXTRA...`, under an address-space limit of
+    /// `vm_kib` KiB when given (`ulimit -v`).
+    fn start_with(session: &Path, extra: &[&str], vm_kib: Option<u64>) -> Raw {
+        let mut cmd = match vm_kib {
+            None => Command::new(PTC),
+            Some(kib) => {
+                let mut c = Command::new("sh");
+                c.args(["-c", &format!("ulimit -v {kib} && exec \"$0\" \"$@\""), PTC]);
+                c
+            }
+        };
+        let mut child = cmd
             .args(["mcp", session.to_str().unwrap()])
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -246,6 +261,23 @@ impl Raw {
         self.lines
             .recv_timeout(Duration::from_secs(30))
             .expect("the server answers")
+    }
+
+    /// The answer to request `id`, skipping others.
+    fn answer(&self, id: i64) -> serde_json::Value {
+        loop {
+            let a = self.next();
+            if a["id"] == id {
+                return a;
+            }
+        }
+    }
+
+    /// Sends `tools/call run_ptc_lisp {program}` as request `id`.
+    fn call(&mut self, id: i64, program: &str) {
+        let msg = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "run_ptc_lisp", "arguments": {"program": program}}});
+        self.send(&msg.to_string());
     }
 }
 
@@ -518,4 +550,264 @@ fn an_upstream_mcp_server_is_reached_through_ptc() {
     });
     std::fs::write(&file, session.to_string()).unwrap();
     scenario("upstream", &file, None);
+}
+
+/// Issue 59: 200 calls sent at once without waiting for answers, under an
+/// address-space limit that a thread (and evaluation stack) per call
+/// passes: every call is answered — run, or refused with the JSON-RPC
+/// error -32000 naming --max-queued — and the server goes on.
+#[test]
+fn stdio_flood_of_calls_is_queued_or_refused_and_the_server_lives() {
+    let (_dir, file) = session_file("flood", r#"{"timeout_ms": 20000}"#);
+    // 2 workers of 1 GiB stacks and the rest: far below 200 stacks.
+    let mut raw = Raw::start_with(&file, &["--workers", "2"], Some(6 << 20));
+    let program = "(loop [i 0] (if (< i 20000) (recur (inc i)) i))";
+    let mut lines = String::new();
+    for id in 1..=200 {
+        let msg = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "run_ptc_lisp", "arguments": {"program": program}}});
+        lines.push_str(&msg.to_string());
+        lines.push('\n');
+    }
+    raw.send(lines.trim_end());
+    let (mut ran, mut refused) = (0, 0);
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 200 {
+        let a = raw.next();
+        assert!(
+            seen.insert(a["id"].as_i64().unwrap()),
+            "answered twice: {a}"
+        );
+        if a["result"]["structuredContent"]["value"] == 20000 {
+            ran += 1;
+        } else {
+            assert_eq!(a["error"]["code"], -32000, "{a}");
+            let m = a["error"]["message"].as_str().unwrap();
+            assert!(
+                m.contains("--max-queued") && m.contains("one call at a time"),
+                "{m}"
+            );
+            refused += 1;
+        }
+    }
+    assert!(
+        ran >= 1 && ran + refused == 200,
+        "{ran} ran, {refused} refused"
+    );
+    assert!(raw.child.try_wait().unwrap().is_none(), "the server died");
+    raw.call(500, "(+ 1 2)");
+    assert_eq!(raw.answer(500)["result"]["structuredContent"]["value"], 3);
+}
+
+/// Issue 59: a session's definitions are bounded; the call that would
+/// pass the bound fails (memory unchanged) and the session goes on.
+#[test]
+fn a_session_past_its_memory_bound_fails_the_call_and_goes_on() {
+    let (_dir, file) = session_file("held", "{}");
+    let mut raw = Raw::start_with(&file, &["--max-session-bytes", "20000000"], None);
+    let mut failed_at = None;
+    for n in 1..=12 {
+        raw.call(n, &format!("(def v{n} (vec (range 350000)))"));
+        let a = raw.answer(n);
+        let r = &a["result"];
+        if r["isError"] == true {
+            let e = &r["structuredContent"]["error"];
+            assert_eq!(e["kind"], "limit-exceeded", "{a}");
+            let m = e["message"].as_str().unwrap();
+            assert!(m.contains("limit of 20000000 bytes"), "{m}");
+            assert!(e["hint"].as_str().unwrap().contains("ptc_reset"), "{a}");
+            failed_at = Some(n);
+            break;
+        }
+    }
+    let n = failed_at.expect("the definitions were never bounded");
+    assert!(n > 1, "the first definition already failed");
+    // The failed call defined nothing; the others stay.
+    raw.call(100, &format!("v{n}"));
+    assert_eq!(
+        raw.answer(100)["result"]["structuredContent"]["error"]["kind"],
+        "undefined-error"
+    );
+    raw.call(101, "(count v1)");
+    assert_eq!(
+        raw.answer(101)["result"]["structuredContent"]["value"],
+        350000
+    );
+    // Freeing one makes room again.
+    raw.call(102, "(def v1 nil)");
+    raw.answer(102);
+    raw.call(
+        103,
+        &format!("(def v{n} (vec (range 350000))) (count v{n})"),
+    );
+    let a = raw.answer(103);
+    assert_eq!(a["result"]["structuredContent"]["value"], 350000, "{a}");
+}
+
+/// Issue 59: prompts/get caps the listing as ptc_state does.
+#[test]
+fn the_prompt_listing_is_capped() {
+    let (_dir, file) = session_file("prompt-cap", "{}");
+    let mut raw = Raw::start_with(&file, &["--max-output-tokens", "300"], None);
+    let defs: String = (0..300)
+        .map(|i| format!("(def a-rather-long-definition-name-{i} {i})\n"))
+        .collect();
+    raw.call(1, &defs);
+    assert_eq!(raw.answer(1)["result"]["isError"], false);
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"ptc-lisp"}}"#);
+    let a = raw.answer(2);
+    let listing = a["result"]["messages"][1]["content"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        listing.chars().count() < 300 * 4 + 200,
+        "{} characters",
+        listing.len()
+    );
+    assert!(listing.contains("output cut at 300 tokens"), "{listing}");
+}
+
+/// Issue 59: `--out` appends each call to the recording (each version of
+/// the file begins with the one before), and it replays.
+#[test]
+fn out_appends_each_call_to_the_recording() {
+    let (dir, file) = session_file("out-append", "{}");
+    let out = dir.join("recorded");
+    let out_s = out.to_str().unwrap().to_string();
+    let mut raw = Raw::start_with(&file, &["--out", &out_s], None);
+    let big = format!("(def s \"{}\") (count s)", "x".repeat(100_000));
+    let programs = [
+        "(def a (tool/lookup 1))".to_string(),
+        big,
+        "(+ 1 \"no\")".to_string(),
+        "(return (:name a))".to_string(),
+    ];
+    let mut versions: Vec<Vec<u8>> = Vec::new();
+    let mut inode = None;
+    for (i, p) in programs.iter().enumerate() {
+        raw.call(i as i64 + 1, p);
+        raw.answer(i as i64 + 1);
+        let files: Vec<PathBuf> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        use std::os::unix::fs::MetadataExt;
+        let ino = std::fs::metadata(&files[0]).unwrap().ino();
+        assert_eq!(*inode.get_or_insert(ino), ino, "the recording was replaced");
+        let bytes = std::fs::read(&files[0]).unwrap();
+        if let Some(before) = versions.last() {
+            assert!(
+                bytes.starts_with(before),
+                "call {} rewrote the recording",
+                i + 1
+            );
+            // What a call adds is about its own size.
+            assert!(
+                bytes.len() - before.len() < p.len() + 1000,
+                "call {} wrote {} bytes",
+                i + 1,
+                bytes.len() - before.len()
+            );
+        }
+        versions.push(bytes);
+    }
+    drop(raw);
+    let path = std::fs::read_dir(&out)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let replay = Command::new(PTC)
+        .args([
+            "replay",
+            path.to_str().unwrap(),
+            "--view",
+            "turns",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let turns = json["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 4, "{text}");
+    assert_eq!(json["turns"][2]["success"], false, "{}", json["turns"][2]);
+    assert_eq!(
+        json["turns"][3]["result_json"], "Ada",
+        "{}",
+        json["turns"][3]
+    );
+}
+
+/// Issue 59: a template's MCP server is one process for all sessions.
+#[test]
+fn sessions_share_the_templates_mcp_server() {
+    let fs = deps().join("node_modules/.bin/mcp-server-filesystem");
+    assert!(fs.exists(), "run: bash tests/setup.sh");
+    let dir = Scratch::dir("ptc-mcp-shared-upstream");
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/a.md"), "hello\n").unwrap();
+    let file = dir.join("session.json");
+    let session = serde_json::json!({
+        "mission": "Read the docs.",
+        "mcp": {"fs": {"command": [fs.to_string_lossy(), "docs"], "tools": ["read_text_file"]}},
+        "limits": {"timeout_ms": 30000},
+    });
+    std::fs::write(&file, session.to_string()).unwrap();
+    let server = Server::start(&file, &[], &[]);
+    scenario("http_shared_upstream", &file, Some(&server));
+}
+
+/// Issue 59: past --max-sessions an initialize gets 503 with a JSON-RPC
+/// error; a session ending makes room.
+#[test]
+fn http_sessions_are_bounded() {
+    let (_dir, file) = session_file("max-sessions", "{}");
+    let server = Server::start(&file, &["--max-sessions", "3"], &[]);
+    scenario("http_session_limit", &file, Some(&server));
+}
+
+/// Issue 59: browser origins other than local ones are refused (403)
+/// unless allowed; the bearer scheme is case-insensitive.
+#[test]
+fn http_origin_is_validated_and_bearer_is_case_insensitive() {
+    let (_dir, file) = session_file("origin", "{}");
+    let server = Server::start(
+        &file,
+        &[
+            "--token-env",
+            "PTC_TEST_TOKEN",
+            "--allow-origin",
+            "https://app.example.com",
+        ],
+        &[("PTC_TEST_TOKEN", "tok-123")],
+    );
+    scenario("http_origin_and_bearer", &file, Some(&server));
+}
+
+/// Issue 59: a client whose connection closes while its call runs stops
+/// that call: the next call of the same session is answered at once, not
+/// after the abandoned turn's 60 s.
+#[test]
+fn http_disconnect_interrupts_the_running_turn() {
+    let (_dir, file) = session_file("http-drop", r#"{"timeout_ms": 60000, "max_steps": null}"#);
+    let server = Server::start(&file, &[], &[]);
+    scenario("http_drop_connection", &file, Some(&server));
+    assert!(
+        server
+            .stderr
+            .lock()
+            .unwrap()
+            .contains("its turn was interrupted"),
+        "{}",
+        server.stderr.lock().unwrap()
+    );
 }

@@ -232,5 +232,119 @@ async def upstream():
         assert not err and s["value"] == 2, (text, s)
 
 
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+
+
+async def raw_session(h, extra=None):
+    """A raw initialized session: its headers (with Mcp-Session-Id)."""
+    headers = dict(HEADERS, **(extra or {}))
+    r = await h.post(URL, json=INIT, headers=headers)
+    assert r.status_code == 200, (r.status_code, r.text)
+    headers["mcp-session-id"] = r.headers["mcp-session-id"]
+    headers["mcp-protocol-version"] = "2025-06-18"
+    r = await h.post(URL, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    assert r.status_code == 202, r.status_code
+    return headers
+
+
+def sse_result(text):
+    """The JSON-RPC message in an SSE response body."""
+    for line in text.splitlines():
+        if line.startswith("data:") and line[5:].strip():
+            return json.loads(line[5:])
+    raise AssertionError(f"no message in {text!r}")
+
+
+def children(pid):
+    kids = []
+    import glob
+    for f in glob.glob(f"/proc/{pid}/task/*/children"):
+        with open(f) as fh:
+            kids += fh.read().split()
+    return kids
+
+
+async def http_shared_upstream():
+    # Four sessions open at once, each calling the upstream server: one
+    # upstream process serves them all.
+    from contextlib import AsyncExitStack
+    async with AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(Client(URL)) for _ in range(4)]
+        for c in clients:
+            text, s, err = await run(c, '(:content (tool/fs.read_text_file {:path "a.md"}))')
+            assert not err and s["value"] == "hello\n", (text, s)
+        kids = children(PID)
+        assert len(kids) == 1, f"{len(kids)} child processes for 4 sessions: {kids}"
+
+
+async def http_session_limit():
+    async with httpx2.AsyncClient() as h:
+        sessions = [await raw_session(h) for _ in range(3)]
+        r = await h.post(URL, json=INIT, headers=HEADERS)
+        assert r.status_code == 503, (r.status_code, r.text)
+        body = r.json()
+        assert body["id"] == 1 and body["error"]["code"] == -32000, body
+        assert "--max-sessions" in body["error"]["message"], body
+        # The sessions served go on.
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "run_ptc_lisp", "arguments": {"program": "(+ 1 2)"}}}
+        r = await h.post(URL, json=call, headers=sessions[0])
+        assert sse_result(r.text)["result"]["structuredContent"]["value"] == 3, r.text
+        # One ends: a new one is served.
+        r = await h.delete(URL, headers=sessions[0])
+        assert r.status_code in (200, 202, 204), r.status_code
+        for _ in range(100):
+            r = await h.post(URL, json=INIT, headers=HEADERS)
+            if r.status_code == 200:
+                break
+            await asyncio.sleep(0.1)
+        assert r.status_code == 200, (r.status_code, r.text)
+
+
+async def http_origin_and_bearer():
+    async with httpx2.AsyncClient() as h:
+        auth = {"Authorization": "Bearer tok-123"}
+        r = await h.post(URL, json=INIT, headers=dict(HEADERS, Origin="https://evil.example", **auth))
+        assert r.status_code == 403, (r.status_code, r.text)
+        assert "--allow-origin https://evil.example" in r.text, r.text
+        r = await h.post(URL, json=INIT, headers=dict(HEADERS, Origin="null", **auth))
+        assert r.status_code == 403, (r.status_code, r.text)
+        for origin, scheme in [("http://localhost:5173", "bearer"), ("http://127.0.0.1", "BEARER"),
+                               ("https://app.example.com", "Bearer"), (None, "bearer")]:
+            headers = dict(HEADERS, Authorization=f"{scheme} tok-123")
+            if origin:
+                headers["Origin"] = origin
+            r = await h.post(URL, json=INIT, headers=headers)
+            assert r.status_code == 200, (origin, scheme, r.status_code, r.text)
+        r = await h.post(URL, json=INIT, headers=dict(HEADERS, Authorization="bearer wrong"))
+        assert r.status_code == 401, r.status_code
+
+
+async def http_drop_connection():
+    async with httpx2.AsyncClient() as h:
+        headers = await raw_session(h)
+    spin = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "run_ptc_lisp", "arguments": {"program": "(def y 2) (loop [] (recur))"}}}
+    # The call starts, then the client's connection closes under it.
+    async with httpx2.AsyncClient() as h:
+        async with h.stream("POST", URL, json=spin, headers=headers) as r:
+            assert r.status_code == 200, r.status_code
+            await asyncio.sleep(1.5)
+    # The same session answers its next call at once (the abandoned turn,
+    # limited to 60 s, was interrupted), its memory unchanged.
+    t = time.time()
+    async with httpx2.AsyncClient(timeout=120) as h:
+        call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                "params": {"name": "run_ptc_lisp", "arguments": {"program": "(+ 1 2)"}}}
+        r = await h.post(URL, json=call, headers=headers)
+        assert sse_result(r.text)["result"]["structuredContent"]["value"] == 3, r.text
+        assert time.time() - t < 20, f"the next call waited {time.time() - t:.1f} s"
+        call["params"]["arguments"]["program"] = "y"
+        r = await h.post(URL, json=call, headers=headers)
+        assert sse_result(r.text)["result"]["structuredContent"]["error"]["kind"] == "undefined-error", r.text
+
+
 asyncio.run(globals()[SCENARIO]())
 print("ok", SCENARIO)
