@@ -10,9 +10,11 @@
 //! job's session ([`Load`]): a session whose programs run into their
 //! limits goes behind sessions whose programs take milliseconds, so a
 //! trivial call waits for a free worker, not for every heavy call queued
-//! before it. The queue itself holds at most one job per session (a
-//! session runs one call at a time, `handler.rs`), so it is bounded by
-//! the number of sessions.
+//! before it. And a heavy session's job (weight [`HEAVY_MICROS`] or more)
+//! never takes the last worker not running one: with two workers or
+//! more, one is always there for short calls. The queue itself holds at
+//! most one job per session (a session runs one call at a time,
+//! `handler.rs`), so it is bounded by the number of sessions.
 //!
 //! A job that panics is caught: the caller gets an error and the worker
 //! goes on.
@@ -27,6 +29,10 @@ use std::time::Instant;
 const WORKER_STACK_BYTES: usize = 8 << 20;
 
 type Job = Box<dyn FnOnce() + Send>;
+
+/// The weight from which a session counts as heavy: its recent calls took
+/// about this long (a quarter of a second, halved at every call).
+pub const HEAVY_MICROS: u64 = 250_000;
 
 /// The shared workers.
 pub struct Pool {
@@ -46,6 +52,8 @@ struct State {
     next: u64,
     started: usize,
     idle: usize,
+    /// Workers running a heavy session's job.
+    heavy: usize,
 }
 
 /// A session's recent busy time, in microseconds, halved at every call
@@ -139,11 +147,19 @@ impl Pool {
 
 fn work(shared: &Shared) {
     loop {
-        let job = {
+        let (job, heavy) = {
             let mut state = lock(&shared.state);
             loop {
-                if let Some((_, job)) = state.jobs.pop_first() {
-                    break job;
+                if let Some(&key) = state.jobs.keys().next() {
+                    // Jobs are in order of weight: when the first is
+                    // heavy, all are.
+                    let heavy = key.0 >= HEAVY_MICROS;
+                    if !heavy || shared.max < 2 || state.heavy + 1 < shared.max {
+                        if let Some(job) = state.jobs.remove(&key) {
+                            state.heavy += usize::from(heavy);
+                            break (job, heavy);
+                        }
+                    }
                 }
                 state.idle += 1;
                 state = shared.ready.wait(state).unwrap_or_else(|p| p.into_inner());
@@ -151,6 +167,11 @@ fn work(shared: &Shared) {
             }
         };
         job();
+        if heavy {
+            lock(&shared.state).heavy -= 1;
+            // A heavy job may wait for this one's worker.
+            shared.ready.notify_all();
+        }
     }
 }
 
@@ -215,6 +236,41 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("boom"), "{err}");
         assert_eq!(rt.block_on(pool.run(&load, || 7)).unwrap(), 7);
+    }
+
+    #[test]
+    fn heavy_sessions_leave_a_worker_for_light_ones() {
+        let pool = Arc::new(Pool::new(2));
+        let rt = rt();
+        let heavy = Arc::new(Load::default());
+        heavy.add(5_000_000);
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        rt.block_on(async {
+            let mut tasks = Vec::new();
+            for _ in 0..6 {
+                let (pool, load, running, most) =
+                    (pool.clone(), heavy.clone(), running.clone(), most.clone());
+                tasks.push(tokio::spawn(async move {
+                    pool.run(&load, move || {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                        running.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .await
+                }));
+            }
+            // A light call is served while heavy ones wait.
+            let light = Arc::new(Load::default());
+            assert_eq!(pool.run(&light, || 7).await.unwrap(), 7);
+            for t in tasks {
+                t.await.unwrap().unwrap();
+            }
+        });
+        // Heavy jobs never ran two at once on the two workers (the load
+        // stays heavy: each adds 5 ms to half of 5 s or more).
+        assert_eq!(most.load(Ordering::SeqCst), 1);
     }
 
     #[test]
