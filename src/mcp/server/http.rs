@@ -13,7 +13,9 @@
 //!   503 and a JSON-RPC error ([`BUSY`]) naming the limit;
 //! * a request whose response stream the client drops before its end (it
 //!   disconnected) is cancelled in its session as if the client had sent
-//!   `notifications/cancelled`: a running turn is interrupted.
+//!   `notifications/cancelled`: a running turn is interrupted;
+//! * at most [`MAX_CONNECTIONS`] connections are open at once; the next
+//!   waits to be accepted until one closes.
 
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -43,6 +45,9 @@ tokio::task_local! {
 type Service = TowerToHyperService<StreamableHttpService<PtcServer, LocalSessionManager>>;
 
 const SESSION_ID: &str = "mcp-session-id";
+
+/// Most HTTP connections open at once (each costs a task and buffers).
+const MAX_CONNECTIONS: usize = 1024;
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 
 /// Serves until the process ends.
@@ -86,7 +91,13 @@ pub async fn serve(
     let service: Service = TowerToHyperService::new(service);
     let token: Option<Arc<str>> = token.map(Into::into);
     ready(bound);
+    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
+        // Past MAX_CONNECTIONS open ones, the next waits in the kernel's
+        // backlog until one closes.
+        let Ok(open) = connections.clone().acquire_owned().await else {
+            return Err("the connection limit closed".into());
+        };
         let (stream, _) = match listener.accept().await {
             Ok(conn) => conn,
             Err(e) => {
@@ -100,6 +111,7 @@ pub async fn serve(
         let token = token.clone();
         let template = template.clone();
         tokio::spawn(async move {
+            let _open = open;
             let handler = hyper::service::service_fn(move |req: Request<Incoming>| {
                 let service = service.clone();
                 let token = token.clone();
