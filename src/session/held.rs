@@ -3,16 +3,65 @@
 //! mcp --max-session-bytes`): a turn whose definitions would make the total
 //! pass it fails with a `limit` error and changes nothing.
 //!
-//! Sizes are the heap costs the evaluator charges (HEAP-COST-1, through
-//! [`approx_bytes_upto`]), measured when a turn (re)defines a name; a
-//! part shared by several definitions counts once per definition, so the
-//! total errs high. Functions count nothing beyond their definition.
+//! Sizes are the heap costs the evaluator charges (HEAP-COST-1, those of
+//! [`approx_bytes_upto`]), measured when a turn (re)defines a name,
+//! closures with what they captured; a part shared by several definitions
+//! counts once per definition, so the total errs high. A lazy sequence
+//! counts nothing (what it realises is charged to the turn that does).
 
 use std::collections::HashMap;
 
 use crate::error::Error;
 use crate::eval::Globals;
 use crate::value::size::approx_bytes_upto;
+use crate::value::{cost, Value};
+
+/// The size of `v` as [`approx_bytes_upto`] counts it, closures (at any
+/// depth) with their captures; some number above `cap` once it is known
+/// to be bigger. Iterative, as the walk it extends.
+fn held_bytes(v: &Value, cap: u64) -> u64 {
+    let mut total: u64 = 0;
+    let mut todo: Vec<&Value> = vec![v];
+    while let Some(v) = todo.pop() {
+        total = total.saturating_add(match v {
+            Value::Fn(f) => match f.as_closure() {
+                Some(c) => {
+                    todo.extend(c.captures.iter());
+                    if let Some(g) = &c.group {
+                        todo.extend(g.members.iter().flat_map(|(_, caps)| caps.iter()));
+                    }
+                    cost::closure_bytes(c.captures.len())
+                }
+                None => 0,
+            },
+            Value::Vector(items) => {
+                todo.extend(items.iter());
+                cost::vector_bytes(items.len())
+            }
+            Value::Map(m) => {
+                for (k, x) in m.iter() {
+                    todo.push(k);
+                    todo.push(x);
+                }
+                cost::map_bytes_like(m, m.len())
+            }
+            Value::Set(items) => {
+                todo.extend(items.iter());
+                cost::set_bytes(items.len())
+            }
+            Value::Reduced(inner) => {
+                todo.push(inner);
+                cost::REDUCED_BYTES
+            }
+            // Strings, keywords, regexes: as values from outside count.
+            other => approx_bytes_upto(other, u64::MAX),
+        });
+        if total > cap {
+            return total;
+        }
+    }
+    total
+}
 
 /// The bytes each definition holds, and the limit.
 #[derive(Debug)]
@@ -54,7 +103,7 @@ impl Held {
             let cap = self.max.saturating_sub(total).saturating_add(1);
             let size = globals
                 .lookup(name)
-                .map_or(0, |d| approx_bytes_upto(&d.value, cap));
+                .map_or(0, |d| held_bytes(&d.value, cap));
             total = total.saturating_add(size);
             sizes.push((name.clone(), size));
             if total > self.max {
@@ -81,7 +130,7 @@ impl Held {
         self.bytes.clear();
         self.total = 0;
         for (name, def) in globals.iter() {
-            let size = approx_bytes_upto(&def.value, self.max.saturating_add(1));
+            let size = held_bytes(&def.value, self.max.saturating_add(1));
             self.total = self.total.saturating_add(size);
             self.bytes.insert(name.to_string(), size);
         }
@@ -115,6 +164,21 @@ mod tests {
         );
         let (held, max) = s.memory_held().unwrap();
         assert!(held > 50000 * 8 && held <= max, "{held}");
+    }
+
+    #[test]
+    fn what_closures_capture_counts() {
+        let mut s = Session::builder("m").open_ended().build().unwrap();
+        s.set_memory_limit(Some(1_000_000));
+        let t = s
+            .run_program("(def f (let [v (vec (range 100000))] (fn [] (count v))))")
+            .unwrap();
+        assert!(!t.success, "{:?}", t.result);
+        let t = s
+            .run_program("(def fs [(let [v (vec (range 100000))] (fn [] (count v)))])")
+            .unwrap();
+        assert!(!t.success, "{:?}", t.result);
+        assert!(s.run_program("(def g (fn [x] x))").unwrap().success);
     }
 
     #[test]
