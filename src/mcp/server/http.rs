@@ -211,6 +211,18 @@ async fn serve_one(
             };
             Response::from_parts(parts, BodyExt::boxed(body))
         }
+        _ if req.method() == hyper::Method::DELETE => {
+            // rmcp answers a session's end 202; the Python SDK (and so
+            // LangChain) warns on every close unless it is 200 or 204.
+            let mut resp = call(req).await.unwrap_or_else(|never| match never {});
+            if resp.status() == StatusCode::ACCEPTED {
+                *resp.status_mut() = StatusCode::NO_CONTENT;
+                *resp.body_mut() = Full::new(Bytes::new()).boxed();
+                resp.headers_mut().remove(hyper::header::CONTENT_LENGTH);
+                resp.headers_mut().remove(hyper::header::CONTENT_TYPE);
+            }
+            resp
+        }
         _ => call(req).await.unwrap_or_else(|never| match never {}),
     }
 }
