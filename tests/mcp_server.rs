@@ -15,6 +15,9 @@ use common::Scratch;
 
 const PTC: &str = env!("CARGO_BIN_EXE_ptc");
 const SECRET: &str = "s3cr3t-api-token-9f8e7d";
+/// The note of the first answer of an MCP session (SRV-3).
+const FRESH: &str = "New MCP session: definitions persist only within this MCP session (a client \
+                     that opens a new session for each call starts empty each time).";
 
 fn deps() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deps")
@@ -131,6 +134,18 @@ impl Drop for Server {
 fn python_client_over_stdio_keeps_definitions_and_rolls_back_failed_calls() {
     let (_dir, file) = session_file("defs", "{}");
     scenario("definitions_and_rollback", &file, None);
+}
+
+#[test]
+fn structured_content_carries_the_whole_answer_for_every_kind_of_value() {
+    let (_dir, file) = session_file("standalone", "{}");
+    scenario("answers_stand_alone", &file, None);
+}
+
+#[test]
+fn a_capped_answer_is_cut_alike_in_text_and_structured_content() {
+    let (_dir, file) = session_file("capped", "{}");
+    scenario("capped_answer", &file, None);
 }
 
 #[test]
@@ -427,11 +442,16 @@ fn inspector_cli_lists_and_calls_tools_over_stdio() {
         "program=(println \"total\" (sum-by :total data/orders)) (tool/lookup 2)",
     ]);
     let text = call["content"][0]["text"].as_str().unwrap();
+    // Each Inspector CLI run is a new MCP session: its one answer is a
+    // first one, with the note.
     assert_eq!(
         text,
-        ";; Tool calls made:\n;   lookup(2)\n\n;; Output:\ntotal 35\n\nResult: {:name \"Ada\"}"
+        format!(";; Tool calls made:\n;   lookup(2)\n\n;; Output:\ntotal 35\n\nResult: {{:name \"Ada\"}}\n\n;; Note: {FRESH}")
     );
     assert_eq!(call["structuredContent"]["value"]["name"], "Ada");
+    assert_eq!(call["structuredContent"]["result"], "{:name \"Ada\"}");
+    assert_eq!(call["structuredContent"]["tool_calls"][0], "lookup(2)");
+    assert_eq!(call["structuredContent"]["note"], FRESH);
     assert_eq!(call["isError"], false);
 }
 
@@ -450,7 +470,10 @@ fn inspector_cli_calls_tools_over_http() {
         "--tool-arg",
         "program=(count data/orders)",
     ]);
-    assert_eq!(call["content"][0]["text"], "Result: 2");
+    assert_eq!(
+        call["content"][0]["text"],
+        format!("Result: 2\n\n;; Note: {FRESH}")
+    );
     let state = inspector_cli(&[
         &server.url,
         "--transport",

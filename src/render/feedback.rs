@@ -36,6 +36,12 @@ pub struct Feedback {
     pub value: Option<Value>,
     /// Every `println` of the turn, in order.
     pub prints: Vec<String>,
+    /// The lines of the text's `;; Tool calls made:` section, each as the
+    /// text shows it (without its `;   ` lead).
+    pub tool_calls: Vec<String>,
+    /// The value as the text's `Result:` prints it (R-80's limits), when
+    /// the turn succeeded.
+    pub result: Option<String>,
     /// The error when the turn failed.
     pub error: Option<ErrorInfo>,
 }
@@ -54,6 +60,7 @@ pub fn turn_feedback(
         std::borrow::Cow::Borrowed(_) => s,
     };
     let mut parts = Vec::new();
+    let mut tool_calls = Vec::new();
     if !turn.tool_calls.is_empty() {
         let one = RenderInput {
             tools: redacted.tools.clone(),
@@ -64,12 +71,24 @@ pub fn turn_feedback(
             keep_failed_turn_calls: true,
             ..options.clone()
         };
-        parts.extend(sections::tool_calls(&one, &o).0);
+        if let Some(section) = sections::tool_calls(&one, &o).0 {
+            tool_calls = section
+                .lines()
+                .skip(1)
+                .map(|l| clean(l.strip_prefix(";   ").unwrap_or(l).to_string()))
+                .collect();
+            parts.push(section);
+        }
     }
     let prints: Vec<&String> = turn.prints.iter().collect();
     parts.extend(sections::capped_output(&prints, options, true).text);
+    let mut result = None;
     match &turn.result {
-        Ok(v) => parts.push(format!("Result: {}", sections::result_text(v))),
+        Ok(v) => {
+            let printed = sections::result_text(v);
+            parts.push(format!("Result: {printed}"));
+            result = Some(clean(printed));
+        }
         Err(e) => {
             let mut lines = sections::error_lines(e);
             if let Some((line, column)) = position {
@@ -87,6 +106,8 @@ pub fn turn_feedback(
         text: clean(parts.join("\n\n")),
         value: turn.result.as_ref().ok().cloned(),
         prints: turn.prints.iter().cloned().map(clean).collect(),
+        tool_calls,
+        result,
         error,
     })
 }

@@ -20,6 +20,8 @@ pub struct Ran {
     pub defined: Vec<String>,
     /// The error's line and column in the program.
     pub position: Option<(usize, usize)>,
+    /// The first call answered in this MCP session.
+    pub first: bool,
 }
 
 /// A client's session.
@@ -35,6 +37,8 @@ pub struct ClientSession {
     pub(super) load: Arc<Load>,
     /// Its place among the server's sessions.
     _slot: Slot,
+    /// Set once a call was answered (the first answer carries a note).
+    answered: AtomicBool,
 }
 
 struct Inner {
@@ -66,6 +70,7 @@ impl ClientSession {
             pending: AtomicUsize::new(0),
             load: Arc::new(Load::default()),
             _slot: slot,
+            answered: AtomicBool::new(false),
         })
     }
 
@@ -114,6 +119,7 @@ impl ClientSession {
             feedback,
             defined,
             position,
+            first: !self.answered.swap(true, Ordering::SeqCst),
         })
     }
 

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{JsonObject, Tool};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::json;
 
 /// Most bytes a tool description may have.
@@ -17,6 +17,12 @@ pub const DESCRIPTION_LIMIT: usize = 2048;
 pub const PROMPT_NAME: &str = "ptc-lisp";
 /// The resource URI of the full SYSTEM prompt.
 pub const SYSTEM_URI: &str = "ptc://system-prompt";
+/// The MIME type of that resource, in `resources/list` and
+/// `resources/read` alike.
+pub const SYSTEM_MIME: &str = "text/markdown";
+/// The prompt's description, in `prompts/list` and `prompts/get` alike.
+pub const PROMPT_DESCRIPTION: &str =
+    "The full PTC-Lisp reference (ptc's SYSTEM prompt) and this session's namespaces";
 
 /// The compact reference at the head of `run_ptc_lisp`'s description.
 pub const REFERENCE: &str = "\
@@ -59,8 +65,11 @@ fn object(value: serde_json::Value) -> Arc<JsonObject> {
     }
 }
 
-/// The three tools, `listing` being the session's listing at start.
-pub fn tools(listing: &str) -> Vec<Tool> {
+/// The three tools, `listing` being the session's listing at start and
+/// `writes` whether the session has tools that may change the world (run
+/// by a command or an MCP server; canned answers do not): then
+/// `run_ptc_lisp` is marked destructive.
+pub fn tools(listing: &str, writes: bool) -> Vec<Tool> {
     let run_input = object(json!({
         "type": "object",
         "properties": {"program": {
@@ -73,9 +82,13 @@ pub fn tools(listing: &str) -> Vec<Tool> {
     let run_output = object(json!({
         "type": "object",
         "properties": {
-            "value": {"description": "the program's value as JSON, when JSON holds it exactly (else null: see the text)"},
-            "value_omitted": {"type": "string"},
-            "prints": {"type": "array", "items": {"type": "string"}},
+            "result": {
+                "type": ["string", "null"],
+                "description": "the value printed in Clojure notation exactly as the text's Result: shows it (truncated the same way, with the same note); null when the call failed"
+            },
+            "value": {"description": "the value as JSON, present only when JSON holds it exactly and it fits the output cap"},
+            "prints": {"type": "array", "items": {"type": "string"}, "description": "each println of the call, in order"},
+            "tool_calls": {"type": "array", "items": {"type": "string"}, "description": "the tool calls the program made, as the text lists them"},
             "error": {
                 "type": ["object", "null"],
                 "properties": {
@@ -84,18 +97,47 @@ pub fn tools(listing: &str) -> Vec<Tool> {
                     "hint": {"type": ["string", "null"]},
                     "line": {"type": ["integer", "null"]},
                     "column": {"type": ["integer", "null"]}
-                }
+                },
+                "required": ["kind", "message", "hint", "line", "column"]
             },
-            "defined": {"type": "array", "items": {"type": "string"}}
+            "defined": {"type": "array", "items": {"type": "string"}, "description": "the names this call defined"},
+            "truncated": {"type": "string", "description": "the note of a cut answer"},
+            "note": {"type": "string", "description": "a note on the session (its first answer)"}
         },
-        "required": ["prints", "error", "defined"]
+        "required": ["result", "prints", "tool_calls", "error", "defined"]
+    }));
+    let state_output = object(json!({
+        "type": "object",
+        "properties": {"listing": {"type": "string", "description": "the tool/, data/ and user/ namespaces, as the text shows them"}},
+        "required": ["listing"]
     }));
     let empty = object(json!({"type": "object", "properties": {}, "additionalProperties": false}));
     vec![
         Tool::new("run_ptc_lisp", run_description(listing), run_input)
-            .with_raw_output_schema(run_output),
-        Tool::new("ptc_state", STATE, empty.clone()),
-        Tool::new("ptc_reset", RESET, empty),
+            .with_raw_output_schema(run_output)
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(false)
+                    .destructive(writes)
+                    .idempotent(false)
+                    .open_world(writes),
+            ),
+        Tool::new("ptc_state", STATE, empty.clone())
+            .with_raw_output_schema(state_output)
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(true)
+                    .destructive(false)
+                    .idempotent(true)
+                    .open_world(false),
+            ),
+        Tool::new("ptc_reset", RESET, empty).with_annotations(
+            ToolAnnotations::new()
+                .read_only(false)
+                .destructive(true)
+                .idempotent(true)
+                .open_world(false),
+        ),
     ]
 }
 
@@ -107,7 +149,7 @@ mod tests {
     fn descriptions_stay_under_the_limit() {
         let long = ";; x\n".repeat(1000);
         for listing in ["", ";; === data/ ===\ndata/x ; int, sample: 1", &long] {
-            for t in tools(listing) {
+            for t in tools(listing, false) {
                 let d = t.description.unwrap_or_default();
                 assert!(
                     d.len() <= DESCRIPTION_LIMIT,

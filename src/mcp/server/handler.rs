@@ -25,7 +25,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use super::client::ClientSession;
-use super::describe::{PROMPT_NAME, SYSTEM_URI};
+use super::describe::{PROMPT_DESCRIPTION, PROMPT_NAME, SYSTEM_MIME, SYSTEM_URI};
 use super::{answer, Slot, Template, BUSY};
 use crate::render::system_prompt;
 
@@ -156,6 +156,7 @@ impl PtcServer {
         Ok(answer::call_result(
             &ran,
             self.template.options().max_output_tokens,
+            ran.first,
         ))
     }
 }
@@ -248,8 +249,7 @@ impl ServerHandler for PtcServer {
                 let listing = self
                     .exclusive("ptc_state", &context, None, |c| c.listing())
                     .await?;
-                let max = self.template.options().max_output_tokens;
-                CallToolResult::success(vec![Content::text(answer::cap_text(&listing, max))])
+                answer::state_result(&listing, self.template.options().max_output_tokens)
             }
             "ptc_reset" => {
                 let dropped = self
@@ -280,7 +280,7 @@ impl ServerHandler for PtcServer {
     ) -> Result<ListPromptsResult, McpError> {
         Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
             PROMPT_NAME,
-            Some("The full PTC-Lisp reference (ptc's SYSTEM prompt) and this session's namespaces"),
+            Some(PROMPT_DESCRIPTION),
             None,
         )]))
     }
@@ -308,7 +308,7 @@ impl ServerHandler for PtcServer {
             PromptMessage::new_text(Role::User, system_prompt()),
             PromptMessage::new_text(Role::User, listing),
         ])
-        .with_description("The PTC-Lisp reference and this session's namespaces")
+        .with_description(PROMPT_DESCRIPTION)
         .into())
     }
 
@@ -319,7 +319,7 @@ impl ServerHandler for PtcServer {
     ) -> Result<ListResourcesResult, McpError> {
         let mut r = Resource::new(SYSTEM_URI, "ptc-lisp-reference")
             .with_description("The full PTC-Lisp reference (ptc's SYSTEM prompt)");
-        r.mime_type = Some("text/markdown".into());
+        r.mime_type = Some(SYSTEM_MIME.into());
         Ok(ListResourcesResult::with_all_items(vec![r]))
     }
 
@@ -337,9 +337,9 @@ impl ServerHandler for PtcServer {
                 None,
             ));
         }
-        Ok(
-            ReadResourceResult::new(vec![ResourceContents::text(system_prompt(), SYSTEM_URI)])
-                .into(),
-        )
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(system_prompt(), SYSTEM_URI).with_mime_type(SYSTEM_MIME)
+        ])
+        .into())
     }
 }

@@ -64,10 +64,27 @@
 //!   first call of any session and stopped when the server ends.
 //! * **Output cap**: the text of a result is cut at `max_output_tokens`
 //!   tokens (4 characters each, as the renderer estimates), with a note
-//!   saying so; in `structuredContent`, `value` becomes `null` with
-//!   `"value_omitted": "too large"` when its JSON would pass the cap, and
-//!   the earliest prints are dropped until the rest fits. `ptc_state`'s
-//!   listing and the listing of the prompt `ptc-lisp` are cut the same way.
+//!   saying so; `structuredContent.result` is cut at the same place with
+//!   the same note (also its `truncated`), `value` is left out when its
+//!   JSON would pass the cap or the result was cut, and the earliest prints
+//!   and tool calls are dropped until the rest fits. `ptc_state`'s listing
+//!   and the listing of the prompt `ptc-lisp` are cut the same way.
+//! * **`structuredContent` stands on its own** (Claude Code, Codex and
+//!   pydantic-ai show their model only it): `result` (the value printed as
+//!   the text's `Result:` has it, null for a failed call), `prints`,
+//!   `tool_calls` (as the text lists them), `error` with hint and position,
+//!   `defined`, and `value` (JSON) only when JSON holds the value exactly.
+//!   `ptc_state`'s is `{"listing"}`. Both tools declare the matching
+//!   `outputSchema`.
+//! * **Annotations**: `run_ptc_lisp` is not read-only, destructive (and
+//!   open-world) only when the session has tools run by a command or an
+//!   MCP server; `ptc_state` is read-only; `ptc_reset` destructive.
+//! * **First answer**: the first `run_ptc_lisp` answer of an MCP session
+//!   ends with a note (`structuredContent.note`) that definitions persist
+//!   only within one MCP session (clients such as LangChain's default
+//!   `get_tools()` open one per call).
+//! * **HTTP `DELETE`** of a session answers 204 (rmcp says 202; Python SDK
+//!   clients warn on that).
 //! * **Message size**: a stdio line (an HTTP body) over 4 MiB gets
 //!   `-32600` (HTTP 413) and is dropped unread; the server goes on.
 //! * **Idle expiry** (HTTP, `--idle-secs`, default 1,800): a session with
@@ -254,6 +271,10 @@ impl Template {
             mcp_servers.push(s);
         }
         let listing = crate::session::listing(&proto);
+        // Tools run by a command or an MCP server may change the world.
+        let writes = proto_tools
+            .values()
+            .any(|t| (t.command.is_some() || t.mcp.is_some()) && !t.recorded_only);
         let data = proto.data().clone();
         proto.stop_mcp_servers();
         drop(proto);
@@ -262,7 +283,7 @@ impl Template {
         lean.data_lisp.clear();
         lean.mcp.clear();
         let template = Template {
-            tools: Arc::new(describe::tools(&listing)),
+            tools: Arc::new(describe::tools(&listing, writes)),
             lean,
             data,
             mcp_tools,
