@@ -219,8 +219,13 @@ HOSTS = {"claude-code": claude_code, "codex": codex, "pydantic-ai": pydantic_ai,
 
 def main():
     with open(SESSION, "w") as f:
+        # A tool run by a command: run_ptc_lisp is marked destructive, as
+        # for most real sessions (Codex then needs the README's approval
+        # line).
         json.dump({"mission": "Answer questions about the orders.",
-                   "data": {"orders": [{"id": 1, "total": 10}, {"id": 2, "total": 25}]}}, f)
+                   "data": {"orders": [{"id": 1, "total": 10}, {"id": 2, "total": 25}]},
+                   "tools": {"archive": {"signature": "(id :int) -> :any", "description": "Archives an order",
+                                         "command": ["true"]}}}, f)
     mock = MockModel(PROGRAMS)
     try:
         HOSTS[HOST](mock)
