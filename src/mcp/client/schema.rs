@@ -8,8 +8,10 @@
 //!   `number` → `:float` (accepts integers), `boolean` → `:bool`, `null` →
 //!   `:nil`, `array` → `[item]` (`:vector` without `items`), `object` →
 //!   `{field type, ...}` with its properties (`:map` without), a type list
-//!   with `"null"` → the other type made optional; anything else
-//!   (`anyOf`, `$ref`, several types) and anything nested deeper than
+//!   with `"null"` → the other type made optional, and so is an `anyOf`
+//!   (`oneOf`) of one schema and `{"type": "null"}` (pydantic's
+//!   `Optional[T]`); anything else (other `anyOf`s, `$ref`, several
+//!   types) and anything nested deeper than
 //!   [`MAX_DEPTH`] → `:any`;
 //! * `outputSchema` (same mapping) is the return type, `:any` without one;
 //! * a property name that cannot be a parameter name, or a schema that does
@@ -65,6 +67,17 @@ fn type_of(schema: &Json, depth: usize, optional: bool) -> String {
     };
     if depth > MAX_DEPTH {
         return format!(":any{q}");
+    }
+    // `anyOf`/`oneOf` of one schema and `null` (pydantic's `Optional[T]`)
+    // is that schema, optional.
+    if let Some(Json::Array(alts)) = obj.get("anyOf").or_else(|| obj.get("oneOf")) {
+        let null = |a: &&Json| a.get("type").and_then(Json::as_str) == Some("null");
+        let others: Vec<&Json> = alts.iter().filter(|a| !null(a)).collect();
+        if let [one] = others.as_slice() {
+            if others.len() < alts.len() {
+                return type_of(one, depth, true);
+            }
+        }
     }
     let (ty, nullable) = match obj.get("type") {
         Some(Json::String(t)) => (t.as_str(), false),
@@ -165,15 +178,17 @@ mod tests {
                 "mode": {"enum": ["a", "b"]},
                 "opt": {"type": ["string", "null"]},
                 "any": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-                "tags": {"type": "array", "items": {"type": "string"}}},
-                "required": ["edits", "mode", "opt", "any"]}),
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+                "who": {"oneOf": [{"type": "null"}, {"type": "string"}]}},
+                "required": ["edits", "mode", "opt", "any", "limit"]}),
             Some(
                 json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
             ),
         );
         assert_eq!(
             s,
-            "(edits [{old :string, new :string}], mode :string, opt :string?, any :any, tags :vector?) -> {n :int}"
+            "(edits [{old :string, new :string}], mode :string, opt :string?, any :any, tags :vector?, limit :int?, who :string?) -> {n :int}"
         );
     }
 
