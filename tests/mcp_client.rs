@@ -247,6 +247,9 @@ fn everything_server_stdio_results_and_deadline() {
         "{img}"
     );
     assert!(!img.contains("iVBOR"), "no bytes: {img}");
+    // A tool without parameters takes an empty map of named arguments too.
+    let same = turn(&mut s, "(tool/ev.get-tiny-image {})").unwrap();
+    assert_eq!(same, img);
     // a slow tool past the turn's deadline: the turn ends in timeout
     let mut s = Session::builder("slow")
         .limits(Limits {

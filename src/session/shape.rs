@@ -161,6 +161,11 @@ fn check_arguments_text(tool: &str, sig: &Signature, args: &[Value]) -> Result<(
         return Ok(());
     }
     let params = &sig.params;
+    // A tool without parameters takes no arguments or one empty map of
+    // named ones: `(tool/x)` and `(tool/x {})` alike.
+    if params.is_empty() && matches!(args, [Value::Map(m)] if m.is_empty()) {
+        return Ok(());
+    }
     let usage = format!("tool/{tool} takes ({})", sig.display_params());
     // Named arguments: one map keyed by the parameter names.
     if let [Value::Map(map)] = args {
@@ -320,6 +325,19 @@ mod tests {
         assert!(e.contains("no :limit"), "{e}");
         let e = check_arguments("search", &s, &[v("{:query \"x\" :limit 1 :lmit 2}")]).unwrap_err();
         assert!(e.contains("no parameter :lmit"), "{e}");
+    }
+
+    #[test]
+    fn no_parameters_take_nothing_or_an_empty_map() {
+        let s = sig("-> :map");
+        assert_eq!(check_arguments("read_graph", &s, &[]), Ok(()));
+        assert_eq!(check_arguments("read_graph", &s, &[v("{}")]), Ok(()));
+        let e = check_arguments("read_graph", &s, &[v("{:a 1}")]).unwrap_err();
+        assert!(
+            e.starts_with("tool/read_graph expects 0 arguments, got 1"),
+            "{e}"
+        );
+        assert!(check_arguments("read_graph", &s, &[v("1")]).is_err());
     }
 
     #[test]
