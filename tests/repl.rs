@@ -381,3 +381,51 @@ fn an_example_that_returned_opens_where_the_user_can_type() {
     );
     assert!(!compressed.contains("[ASSISTANT]"), "{text}");
 }
+
+/// A REPL `:save` of a session with MCP tools lists them (`"mcp":
+/// "SERVER"`), as `Session::save` does: the file replays from its
+/// recording with the server gone (issue 60).
+#[test]
+fn save_of_a_session_with_mcp_tools_replays_without_the_server() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("tests/deps/.venv/bin/python");
+    assert!(
+        python.exists(),
+        "the MCP Python SDK is not installed ({}): run: bash tests/setup.sh",
+        python.display()
+    );
+    let dir = Scratch::dir("ptc-repl-save-mcp");
+    let server = serde_json::json!([python, root.join("tests/mcp/fault_server.py"), "normal"]);
+    std::fs::write(
+        dir.join("mcp.json"),
+        format!(r#"{{"mission": "echo", "mcp": {{"f": {{"command": {server}}}}}}}"#),
+    )
+    .unwrap();
+    let (code, text) = script(
+        &dir,
+        &["repl", "mcp.json"],
+        "(def said (tool/f.echo {:text \"hi\"}))\n:save out.json\n",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out.json")).unwrap()).unwrap();
+    assert_eq!(saved["tools"]["f.echo"]["mcp"], "f", "{saved:#}");
+    // The same tools as the library writes.
+    let session = Session::load(&dir.join("out.json")).unwrap();
+    let lib = dir.join("lib.json");
+    session.save(&lib).unwrap();
+    let by_lib: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&lib).unwrap()).unwrap();
+    assert_eq!(saved["tools"], by_lib["tools"]);
+    // The server gone: the recording answers.
+    let mut gone = saved.clone();
+    gone["mcp"]["f"]["command"] = serde_json::json!(["/nonexistent/mcp-server"]);
+    std::fs::write(dir.join("gone.json"), gone.to_string()).unwrap();
+    let out = command(&dir, &["replay", "gone.json"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

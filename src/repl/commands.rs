@@ -435,8 +435,29 @@ fn reset(repl: &mut Repl) -> Output {
 }
 
 /// Sets each command tool's `cwd` in the original JSON to the one of
-/// `file` (saved elsewhere, R-SAVE-PATHS), keeping the rest as written.
+/// `file` (saved elsewhere, R-SAVE-PATHS), keeping the rest as written,
+/// and adds the tools the original does not list: those of its MCP
+/// servers (`"mcp": "SERVER"`, MCP-9), so the file lists and replays them
+/// without starting a server, as every other way of saving writes it.
 fn relocate_tools(obj: &mut serde_json::Map<String, serde_json::Value>, file: &SessionFile) {
+    let missing: Vec<(String, serde_json::Value)> = file
+        .tools
+        .iter()
+        .filter(|(name, _)| {
+            !obj.get("tools")
+                .and_then(serde_json::Value::as_object)
+                .is_some_and(|t| t.contains_key(name.as_str()))
+        })
+        .filter_map(|(name, spec)| Some((name.clone(), serde_json::to_value(spec).ok()?)))
+        .collect();
+    if !missing.is_empty() {
+        let tools = obj
+            .entry("tools")
+            .or_insert_with(|| serde_json::Value::Object(Default::default()));
+        if let serde_json::Value::Object(tools) = tools {
+            tools.extend(missing);
+        }
+    }
     let Some(serde_json::Value::Object(tools)) = obj.get_mut("tools") else {
         return;
     };
