@@ -144,7 +144,7 @@ fn mcp_servers(
 #[pymethods]
 impl PySession {
     #[new]
-    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false, mcp=None))]
+    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false, mcp=None, open_ended=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -157,6 +157,7 @@ impl PySession {
         render: Option<&Bound<'_, PyAny>>,
         keep_keywords: bool,
         mcp: Option<&Bound<'_, PyAny>>,
+        open_ended: bool,
     ) -> PyResult<PySession> {
         let limits = limits_from(py, limits)?;
         let tp = ToPython::new(keep_keywords, &limits);
@@ -177,6 +178,11 @@ impl PySession {
         // directory, and stop with the session.
         for (name, config) in mcp_servers(py, mcp, "Session")? {
             b = b.mcp_server(name, config);
+        }
+        // As `ptc mcp`'s sessions: `(return v)` answers v and the session
+        // goes on, `(fail why)` is a failed turn, no `max_turns`.
+        if open_ended {
+            b = b.open_ended();
         }
         let session = py
             .allow_threads(|| b.build())
@@ -277,10 +283,15 @@ impl PySession {
             if interrupt.is_set() {
                 s.truncate_turns(before);
             }
-            Ok((before, turn))
+            // The answer text `ptc mcp` gives for this turn.
+            let feedback = turn
+                .is_ok()
+                .then(|| crate::session::turn_feedback(&s).map(|f| f.text))
+                .flatten();
+            Ok((before, turn, feedback))
         })?;
         drop(watch);
-        let (before, turn) = ran;
+        let (before, turn, feedback) = ran;
         if let Some(e) = self.interrupt.take() {
             return Err(e);
         }
@@ -288,8 +299,14 @@ impl PySession {
             self.lock()?.truncate_turns(before);
             return Err(e);
         }
-        let turn = turn.map_err(|e| session_error(&e))?;
-        Ok(PyTurn::new(turn, self.tp))
+        let turn = turn.map_err(|e| match e {
+            crate::session::SessionError::Ended(_) => session_error_msg(format!(
+                "{e}. A session that goes on after (return v), as a framework's code tool \
+                 needs, is made with Session(..., open_ended=True)"
+            )),
+            e => session_error(&e),
+        })?;
+        Ok(PyTurn::new(turn, self.tp).with_feedback(feedback))
     }
 
     /// The messages for the next turn, `[{"role", "content"}]`, ready for

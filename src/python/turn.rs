@@ -73,11 +73,23 @@ fn tool_calls_of(py: Python<'_>, tp: ToPython, calls: &[ToolCall]) -> PyResult<V
 pub struct PyTurn {
     turn: Turn,
     tp: ToPython,
+    /// The answer text of `ptc mcp` for the turn, when it was just run.
+    feedback: Option<String>,
 }
 
 impl PyTurn {
     pub fn new(turn: Turn, tp: ToPython) -> PyTurn {
-        PyTurn { turn, tp }
+        PyTurn {
+            turn,
+            tp,
+            feedback: None,
+        }
+    }
+
+    /// The turn with the answer text computed when it ran.
+    pub fn with_feedback(mut self, feedback: Option<String>) -> PyTurn {
+        self.feedback = feedback;
+        self
     }
 }
 
@@ -130,6 +142,15 @@ impl PyTurn {
         tool_calls_of(py, self.tp, &self.turn.tool_calls)
     }
     /// Names this turn defined or redefined.
+    /// What `ptc mcp` answers for the turn: its tool calls, prints, then
+    /// `Result: VALUE` or the error with its hint and position, hidden data
+    /// redacted (a framework's code tool returns it as it is). Set on the
+    /// turn `run_turn` returns; `None` on those of `Session.turns`.
+    #[getter]
+    fn feedback(&self) -> Option<&str> {
+        self.feedback.as_deref()
+    }
+
     #[getter]
     fn defined(&self) -> Vec<String> {
         self.turn.defined.clone()

@@ -211,6 +211,9 @@ class Turn:
     @property
     def defined(self) -> list[str]: ...
     @property
+    def feedback(self) -> Optional[str]:
+        """What ptc mcp answers for the turn (tool calls, prints, Result: or Error:/Hint:/At:); set on the turn run_turn returns, None on Session.turns'."""
+    @property
     def memory(self) -> dict[str, Value]:
         """user/ after the turn (unchanged by a failed turn)."""
 
@@ -230,6 +233,7 @@ class Session:
         render: Optional[RenderDict] = None,
         keep_keywords: bool = False,
         mcp: Optional[Mapping[str, Mapping[str, Any]]] = None,
+        open_ended: bool = False,
     ) -> "Session": ...
     @staticmethod
     def from_file(
