@@ -637,6 +637,13 @@ pub(crate) fn with_tool_room<T>(room: Option<u64>, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The heap room (in HEAP-COST-1 bytes) of the turn whose tool call runs
+/// on this thread, or `None` when it has no heap limit or no tool call is
+/// running: what a tool that builds values itself (MCP results) may build.
+pub fn tool_room() -> Option<u64> {
+    TOOL_ROOM.with(|r| r.get())
+}
+
 /// The most bytes of text a tool running on this thread may answer before
 /// it is parsed (a tenth of the calling turn's heap room), or `None` when
 /// the turn has no heap limit or no tool call is running. Tools that parse
