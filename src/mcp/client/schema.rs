@@ -16,7 +16,15 @@
 //! * `outputSchema` (same mapping) is the return type, `:any` without one;
 //! * a property name that cannot be a parameter name, or a schema that does
 //!   not map to a signature the parser reads, gives one parameter-less
-//!   unchecked signature (`-> :any`): the server checks the arguments.
+//!   unchecked signature (`-> :any`): the server checks the arguments;
+//! * so does a schema too large to read as a signature, bounded so that any
+//!   schema takes little work (a server's schema is hostile input): an
+//!   object of more than [`MAX_PROPERTIES`] properties, more than
+//!   [`MAX_SCHEMA_TYPES`] types in all, or a signature of more than
+//!   [`MAX_SIGNATURE_CHARS`] characters (an `outputSchema` past them is
+//!   `:any`).
+
+use std::collections::HashSet;
 
 use serde_json::{Map, Value as Json};
 
@@ -24,68 +32,143 @@ use crate::session::Signature;
 
 /// Deepest nesting of records and vectors mapped; deeper is `:any`.
 pub const MAX_DEPTH: usize = 4;
+/// Properties of one object mapped; more make the tool unchecked.
+pub const MAX_PROPERTIES: usize = 64;
+/// Types mapped for one schema, nested ones included.
+pub const MAX_SCHEMA_TYPES: usize = 512;
+/// Characters of a signature.
+pub const MAX_SIGNATURE_CHARS: usize = 2000;
 
-/// The signature text of a tool with these schemas.
-pub fn signature_text(input: &Map<String, Json>, output: Option<&Map<String, Json>>) -> String {
-    let required: Vec<&str> = input
-        .get("required")
+/// Too large to map: the work a schema may take is spent.
+struct TooLarge;
+
+/// What mapping one schema may still take.
+struct Budget {
+    types: usize,
+    chars: usize,
+}
+
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            types: MAX_SCHEMA_TYPES,
+            chars: MAX_SIGNATURE_CHARS,
+        }
+    }
+
+    /// One type (or property) more, and `text`'s characters.
+    fn spend(&mut self, text: &str) -> Result<(), TooLarge> {
+        self.types = self.types.checked_sub(1).ok_or(TooLarge)?;
+        self.write(text)
+    }
+
+    /// `text`'s characters.
+    fn write(&mut self, text: &str) -> Result<(), TooLarge> {
+        self.chars = self.chars.checked_sub(text.len() + 2).ok_or(TooLarge)?;
+        Ok(())
+    }
+}
+
+/// The names in a schema's `required`.
+fn required_of(obj: &Map<String, Json>) -> HashSet<&str> {
+    obj.get("required")
         .and_then(Json::as_array)
         .map(|a| a.iter().filter_map(Json::as_str).collect())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The signature text of a tool with these schemas; `None` when the
+/// input schema is too large to map.
+pub fn signature_text(
+    input: &Map<String, Json>,
+    output: Option<&Map<String, Json>>,
+) -> Option<String> {
+    let mut budget = Budget::new();
+    let required = required_of(input);
     let mut params = Vec::new();
     if let Some(props) = input.get("properties").and_then(Json::as_object) {
+        if props.len() > MAX_PROPERTIES {
+            return None;
+        }
         for (name, schema) in props {
-            let ty = type_of(schema, 0, !required.contains(&name.as_str()));
+            budget.write(name).ok()?;
+            let ty = type_of(schema, 0, !required.contains(name.as_str()), &mut budget).ok()?;
             params.push(format!("{name} {ty}"));
         }
     }
     let returns = match output {
-        Some(o) => type_of(&Json::Object(o.clone()), 0, false),
+        Some(o) => {
+            let mut out_budget = Budget {
+                types: budget.types,
+                chars: budget.chars,
+            };
+            type_of_object(o, 0, false, &mut out_budget).unwrap_or_else(|_| ":any".to_string())
+        }
         None => ":any".to_string(),
     };
-    if params.is_empty() {
+    Some(if params.is_empty() {
         format!("-> {returns}")
     } else {
         format!("({}) -> {returns}", params.join(", "))
-    }
+    })
 }
 
 /// The tool's signature; an unchecked `-> :any` when the schema does not
 /// map to one the parser reads.
 pub fn signature(input: &Map<String, Json>, output: Option<&Map<String, Json>>) -> Signature {
-    Signature::parse(&signature_text(input, output))
-        .or_else(|_| Signature::parse(&signature_text(input, None)))
+    let parse = |text: Option<String>| {
+        text.ok_or(())
+            .and_then(|t| Signature::parse(&t).map_err(|_| ()))
+    };
+    parse(signature_text(input, output))
+        .or_else(|_| parse(signature_text(input, None)))
         .unwrap_or_else(|_| Signature::any())
 }
 
 /// The type of one schema; `optional` adds `?` (named types) or widens a
 /// record/vector to `:map?`/`:vector?`.
-fn type_of(schema: &Json, depth: usize, optional: bool) -> String {
+fn type_of(
+    schema: &Json,
+    depth: usize,
+    optional: bool,
+    budget: &mut Budget,
+) -> Result<String, TooLarge> {
     let q = if optional { "?" } else { "" };
-    let Some(obj) = schema.as_object() else {
-        return format!(":any{q}");
-    };
-    if depth > MAX_DEPTH {
-        return format!(":any{q}");
+    match schema.as_object() {
+        Some(obj) if depth <= MAX_DEPTH => type_of_object(obj, depth, optional, budget),
+        _ => {
+            let t = format!(":any{q}");
+            budget.write(&t)?;
+            Ok(t)
+        }
     }
+}
+
+fn type_of_object(
+    obj: &Map<String, Json>,
+    depth: usize,
+    optional: bool,
+    budget: &mut Budget,
+) -> Result<String, TooLarge> {
+    budget.spend("")?;
     // `anyOf`/`oneOf` of one schema and `null` (pydantic's `Optional[T]`)
     // is that schema, optional.
     if let Some(Json::Array(alts)) = obj.get("anyOf").or_else(|| obj.get("oneOf")) {
         let null = |a: &&Json| a.get("type").and_then(Json::as_str) == Some("null");
-        let others: Vec<&Json> = alts.iter().filter(|a| !null(a)).collect();
-        if let [one] = others.as_slice() {
+        let others: Vec<&Json> = alts.iter().take(8).filter(|a| !null(a)).collect();
+        if let ([one], true) = (others.as_slice(), alts.len() <= 8) {
             if others.len() < alts.len() {
-                return type_of(one, depth, true);
+                return type_of(one, depth, true, budget);
             }
         }
     }
     let (ty, nullable) = match obj.get("type") {
         Some(Json::String(t)) => (t.as_str(), false),
         Some(Json::Array(ts)) => {
-            let named: Vec<&str> = ts.iter().filter_map(Json::as_str).collect();
+            let named: Vec<&str> = ts.iter().take(8).filter_map(Json::as_str).collect();
             let others: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
-            match others.as_slice() {
-                [one] => (*one, named.len() > others.len()),
+            match (others.as_slice(), ts.len() <= 8) {
+                ([one], true) => (*one, named.len() > others.len()),
                 _ => ("any", false),
             }
         }
@@ -101,7 +184,7 @@ fn type_of(schema: &Json, depth: usize, optional: bool) -> String {
     };
     let optional = optional || nullable;
     let q = if optional { "?" } else { "" };
-    match ty {
+    let t = match ty {
         "string" => format!(":string{q}"),
         "integer" => format!(":int{q}"),
         "number" => format!(":float{q}"),
@@ -109,40 +192,42 @@ fn type_of(schema: &Json, depth: usize, optional: bool) -> String {
         "null" => ":nil".to_string(),
         "array" => {
             if optional {
-                return ":vector?".into();
+                budget.write(":vector?")?;
+                return Ok(":vector?".into());
             }
             match obj.get("items") {
                 Some(items) if items.is_object() => {
-                    format!("[{}]", type_of(items, depth + 1, false))
+                    format!("[{}]", type_of(items, depth + 1, false, budget)?)
                 }
                 _ => ":vector".into(),
             }
         }
         "object" => {
             if optional {
-                return ":map?".into();
+                budget.write(":map?")?;
+                return Ok(":map?".into());
             }
-            let required: Vec<&str> = obj
-                .get("required")
-                .and_then(Json::as_array)
-                .map(|a| a.iter().filter_map(Json::as_str).collect())
-                .unwrap_or_default();
+            let required = required_of(obj);
             match obj.get("properties").and_then(Json::as_object) {
+                Some(props) if props.len() > MAX_PROPERTIES => return Err(TooLarge),
                 Some(props) if !props.is_empty() => {
-                    let fields: Vec<String> = props
-                        .iter()
-                        .map(|(k, s)| {
-                            let ty = type_of(s, depth + 1, !required.contains(&k.as_str()));
-                            format!("{k} {ty}")
-                        })
-                        .collect();
+                    let mut fields = Vec::with_capacity(props.len());
+                    for (k, s) in props {
+                        budget.write(k)?;
+                        let ty = type_of(s, depth + 1, !required.contains(k.as_str()), budget)?;
+                        fields.push(format!("{k} {ty}"));
+                    }
                     format!("{{{}}}", fields.join(", "))
                 }
                 _ => ":map".into(),
             }
         }
         _ => format!(":any{q}"),
+    };
+    if !t.starts_with(['[', '{']) {
+        budget.write(&t)?;
     }
+    Ok(t)
 }
 
 #[cfg(test)]
@@ -221,5 +306,39 @@ mod tests {
         );
         assert!(s.contains(":any"), "{s}");
         assert!(s.len() < 200, "{s}");
+    }
+
+    #[test]
+    fn large_schemas_are_unchecked_and_take_little_work() {
+        let wide = |n: usize| {
+            let props: Map<String, Json> = (0..n)
+                .map(|i| (format!("p{i}"), json!({"type": "string"})))
+                .collect();
+            let required: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+            json!({"type": "object", "properties": props, "required": required})
+        };
+        let t0 = std::time::Instant::now();
+        assert_eq!(sig(wide(100_000), None), "-> :any");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(5));
+        assert!(sig(wide(MAX_PROPERTIES), None).starts_with("(p0 :string, p1 :string"));
+        // 64 × 64 × 64 nested properties: spent long before the end
+        let mut inner = wide(MAX_PROPERTIES);
+        for _ in 0..2 {
+            let props: Map<String, Json> = (0..MAX_PROPERTIES)
+                .map(|i| (format!("q{i}"), inner.clone()))
+                .collect();
+            let required: Vec<&String> = props.keys().collect();
+            inner = json!({"type": "object", "properties": props, "required": required});
+        }
+        let input = json!({"type": "object", "properties": {"x": inner}, "required": ["x"]});
+        assert_eq!(sig(input.clone(), None), "-> :any");
+        // a large output schema is :any, the input still checked
+        assert_eq!(
+            sig(
+                json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}),
+                Some(input)
+            ),
+            "(a :int) -> :any"
+        );
     }
 }
