@@ -536,7 +536,7 @@ impl SessionBuilder {
 }
 
 /// Why `name` cannot be a data or tool name, if it cannot.
-fn bad_name(name: &str) -> Option<&'static str> {
+pub(crate) fn bad_name(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         Some("is empty")
     } else if name

@@ -7,30 +7,51 @@
 //!   sends SIGTERM to the group, then SIGKILL after [`STOP_GRACE`], and
 //!   reaps it: no orphans;
 //! * the last [`STDERR_TAIL`] bytes of its stderr are kept for errors, with
-//!   every expanded `${NAME}` value replaced by `***`;
+//!   every expanded `${NAME}` value (and any piece of 8 bytes or more of
+//!   one) replaced by `***`: redacted before it is cut (`redact.rs`);
+//! * what it sends is bounded before it is parsed or kept (`wire.rs`);
 //! * `initialize` (rmcp negotiates the protocol version) and the paginated
-//!   `tools/list` must finish within the server's `startup_timeout_ms`
-//!   (default [`DEFAULT_STARTUP`]);
+//!   `tools/list` must finish, together, within the server's
+//!   `startup_timeout_ms` (default [`DEFAULT_STARTUP`]); a listing has at
+//!   most [`MAX_LIST_PAGES`] pages (a cursor seen before ends it too) and
+//!   `wire::MAX_LISTING_BYTES` bytes;
+//! * of the tools listed (and allowed by `tools`), those whose
+//!   `SERVER.NAME` cannot be a tool name (the session's rule for tool
+//!   names, at most [`MAX_NAME_CHARS`] characters, no control or
+//!   invisible formatting characters, no secret in it) or that repeat a
+//!   name are skipped, and so are those past the first [`MAX_TOOLS`]:
+//!   counted in the server's state line (`:tools`);
 //! * a call past its deadline is dropped, which sends
 //!   `notifications/cancelled`; a server whose connection closes during a
 //!   call is stopped and started again at the next call;
+//! * errors name the server and the tool, never with rmcp's own words
+//!   (Rust type names), and say what the server wrote that was not a
+//!   message when a request went unanswered;
 //! * `notifications/tools/list_changed` marks the listing stale; it is
 //!   listed again before the next call that needs it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
+};
+use rmcp::service::{
+    ClientCacheConfig, ClientInitializeError, NotificationContext, RoleClient, RunningService,
+};
+use rmcp::{ClientHandler, ServiceError, ServiceExt};
 use serde_json::{Map, Value as Json};
 use tokio::io::AsyncReadExt;
 
+use super::redact::Redactor;
+use super::result::{self, Failed, Within, MAX_ERROR_CHARS, MAX_RESULT_BYTES};
 use super::runtime::Rt;
+use super::wire::{self, Answer, Wire};
 use crate::session::McpServerConfig;
+use crate::value::Value;
 
 /// How long a server may take to start, by default.
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(30);
@@ -38,18 +59,25 @@ pub const DEFAULT_STARTUP: Duration = Duration::from_secs(30);
 pub const STOP_GRACE: Duration = Duration::from_millis(500);
 /// Bytes of a server's stderr kept for error messages.
 pub const STDERR_TAIL: usize = 2048;
+/// Pages of one `tools/list`.
+pub const MAX_LIST_PAGES: usize = 100;
+/// Tools offered from one server (the first ones listed).
+pub const MAX_TOOLS: usize = 128;
+/// Characters of an MCP tool's name.
+pub const MAX_NAME_CHARS: usize = 128;
 
-/// An MCP tool as the server lists it.
+/// An MCP tool as the server lists it (`tool::listed_parts`), secrets
+/// redacted.
 #[derive(Clone, Debug)]
 pub struct ListedTool {
     /// The MCP name.
     pub name: String,
-    /// Its description, whole.
-    pub description: Option<String>,
-    /// `inputSchema`.
-    pub input_schema: Map<String, Json>,
-    /// `outputSchema`, if any.
-    pub output_schema: Option<Map<String, Json>>,
+    /// Its description, whole (control characters taken out).
+    pub description: String,
+    /// Its signature (MCP-4).
+    pub signature: crate::session::Signature,
+    /// What `(doc tool/SERVER.NAME)` shows.
+    pub doc: String,
 }
 
 /// Receives the server's notifications.
@@ -75,6 +103,15 @@ struct Running {
     service: RunningService<RoleClient, Handler>,
     child: Option<tokio::process::Child>,
     pid: Option<u32>,
+    wire: Arc<Wire>,
+}
+
+/// Tools of the listing not offered, by why.
+#[derive(Clone, Copy, Debug, Default)]
+struct Skipped {
+    names: usize,
+    secrets: usize,
+    over: usize,
 }
 
 enum State {
@@ -91,10 +128,11 @@ pub struct Server {
     dir: PathBuf,
     state: Mutex<State>,
     stderr: Arc<Mutex<Vec<u8>>>,
-    /// Expanded `${NAME}` values, hidden from every message.
-    secrets: Mutex<Vec<String>>,
+    /// Expanded `${NAME}` values, hidden from everything it sends.
+    redact: Mutex<Arc<Redactor>>,
     changed: Arc<AtomicBool>,
-    listing: Mutex<Option<Vec<ListedTool>>>,
+    listing: Mutex<Option<Arc<Vec<ListedTool>>>>,
+    skipped: Mutex<Skipped>,
     starts: Mutex<u32>,
     last_error: Mutex<Option<String>>,
 }
@@ -109,9 +147,10 @@ impl Server {
             dir: dir.to_path_buf(),
             state: Mutex::new(State::Stopped),
             stderr: Arc::new(Mutex::new(Vec::new())),
-            secrets: Mutex::new(Vec::new()),
+            redact: Mutex::new(Arc::new(Redactor::default())),
             changed: Arc::new(AtomicBool::new(false)),
             listing: Mutex::new(None),
+            skipped: Mutex::new(Skipped::default()),
             starts: Mutex::new(0),
             last_error: Mutex::new(None),
         })
@@ -147,6 +186,27 @@ impl Server {
         if let Some(l) = &*lock(&self.listing) {
             s.push_str(&format!(", {} tools", l.len()));
         }
+        let k = *lock(&self.skipped);
+        let mut why = Vec::new();
+        if k.names > 0 {
+            why.push(format!(
+                "{} whose names cannot be tool names or repeat one",
+                k.names
+            ));
+        }
+        if k.secrets > 0 {
+            why.push(format!("{} whose names hold a secret", k.secrets));
+        }
+        if k.over > 0 {
+            why.push(format!("{} past the first {MAX_TOOLS}", k.over));
+        }
+        if !why.is_empty() {
+            s.push_str(&format!(
+                " ({} skipped: {})",
+                k.names + k.secrets + k.over,
+                why.join(", ")
+            ));
+        }
         if self.changed.load(Ordering::SeqCst) {
             s.push_str(", listing changed");
         }
@@ -168,10 +228,11 @@ impl Server {
 
     /// The server's tools (allow-list applied), starting it if needed and
     /// listing again when the server said they changed.
-    pub fn tools(&self) -> Result<Vec<ListedTool>, String> {
+    pub fn tools(&self) -> Result<Arc<Vec<ListedTool>>, String> {
+        let started = Instant::now();
         self.ensure_started(None)?;
         if self.changed.swap(false, Ordering::SeqCst) || lock(&self.listing).is_none() {
-            self.list()?;
+            self.list(started + self.startup())?;
         }
         Ok(lock(&self.listing).clone().unwrap_or_default())
     }
@@ -188,11 +249,7 @@ impl Server {
         if let State::Running(r) = std::mem::replace(&mut *state, State::Stopped) {
             self.stop_running(*r);
         }
-        let startup = self
-            .config
-            .startup_timeout_ms
-            .map(Duration::from_millis)
-            .unwrap_or(DEFAULT_STARTUP);
+        let startup = self.startup();
         let limit = limit.map_or(startup, |l| l.min(startup));
         *lock(&self.starts) += 1;
         match self.start(limit) {
@@ -206,6 +263,18 @@ impl Server {
                 Err(e)
             }
         }
+    }
+
+    /// How long starting (up to the complete listing) may take.
+    fn startup(&self) -> Duration {
+        self.config
+            .startup_timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(DEFAULT_STARTUP)
+    }
+
+    fn redactor(&self) -> Arc<Redactor> {
+        lock(&self.redact).clone()
     }
 
     fn start(&self, limit: Duration) -> Result<Running, String> {
@@ -225,7 +294,8 @@ impl Server {
                 .map_err(|var| self.fail(&format!("env.{k}: {var}"), None))?;
             env.push((k.clone(), value));
         }
-        *lock(&self.secrets) = secrets;
+        let redact = Arc::new(Redactor::new(secrets.iter().map(String::as_str)));
+        *lock(&self.redact) = redact.clone();
         // Absolute, so that a relative program path is not resolved twice
         // (once here, once against the child's working directory).
         let dir = std::path::absolute(&self.dir).unwrap_or_else(|_| self.dir.clone());
@@ -248,6 +318,10 @@ impl Server {
             .kill_on_drop(true)
             .process_group(0);
         let stderr_buf = self.stderr.clone();
+        // The tail is redacted when shown, then cut: it keeps as many more
+        // bytes as the longest secret has, so that no secret it shows a
+        // part of is cut before it is redacted.
+        let keep = STDERR_TAIL + redact.longest();
         let spawned = self.rt.block(async move {
             let mut child = cmd.spawn()?;
             if let Some(mut err) = child.stderr.take() {
@@ -260,8 +334,8 @@ impl Server {
                         let mut tail = lock(&stderr_buf);
                         tail.extend_from_slice(&buf[..n]);
                         let len = tail.len();
-                        if len > STDERR_TAIL {
-                            tail.drain(..len - STDERR_TAIL);
+                        if len > keep {
+                            tail.drain(..len - keep);
                         }
                     }
                 });
@@ -278,21 +352,25 @@ impl Server {
         let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
             return Err(self.fail("its stdin/stdout could not be opened", None));
         };
-        let served = self.rt.block(async move {
-            tokio::time::timeout(limit, handler.serve((stdout, stdin))).await
-        })?;
+        let wire = Wire::new(redact);
+        let transport = wire::Stdio::new(stdout, stdin, wire.clone());
+        let served = self
+            .rt
+            .block(async move { tokio::time::timeout(limit, handler.serve(transport)).await })?;
         let service = match served {
             Ok(Ok(s)) => s,
             Ok(Err(e)) => {
                 let status = stop_child(&self.rt, Some(child), pid);
-                return Err(self.fail(&format!("initialize failed: {e}"), status));
+                let why = self.init_error(&e, &wire);
+                return Err(self.fail(&why, status));
             }
             Err(_) => {
                 let status = stop_child(&self.rt, Some(child), pid);
                 return Err(self.fail(
                     &format!(
-                        "it did not answer `initialize` within {} ms",
-                        limit.as_millis()
+                        "it did not answer `initialize` within {} ms{}",
+                        limit.as_millis(),
+                        wire.noise()
                     ),
                     status,
                 ));
@@ -302,6 +380,7 @@ impl Server {
             service,
             child: Some(child),
             pid,
+            wire,
         })
     }
 
@@ -323,11 +402,17 @@ impl Server {
             })?;
             headers.insert(name, value);
         }
-        *lock(&self.secrets) = secrets;
-        let config =
-            StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
+        let redact = Arc::new(Redactor::new(secrets.iter().map(String::as_str)));
+        *lock(&self.redact) = redact.clone();
+        let config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
+            .custom_headers(headers)
+            .max_sse_event_size(wire::MAX_MESSAGE_BYTES)
+            .max_json_response_size(wire::MAX_MESSAGE_BYTES);
+        let wire = Wire::new(redact);
+        let relayed = wire.clone();
         let served = self.rt.block(async move {
             let transport = StreamableHttpClientTransport::from_config(config);
+            let transport = wire::Relay::new(transport, relayed);
             tokio::time::timeout(limit, handler.serve(transport)).await
         })?;
         match served {
@@ -335,73 +420,226 @@ impl Server {
                 service,
                 child: None,
                 pid: None,
+                wire,
             }),
-            Ok(Err(e)) => Err(self.fail(&format!("initialize failed: {e}"), None)),
+            Ok(Err(e)) => {
+                let why = self.init_error(&e, &wire);
+                Err(self.fail(&why, None))
+            }
             Err(_) => Err(self.fail(
                 &format!(
-                    "it did not answer `initialize` within {} ms",
-                    limit.as_millis()
+                    "it did not answer `initialize` within {} ms{}",
+                    limit.as_millis(),
+                    wire.noise()
                 ),
                 None,
             )),
         }
     }
 
-    /// Lists the tools (every page), keeping those the allow-list names.
-    fn list(&self) -> Result<(), String> {
-        let peer = match &*lock(&self.state) {
-            State::Running(r) => r.service.peer().clone(),
+    /// Why `initialize` failed, in words (no rmcp types, nothing the
+    /// server sent but its error message, redacted and cut).
+    fn init_error(&self, e: &ClientInitializeError, wire: &Wire) -> String {
+        use ClientInitializeError as E;
+        match e {
+            E::ExpectedInitResponse(_) | E::ExpectedInitResult(_) => {
+                "it answered `initialize` with something other than an initialize result; \
+                 is this an MCP server?"
+                    .to_string()
+            }
+            E::ConflictInitResponseId(..) | E::UncorrelatedErrorResponse { .. } => {
+                "it answered `initialize` under another request's id".to_string()
+            }
+            E::ConnectionClosed(_) => format!(
+                "it closed the connection before answering `initialize`{}",
+                wire.noise()
+            ),
+            E::TransportError { .. } => {
+                "`initialize` could not be sent to it (the connection failed)".to_string()
+            }
+            E::JsonRpcError(d) if d.code.0 == wire::REFUSED_HERE => d.message.to_string(),
+            E::JsonRpcError(d) => format!(
+                "it refused `initialize`: {}",
+                result::cap(&self.redactor().text(&d.message), MAX_ERROR_CHARS)
+            ),
+            E::NoCompatibleProtocolVersion {
+                server_supported, ..
+            } => format!(
+                "it speaks no MCP protocol version ptc speaks (it offers {})",
+                serde_json::to_string(server_supported).unwrap_or_default()
+            ),
+            _ => "`initialize` failed".to_string(),
+        }
+    }
+
+    /// What a failed request's error says, in words (see `init_error`).
+    fn service_error(&self, e: &ServiceError, what: &str) -> String {
+        match e {
+            ServiceError::McpError(d) if d.code.0 == wire::REFUSED_HERE => d.message.to_string(),
+            ServiceError::McpError(d) => format!(
+                "it refused {what}: {}",
+                result::cap(&self.redactor().text(&d.message), MAX_ERROR_CHARS)
+            ),
+            ServiceError::TransportSend(_) => {
+                format!("{what} could not be sent to it (the connection failed)")
+            }
+            ServiceError::TransportClosed => format!("it closed the connection during {what}"),
+            ServiceError::UnexpectedResponse => {
+                format!("it answered {what} with something else than its answer")
+            }
+            ServiceError::Cancelled { .. } => format!("{what} was cancelled"),
+            ServiceError::Timeout { timeout } => {
+                format!("it did not answer {what} within {} ms", timeout.as_millis())
+            }
+            _ => format!("{what} failed"),
+        }
+    }
+
+    /// Lists the tools (every page, within `deadline` and the bounds of
+    /// the module docs), keeping those the allow-list names and that can
+    /// be tools.
+    fn list(&self, deadline: Instant) -> Result<(), String> {
+        let (peer, wire) = match &*lock(&self.state) {
+            State::Running(r) => (r.service.peer().clone(), r.wire.clone()),
             State::Stopped => return Err(self.fail("it is not running", None)),
         };
-        let limit = self
-            .config
-            .startup_timeout_ms
-            .map(Duration::from_millis)
-            .unwrap_or(DEFAULT_STARTUP);
-        let listed = self
-            .rt
-            .block(async move { tokio::time::timeout(limit, peer.list_all_tools()).await })?;
+        let limit = deadline.saturating_duration_since(Instant::now());
+        wire.start_listing();
+        enum Stop {
+            Pages,
+            Again(String),
+            Failed(ServiceError),
+        }
+        let listed = self.rt.block(async move {
+            tokio::time::timeout(limit, async move {
+                // rmcp would keep pages a server marks cacheable.
+                peer.set_response_cache_config(ClientCacheConfig::disabled())
+                    .await;
+                let mut tools = Vec::new();
+                let mut cursor: Option<String> = None;
+                let mut seen = HashSet::new();
+                for _ in 0..MAX_LIST_PAGES {
+                    let params = cursor
+                        .take()
+                        .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+                    let page = peer.list_tools(params).await.map_err(Stop::Failed)?;
+                    tools.extend(page.tools);
+                    match page.next_cursor {
+                        Some(c) if !c.is_empty() => {
+                            if !seen.insert(c.clone()) {
+                                return Err(Stop::Again(c));
+                            }
+                            cursor = Some(c);
+                        }
+                        _ => return Ok(tools),
+                    }
+                }
+                Err(Stop::Pages)
+            })
+            .await
+        })?;
         let tools = match listed {
             Ok(Ok(t)) => t,
-            Ok(Err(e)) => return Err(self.fail(&format!("tools/list failed: {e}"), None)),
+            Ok(Err(Stop::Pages)) => {
+                return Err(self.fail(
+                    &format!(
+                        "its tool listing goes on past {MAX_LIST_PAGES} pages, the most ptc reads; \
+                         offer fewer tools from this server"
+                    ),
+                    None,
+                ))
+            }
+            Ok(Err(Stop::Again(c))) => {
+                return Err(self.fail(
+                    &format!(
+                        "its tool listing gave the cursor {:?} twice, which would list forever",
+                        result::cap(&self.redactor().text(&c), 40)
+                    ),
+                    None,
+                ))
+            }
+            Ok(Err(Stop::Failed(e))) => {
+                let why = self.service_error(&e, "`tools/list`");
+                return Err(self.fail(&why, None));
+            }
             Err(_) => {
                 return Err(self.fail(
                     &format!(
-                        "it did not answer `tools/list` within {} ms",
-                        limit.as_millis()
+                        "it did not list its tools within its start-up time of {} ms{}",
+                        self.startup().as_millis(),
+                        wire.noise()
                     ),
                     None,
                 ))
             }
         };
         let allow = self.config.tools.as_ref();
-        let listing = tools
-            .into_iter()
-            .filter(|t| allow.is_none_or(|a| a.iter().any(|n| *n == t.name)))
-            .map(|t| ListedTool {
-                name: t.name.to_string(),
-                description: t.description.map(|d| d.to_string()),
-                input_schema: (*t.input_schema).clone(),
-                output_schema: t.output_schema.map(|o| (*o).clone()),
-            })
-            .collect();
-        *lock(&self.listing) = Some(listing);
+        let redact = self.redactor();
+        let mut skipped = Skipped::default();
+        let mut names = HashSet::new();
+        let mut listing = Vec::new();
+        for t in tools {
+            if !allow.is_none_or(|a| a.iter().any(|n| *n == t.name)) {
+                continue;
+            }
+            if redact.finds(&t.name) {
+                skipped.secrets += 1;
+                continue;
+            }
+            if tool_name_problem(&self.name, &t.name).is_some() || !names.insert(t.name.clone()) {
+                skipped.names += 1;
+                continue;
+            }
+            if listing.len() == MAX_TOOLS {
+                skipped.over += 1;
+                continue;
+            }
+            let description = t.description.as_deref().map(|d| redact.text(d));
+            let listed = if redact.is_empty() {
+                super::tool::listed_parts(
+                    &t.name,
+                    description.as_deref(),
+                    &t.input_schema,
+                    t.output_schema.as_deref(),
+                )
+            } else {
+                let redacted = |m: &Map<String, Json>| {
+                    let mut j = Json::Object(m.clone());
+                    redact.json(&mut j);
+                    match j {
+                        Json::Object(m) => m,
+                        _ => Map::new(),
+                    }
+                };
+                super::tool::listed_parts(
+                    &t.name,
+                    description.as_deref(),
+                    &redacted(&t.input_schema),
+                    t.output_schema.as_deref().map(redacted).as_ref(),
+                )
+            };
+            listing.push(listed);
+        }
+        *lock(&self.skipped) = skipped;
+        *lock(&self.listing) = Some(Arc::new(listing));
         Ok(())
     }
 
-    /// Calls MCP tool `tool`; the result as JSON and its size in bytes.
-    /// `limit` is the time the call may take (start included).
+    /// Calls MCP tool `tool`: its result as a value (`result.rs`), read
+    /// within the call's deadline and the turn's heap room. `limit` is
+    /// the time the call may take (start included).
     pub fn call(
         &self,
         tool: &str,
         args: Map<String, Json>,
         limit: Option<Duration>,
-    ) -> Result<(Json, usize), String> {
-        let started = std::time::Instant::now();
+    ) -> Result<Value, String> {
+        let started = Instant::now();
+        let deadline = limit.map(|l| started + l);
         self.ensure_started(limit)?;
         let left = limit.map(|l| l.saturating_sub(started.elapsed()));
-        let peer = match &*lock(&self.state) {
-            State::Running(r) => r.service.peer().clone(),
+        let (peer, wire) = match &*lock(&self.state) {
+            State::Running(r) => (r.service.peer().clone(), r.wire.clone()),
             State::Stopped => return Err(self.fail("it is not running", None)),
         };
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(args);
@@ -412,41 +650,75 @@ impl Server {
                 None => Ok(call.await),
             }
         })?;
-        match called {
-            Err(l) => Err(format!(
-                "the MCP server {} did not answer within the {} ms left; the call was cancelled",
-                self.name,
-                l.as_millis()
-            )),
-            Ok(Ok(result)) => {
-                let json = serde_json::to_value(&result)
-                    .map_err(|e| format!("cannot read the result: {e}"))?;
-                let size = serde_json::to_string(&json).map(|s| s.len()).unwrap_or(0);
-                Ok((json, size))
+        let name = &self.name;
+        let result = match called {
+            Err(l) => {
+                return Err(format!(
+                    "the MCP server {name} did not answer within the {} ms left; the call was cancelled{}",
+                    l.as_millis(),
+                    wire.noise()
+                ))
             }
-            Ok(Err(rmcp::ServiceError::McpError(e))) => Err(self.redact(&format!(
-                "the MCP server {} refused the call: {}",
-                self.name, e.message
-            ))),
+            Ok(Ok(result)) => result,
             Ok(Err(e)) => {
                 let closed = match &*lock(&self.state) {
                     State::Running(r) => r.service.is_closed(),
                     State::Stopped => true,
                 };
-                if closed || matches!(e, rmcp::ServiceError::TransportClosed) {
+                if closed || matches!(e, ServiceError::TransportClosed) {
                     let status = self.stop();
-                    let mut msg = self.fail(&format!("it stopped during the call ({e})"), status);
+                    let mut msg = self.fail("it stopped during the call", status);
                     msg.push_str("; it is started again at the next call");
                     *lock(&self.last_error) = Some(msg.clone());
-                    Err(msg)
-                } else {
-                    Err(self.redact(&format!(
-                        "the call to the MCP server {} failed: {e}",
-                        self.name
-                    )))
+                    return Err(msg);
                 }
+                return Err(format!(
+                    "the MCP server {name}: {}",
+                    self.service_error(&e, "the call")
+                ));
             }
-        }
+        };
+        let answer = result
+            .structured_content
+            .as_ref()
+            .and_then(|s| wire.take(s));
+        let bytes = match answer {
+            Some(Answer::Line(bytes)) => bytes,
+            Some(Answer::TooLarge(n)) => {
+                return Err(format!(
+                "the MCP server {name} answered with more than {n} bytes, over the {} MiB a tool \
+                     result may have; ask for less (a page, a range, a filter)",
+                MAX_RESULT_BYTES >> 20
+            ))
+            }
+            None => {
+                return Err(format!(
+                    "the MCP server {name} answered with something ptc cannot match to the call"
+                ))
+            }
+        };
+        let redact = self.redactor();
+        let room = crate::eval::budget::tool_room();
+        let within = Within {
+            deadline,
+            room,
+            redact: &redact,
+        };
+        result::decode(&bytes, &within).map_err(|f| match f {
+            Failed::Tool(text) => text,
+            Failed::Refused(text) => format!("the MCP server {name} refused the call: {text}"),
+            Failed::Malformed(why) => format!(
+                "the MCP server {name} answered with something that is not a tool result: {why}"
+            ),
+            Failed::Deadline => format!(
+                "the MCP server {name}'s answer was still being read at the call's deadline"
+            ),
+            Failed::TooBig(_) => format!(
+                "the result takes more than the {} bytes left of the turn's heap limit \
+                 (max_heap_bytes); ask for less (a page, a range, a filter) or raise max_heap_bytes",
+                room.unwrap_or(0)
+            ),
+        })
     }
 
     /// Stops the server if it runs; its exit status, when known.
@@ -463,6 +735,7 @@ impl Server {
             service,
             child,
             pid,
+            ..
         } = r;
         let _ = self.rt.block(async move {
             let mut service = service;
@@ -477,7 +750,8 @@ impl Server {
     }
 
     /// The error for a server that failed: names the server, its command
-    /// and the tail of its stderr, secrets hidden.
+    /// and the tail of its stderr, secrets hidden (redacted before the
+    /// tail is cut).
     fn fail(&self, why: &str, status: Option<String>) -> String {
         // Let the stderr reader catch up with a process that just exited.
         std::thread::sleep(Duration::from_millis(50));
@@ -485,9 +759,14 @@ impl Server {
         if let Some(s) = status {
             msg.push_str(&format!(" ({s})"));
         }
-        let tail = String::from_utf8_lossy(&lock(&self.stderr))
-            .trim()
-            .to_string();
+        let raw = lock(&self.stderr).clone();
+        let text = String::from_utf8_lossy(&raw);
+        let redacted = self.redactor().text(&text).into_owned();
+        let mut start = redacted.len().saturating_sub(STDERR_TAIL);
+        while !redacted.is_char_boundary(start) {
+            start += 1;
+        }
+        let tail = redacted[start..].trim();
         if !tail.is_empty() {
             let lines: Vec<&str> = tail.lines().collect();
             let last = lines[lines.len().saturating_sub(10)..].join("\n  ");
@@ -497,14 +776,41 @@ impl Server {
     }
 
     fn redact(&self, text: &str) -> String {
-        let mut s = text.to_string();
-        for secret in lock(&self.secrets).iter() {
-            if !secret.is_empty() {
-                s = s.replace(secret.as_str(), "***");
-            }
-        }
-        s
+        self.redactor().text(text).into_owned()
     }
+}
+
+/// Why MCP tool `name` of server `server` cannot be offered, if it cannot:
+/// `SERVER.NAME` must be a tool name (`session::bad_name`), of at most
+/// [`MAX_NAME_CHARS`] characters, with no control or invisible formatting
+/// characters (bidi overrides, zero-width ones).
+pub fn tool_name_problem(server: &str, name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        return Some("is empty");
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Some("is too long");
+    }
+    if name.chars().any(hidden_char) {
+        return Some("has control or invisible characters");
+    }
+    crate::session::bad_name(&format!("{server}.{name}"))
+}
+
+/// A control character other than a newline or tab, or an invisible
+/// formatting one: never shown from a server's text.
+pub fn hidden_char(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || invisible(c)
+}
+
+/// Unicode's invisible formatting characters (general category Cf and the
+/// like): bidi controls, zero-width characters, the BOM, soft hyphen.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{AD}' | '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
 impl Drop for Server {

@@ -9,17 +9,23 @@
 //! - `conn.rs`: one server's process or connection, listing, calls with a
 //!   deadline, restarts after a crash, stopping (MCP-6);
 //! - `schema.rs`: JSON Schema → signature (MCP-4);
-//! - `result.rs`: `tools/call` results → values (MCP-5);
+//! - `wire.rs`: what a server sends, bounded before it is parsed or kept
+//!   (stdio lines, answers matched to requests without parsing them);
+//! - `redact.rs`: the server's secrets taken out of all it sends (MCP-2);
+//! - `result.rs`: `tools/call` results → values (MCP-5), read within the
+//!   call's deadline and the turn's heap room;
 //! - `tool.rs`: [`McpTool`], the session `Tool` (arguments MCP-7,
 //!   descriptions MCP-8);
 //! - `runtime.rs`: a tokio runtime per server; everything public is
 //!   blocking.
 
 mod conn;
+mod redact;
 mod result;
 mod runtime;
 mod schema;
 mod tool;
+mod wire;
 
 use std::path::Path;
 use std::sync::Arc;

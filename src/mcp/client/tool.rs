@@ -11,7 +11,9 @@
 //! Description (rule MCP-8): the prompt's listing shows the first
 //! paragraph up to [`MAX_LISTED_CHARS`] characters, cut with a pointer to
 //! `(doc tool/SERVER.NAME)`; that doc shows the whole description and the
-//! schemas.
+//! schemas, each cut at [`MAX_DOC_CHARS`] characters. Control and invisible
+//! formatting characters (bidi overrides) are taken out of descriptions;
+//! secrets were taken out when the server was listed (`redact.rs`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +21,7 @@ use std::time::Duration;
 use serde_json::{Map, Value as Json};
 
 use super::conn::{ListedTool, Server};
-use super::result::to_value;
+use super::result::cap;
 use super::schema;
 use crate::session::{Tool, ToolInfo};
 use crate::value::json::to_json;
@@ -27,6 +29,9 @@ use crate::value::Value;
 
 /// Most characters of a description shown in the tool listing.
 pub const MAX_LISTED_CHARS: usize = 300;
+/// Most characters of a description, and of each schema, that `(doc
+/// tool/SERVER.NAME)` shows.
+pub const MAX_DOC_CHARS: usize = 8000;
 
 /// An MCP tool of a server (clones share the server).
 #[derive(Clone)]
@@ -42,21 +47,11 @@ impl McpTool {
     /// The tool as listed by its server.
     pub fn listed(server: &Arc<Server>, t: &ListedTool) -> McpTool {
         let name = format!("{}.{}", server.name, t.name);
-        let signature = schema::signature(&t.input_schema, t.output_schema.as_ref());
-        let full = t.description.clone().unwrap_or_default();
-        let mut doc = full.trim().to_string();
-        doc.push_str(&format!(
-            "\n  input schema: {}",
-            Json::Object(t.input_schema.clone())
-        ));
-        if let Some(o) = &t.output_schema {
-            doc.push_str(&format!("\n  output schema: {}", Json::Object(o.clone())));
-        }
         let info = ToolInfo {
-            description: listed_description(&full, &name),
+            description: listed_description(&t.description, &name),
             name,
-            signature,
-            doc: Some(doc),
+            signature: t.signature.clone(),
+            doc: Some(t.doc.clone()),
         };
         McpTool::from_info(server, info, &t.name)
     }
@@ -120,6 +115,61 @@ impl McpTool {
     }
 }
 
+/// What ptc keeps of a listed tool: its MCP `name`, its description
+/// (control and invisible characters taken out), signature and doc (the
+/// description and schemas, each cut at [`MAX_DOC_CHARS`]); the schemas are
+/// not kept.
+pub fn listed_parts(
+    name: &str,
+    description: Option<&str>,
+    input: &Map<String, Json>,
+    output: Option<&Map<String, Json>>,
+) -> ListedTool {
+    let full: String = description
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !super::conn::hidden_char(*c))
+        .collect();
+    let mut doc = cap(full.trim(), MAX_DOC_CHARS);
+    doc.push_str(&format!("\n  input schema: {}", json_capped(input)));
+    if let Some(o) = output {
+        doc.push_str(&format!("\n  output schema: {}", json_capped(o)));
+    }
+    ListedTool {
+        name: name.to_string(),
+        description: full,
+        signature: schema::signature(input, output),
+        doc,
+    }
+}
+
+/// `obj` as JSON text, cut at [`MAX_DOC_CHARS`] characters (written no
+/// further than that).
+fn json_capped(obj: &Map<String, Json>) -> String {
+    struct Capped(Vec<u8>);
+    impl std::io::Write for Capped {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() > MAX_DOC_CHARS * 4 {
+                return Err(std::io::Error::other("long enough"));
+            }
+            self.0.extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Capped(Vec::new());
+    let whole = serde_json::to_writer(&mut w, obj).is_ok();
+    let text = String::from_utf8_lossy(&w.0);
+    if whole {
+        cap(&text, MAX_DOC_CHARS)
+    } else {
+        let kept: String = text.chars().take(MAX_DOC_CHARS).collect();
+        format!("{kept}… (cut)")
+    }
+}
+
 /// The listing's description: the first paragraph, cut at
 /// [`MAX_LISTED_CHARS`] with a pointer to the whole doc.
 fn listed_description(full: &str, name: &str) -> Option<String> {
@@ -157,8 +207,7 @@ impl Tool for McpTool {
     ) -> Result<Value, String> {
         let limit = crate::session::call_limit(self.timeout, time_left);
         let arguments = self.arguments(args)?;
-        let (json, size) = self.server.call(&self.mcp_name, arguments, limit)?;
-        to_value(&json, size)
+        self.server.call(&self.mcp_name, arguments, limit)
     }
 
     fn to_file(&self) -> crate::session::ToolFile {
