@@ -575,3 +575,251 @@ fn the_mcp_docs_example_replays_without_its_server() {
     assert_eq!(s.mcp_server_pid("fs"), None);
     assert!(s.mcp_servers()[0].1.starts_with("not started"));
 }
+
+// ---- Issue 59: MCP servers as untrusted input (tests/mcp/hostile_server.py)
+
+fn hostile(mode: &str, n: &str) -> McpServerConfig {
+    McpServerConfig::command([
+        python(),
+        root()
+            .join("tests/mcp/hostile_server.py")
+            .to_string_lossy()
+            .into_owned(),
+        mode.to_string(),
+        n.to_string(),
+    ])
+}
+
+fn hostile_session(cfg: McpServerConfig, limits: Limits) -> Result<Session, String> {
+    Session::builder("hostile")
+        .max_turns(20)
+        .limits(limits)
+        .mcp_server("h", cfg)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn roomy() -> Limits {
+    Limits {
+        timeout_ms: Some(60_000),
+        max_heap_bytes: Some(1 << 30),
+        ..Limits::default()
+    }
+}
+
+/// An answer over the 8 MiB limit is a tool-error as soon as it is read
+/// (rmcp dropped the line, and the call waited for its whole deadline: a
+/// `timeout`); one within it but past the turn's heap room is refused while
+/// it is read, saying so; a small one still works on the same connection.
+#[test]
+fn hostile_results_are_bounded_while_read() {
+    let mut s = hostile_session(hostile("big", "16"), roomy()).unwrap();
+    let t0 = Instant::now();
+    let e = turn(&mut s, "(tool/h.bigline)").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("over the 8 MiB") && e.contains("MCP server h"),
+        "{e}"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(50), "{:?}", t0.elapsed());
+    assert_eq!(turn(&mut s, "(tool/h.echo \"ok\")"), Ok("\"ok\"".into()));
+
+    // 6 MiB of small rows with the default heap limit (10 MiB): refused
+    // while read, naming the room left
+    let mut s = hostile_session(
+        hostile("big", "6"),
+        Limits {
+            timeout_ms: Some(60_000),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let e = turn(&mut s, "(tool/h.big)").unwrap_err();
+    assert!(
+        e.starts_with("tool-error")
+            && e.contains("bytes left of the turn's heap limit")
+            && e.contains("raise max_heap_bytes"),
+        "{e}"
+    );
+    // within a large heap it is read whole, as values
+    let mut s = hostile_session(hostile("big", "2"), roomy()).unwrap();
+    let n: usize = turn(&mut s, "(count (tool/h.big))")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 100_000, "{n}");
+}
+
+/// Listings are bounded in bytes, pages and tools; a cursor that repeats
+/// ends one; a wide schema is unchecked and quick.
+#[test]
+fn hostile_listings_are_bounded() {
+    let quick = || Limits {
+        timeout_ms: Some(60_000),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let e = hostile_session(hostile("pages", "500"), quick())
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("MCP server h") && e.contains("tool listing is over 4194304 bytes"),
+        "{e}"
+    );
+    let e = hostile_session(hostile("pages", "0"), quick())
+        .err()
+        .unwrap();
+    assert!(e.contains("past 100 pages"), "{e}");
+    let e = hostile_session(hostile("loop", "0"), quick())
+        .err()
+        .unwrap();
+    assert!(e.contains("gave the cursor \"again\" twice"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(50), "{:?}", t0.elapsed());
+
+    let s = hostile_session(hostile("many", "1000"), quick()).unwrap();
+    assert_eq!(s.tools().len(), 128);
+    let state = &s.mcp_servers()[0].1;
+    assert!(
+        state.contains("873 skipped: 873 past the first 128"),
+        "{state}"
+    );
+
+    let mut cfg = hostile("wide", "100000");
+    cfg.startup_timeout_ms = Some(60_000);
+    let t0 = Instant::now();
+    let mut s = hostile_session(cfg, quick()).unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(50), "{:?}", t0.elapsed());
+    let wide = s.tools().iter().find(|t| t.name == "h.wide").unwrap();
+    assert_eq!(wide.signature.text(), "-> :any");
+    assert_eq!(turn(&mut s, "(tool/h.echo \"w\")"), Ok("\"w\"".into()));
+}
+
+/// MCP tool names follow the session's rule for tool names; the others are
+/// skipped, counted, and reach no prompt.
+#[test]
+fn hostile_tool_names_are_skipped_and_counted() {
+    let s = hostile_session(hostile("names", "0"), roomy()).unwrap();
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["h.9digit", "h.echo"]);
+    let state = &s.mcp_servers()[0].1;
+    assert!(state.contains("(6 skipped: 6 whose names"), "{state}");
+    let prompt: String = s.next_prompt().iter().map(|m| m.content.clone()).collect();
+    assert!(
+        !prompt.contains('\u{202e}')
+            && !prompt.contains("[bracket]")
+            && !prompt.contains("nnnnnnnn"),
+        "the prompt shows a skipped name"
+    );
+    assert!(prompt.len() < 20_000, "{}", prompt.len());
+}
+
+/// MCP-2: a secret the server echoes (in a tool name, a description, a
+/// schema, a result, an error) reaches no prompt, value, saved file or
+/// error.
+#[test]
+fn hostile_servers_cannot_echo_secrets() {
+    let secret = "sk-59-0123456789abcdefghij";
+    std::env::set_var("PTC_TEST_SECRET_59", secret);
+    let cfg = hostile("secret", "0").env("SECRET", "${PTC_TEST_SECRET_59}");
+    let mut s = hostile_session(cfg, roomy()).unwrap();
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["h.echo", "h.leak"]);
+    assert!(s.mcp_servers()[0].1.contains("1 whose names hold a secret"));
+    let leak = s.tools().iter().find(|t| t.name == "h.leak").unwrap();
+    assert!(leak.description.as_deref().unwrap().contains("***"));
+    let mut seen = String::new();
+    for program in [
+        "(tool/h.leak)",
+        "(tool/h.leak {:structured true})",
+        "(tool/h.leak {:fail true})",
+        "(tool/h.leak {:rpc true})",
+        "(doc tool/h.leak)",
+    ] {
+        let mut out = match turn(&mut s, program) {
+            Ok(v) => v,
+            Err(e) => e,
+        };
+        out.push_str(&s.turns().last().unwrap().prints.join("\n"));
+        assert!(out.contains("***"), "{program}: {out}");
+        seen.push_str(&out);
+    }
+    seen.push_str(&format!("{:?}", s.next_prompt()));
+    seen.push_str(&s.to_file().to_json());
+    for piece in secret.as_bytes().windows(8) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        assert!(!seen.contains(piece), "{piece:?} of the secret leaked");
+    }
+}
+
+/// The stderr tail of a failed start is redacted before it is cut: a tail
+/// that begins in the middle of a secret shows none of it.
+#[test]
+fn a_stderr_tail_cut_mid_secret_shows_none_of_it() {
+    let secret = "tok-59-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
+    std::env::set_var("PTC_TEST_SECRET_59B", secret);
+    // the tail's 2048 bytes begin 20 bytes into the secret
+    let pad = 2048 - (secret.len() - 20) - "\nthe database refused the key\n".len();
+    let cfg = hostile("stderr", &pad.to_string()).env("SECRET", "${PTC_TEST_SECRET_59B}");
+    let e = hostile_session(cfg, roomy()).err().unwrap();
+    assert!(
+        e.contains("MCP server h") && e.contains("the database refused the key"),
+        "{e}"
+    );
+    for piece in secret.as_bytes().windows(8) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        assert!(!e.contains(piece), "{piece:?} of the secret leaked: {e}");
+    }
+}
+
+/// What rmcp would drop (an answer that is not JSON, a result of the wrong
+/// shape) fails the call at once, in words (no Rust type names); an answer
+/// to a request nobody made is named when the call times out.
+#[test]
+fn malformed_answers_fail_at_once_in_words() {
+    let rust = [
+        "Vec<",
+        "struct ",
+        "enum ",
+        "ContentBlock",
+        "JsonRpc",
+        "Some(",
+        "rmcp",
+    ];
+    let clean = |e: &str| rust.iter().all(|r| !e.contains(r));
+    let mut s = hostile_session(hostile("garbage", "0"), roomy()).unwrap();
+    let t0 = Instant::now();
+    let e = turn(&mut s, "(tool/h.echo \"x\")").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("not a tool result") && clean(&e),
+        "{e}"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(50));
+    let mut s = hostile_session(hostile("wrongshape", "0"), roomy()).unwrap();
+    let e = turn(&mut s, "(tool/h.echo \"x\")").unwrap_err();
+    assert!(
+        e.starts_with("tool-error") && e.contains("not a tool result") && clean(&e),
+        "{e}"
+    );
+    let e = hostile_session(hostile("typed", "0"), roomy())
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("MCP server h") && e.contains("initialize") && clean(&e),
+        "{e}"
+    );
+    let mut s = hostile_session(
+        hostile("unknown-id", "0"),
+        Limits {
+            timeout_ms: Some(1500),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let e = turn(&mut s, "(tool/h.echo \"x\")").unwrap_err();
+    assert!(e.starts_with("timeout"), "{e}");
+    let call = &s.turns().last().unwrap().tool_calls[0];
+    let e = call.result.as_ref().unwrap_err();
+    assert!(
+        e.contains("did not answer") && e.contains("request 987654, which nothing waits for"),
+        "{e}"
+    );
+}

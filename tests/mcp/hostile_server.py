@@ -6,15 +6,16 @@ Mode (argv[1]), with an optional number (argv[2]):
   big MB          tool `big`: a text result of MB MiB (a JSON array of small
                   objects), `bigline MB`: a line of MB MiB that never ends
                   in a newline until it is complete (sent in 64 KiB pieces)
-  pages           tools/list answers page after page, forever (each page
-                  N tools, default 500), every page with a nextCursor
+  pages [N]       tools/list answers page after page, forever (each page
+                  N tools, default 500), every page with a new nextCursor
+  loop            tools/list pages whose nextCursor is always the same
   many N          one page of N tools
   wide N          one tool whose inputSchema has N properties, all required
   names           tools with names no symbol can have, and one good one
   secret          echoes $SECRET in a tool name, a description, a schema and
                   every result (text, structuredContent, isError)
-  stderr N        writes N bytes of padding then $SECRET to stderr so that
-                  the 2 KiB tail cuts it, then exits before answering
+  stderr N        writes $SECRET, N bytes of padding and a line to stderr
+                  (so that the 2 KiB tail cuts the secret), then exits
   garbage         answers `tools/call` with a line that is not JSON-RPC
   wrongshape      answers `tools/call` with a result of the wrong shape
   typed           answers `initialize` with a notification
@@ -51,10 +52,12 @@ ECHO = tool("echo", "Echoes its text.", {"text": {"type": "string"}}, ["text"])
 
 def tools_page(cursor):
     if MODE == "pages":
-        n = int(N or 500)
+        n = int(N) if len(sys.argv) > 2 else 500
         k = int(cursor or 0)
         tools = [tool(f"t{k}_{i}", "x" * 200) for i in range(n)]
         return {"tools": tools, "nextCursor": str(k + 1)}
+    if MODE == "loop":
+        return {"tools": [ECHO], "nextCursor": "again"}
     if MODE == "many":
         return {"tools": [ECHO] + [tool(f"t{i}") for i in range(int(N))]}
     if MODE == "wide":
@@ -67,7 +70,12 @@ def tools_page(cursor):
         return {
             "tools": [
                 ECHO,
-                tool("leak", f"Uses the key {SECRET} for you.", {"k": {"type": "string", "description": SECRET}}),
+                tool(
+                    "leak",
+                    f"Uses the key {SECRET} for you.",
+                    {"k": {"type": "string", "description": SECRET}, "fail": {"type": "boolean"},
+                     "structured": {"type": "boolean"}, "rpc": {"type": "boolean"}},
+                ),
                 tool(f"k{SECRET}", "A name with the key."),
             ]
         }
@@ -120,7 +128,7 @@ def call(mid, params):
 
 def main():
     if MODE == "stderr":
-        sys.stderr.write("p" * int(N) + SECRET + "\nthe database refused the key\n")
+        sys.stderr.write(SECRET + "p" * int(N) + "\nthe database refused the key\n")
         sys.stderr.flush()
         sys.exit(3)
     for raw in sys.stdin.buffer:
