@@ -13,8 +13,10 @@ use std::io::Read;
 use std::path::Path;
 
 /// The most bytes of a `--data` file, a session file, or a program when
-/// no source limit is set: 256 MiB.
-pub const MAX_INPUT_FILE_BYTES: usize = 256 << 20;
+/// no source limit is set: 256 MiB (the library's bound on session files).
+pub const MAX_INPUT_FILE_BYTES: usize = crate::session::file::MAX_FILE_BYTES;
+
+use crate::session::file::read_at_most;
 
 /// Reads `path` (`-`: standard input) as UTF-8 text of at most `limit`
 /// bytes; `what` names it in errors ("the program", "the data file").
@@ -43,40 +45,6 @@ pub fn read_bounded(path: &Path, limit: usize, what: &str, raise: &str) -> Resul
         Err(e) => return Err(format!("cannot read {name}: {e}")),
     };
     String::from_utf8(bytes).map_err(|e| format!("{name}: {what} is not UTF-8 text ({e})"))
-}
-
-/// All of `reader` if it holds at most `limit` bytes (`None`: more),
-/// gathered in 1 MiB pieces joined only at the end (a growing buffer
-/// would hold twice the limit while it is copied, and more with its
-/// doubling).
-fn read_at_most(mut reader: impl Read, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
-    let cap = limit.saturating_add(1);
-    const PIECE: usize = 1 << 20;
-    let mut pieces: Vec<Vec<u8>> = Vec::new();
-    let mut total = 0;
-    while total < cap {
-        let mut piece = vec![0u8; PIECE.min(cap - total)];
-        let mut filled = 0;
-        while filled < piece.len() {
-            match reader.read(&mut piece[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        piece.truncate(filled);
-        total += filled;
-        let ended = filled == 0 || filled < PIECE.min(cap - (total - filled));
-        pieces.push(piece);
-        if ended {
-            break;
-        }
-    }
-    if total > limit {
-        return Ok(None);
-    }
-    Ok(Some(pieces.concat()))
 }
 
 /// The limits a session file sets, if it can be read.

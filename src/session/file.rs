@@ -23,6 +23,7 @@
 //! is saved. A tool already in that directory writes no `cwd`.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -173,11 +174,7 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
 impl SessionFile {
     /// Reads and parses `path`.
     pub fn load(path: &Path) -> Result<SessionFile, SessionError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
-            file: path.to_path_buf(),
-            place: None,
-            message: format!("cannot read the session file: {e}"),
-        })?;
+        let text = read_file(path)?;
         SessionFile::parse(&text, path)
     }
 
@@ -300,6 +297,12 @@ impl SessionFile {
             })?;
             b = b.data(name.clone(), v);
         }
+        // Replaying recorded turns runs no server (R-REC): one the file
+        // lists no tools of offers the tools its recording calls, unchecked,
+        // and starts at the first live call, as one with saved tools does.
+        let all_recorded = tools == ReplayTools::Recorded
+            && !self.turns.is_empty()
+            && self.tool_calls.len() >= self.turns.len();
         for (server, config) in &self.mcp {
             if let Some(p) = config.problem() {
                 return Err(err(&["mcp", server], p));
@@ -311,7 +314,14 @@ impl SessionFile {
                     saved.push(info);
                 }
             }
-            b = b.mcp_server_with(server.clone(), config.clone(), dir.clone(), saved);
+            let offered = if !saved.is_empty() {
+                Some(saved)
+            } else if all_recorded {
+                Some(self.recorded_tools_of(server))
+            } else {
+                None
+            };
+            b = b.mcp_server_offering(server.clone(), config.clone(), dir.clone(), offered);
         }
         for (name, spec) in &self.tools {
             if spec.mcp.as_ref().is_some_and(|s| self.mcp.contains_key(s)) {
@@ -320,6 +330,28 @@ impl SessionFile {
             b = b.boxed_tool(tool_of(name, spec, &dir, lenient, &err)?);
         }
         Ok(b)
+    }
+
+    /// The tools of MCP server `server` that this file's recording calls
+    /// (`SERVER.NAME`), unchecked, in name order.
+    fn recorded_tools_of(&self, server: &str) -> Vec<ToolInfo> {
+        let prefix = format!("{server}.");
+        let names: std::collections::BTreeSet<&str> = self
+            .tool_calls
+            .iter()
+            .flatten()
+            .map(|c| c.tool.as_str())
+            .filter(|t| t.starts_with(&prefix))
+            .collect();
+        names
+            .into_iter()
+            .map(|name| ToolInfo {
+                name: name.to_string(),
+                signature: Signature::any(),
+                description: None,
+                doc: None,
+            })
+            .collect()
     }
 
     /// The session this file describes, before any turn ran. `limits`
@@ -391,11 +423,7 @@ impl Session {
         mcp: BTreeMap<String, McpServerConfig>,
         replay: ReplayTools,
     ) -> Result<Session, SessionError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File {
-            file: path.to_path_buf(),
-            place: None,
-            message: format!("cannot read the session file: {e}"),
-        })?;
+        let text = read_file(path)?;
         let mut file = SessionFile::parse(&text, path)?;
         file.mcp.extend(mcp);
         let mut b = file.builder_with(path, Some(&text), replay)?;
@@ -513,6 +541,67 @@ impl SessionFile {
             };
         }
     }
+}
+
+/// The most bytes of a session file read (`SessionFile::load`,
+/// `Session::load`, Python `Session.from_file`, the CLI): 256 MiB. A larger
+/// file (or `/dev/zero`) is refused while it is read, never read whole.
+pub const MAX_FILE_BYTES: usize = 256 << 20;
+
+/// A session file's text, read with [`MAX_FILE_BYTES`] as its bound.
+fn read_file(path: &Path) -> Result<String, SessionError> {
+    let fail = |message: String| SessionError::File {
+        file: path.to_path_buf(),
+        place: None,
+        message,
+    };
+    let f = std::fs::File::open(path)
+        .map_err(|e| fail(format!("cannot read the session file: {e}")))?;
+    match read_at_most(f, MAX_FILE_BYTES) {
+        Ok(Some(bytes)) => String::from_utf8(bytes)
+            .map_err(|e| fail(format!("the session file is not UTF-8 text ({e})"))),
+        Ok(None) => Err(fail(format!(
+            "the session file is larger than the limit of {MAX_FILE_BYTES} bytes; stopped reading there"
+        ))),
+        Err(e) => Err(fail(format!("cannot read the session file: {e}"))),
+    }
+}
+
+/// All of `reader` if it holds at most `limit` bytes (`None`: more),
+/// gathered in 1 MiB pieces joined only at the end (a growing buffer
+/// would hold twice the limit while it is copied, and more with its
+/// doubling).
+pub(crate) fn read_at_most(
+    mut reader: impl Read,
+    limit: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    let cap = limit.saturating_add(1);
+    const PIECE: usize = 1 << 20;
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0;
+    while total < cap {
+        let mut piece = vec![0u8; PIECE.min(cap - total)];
+        let mut filled = 0;
+        while filled < piece.len() {
+            match reader.read(&mut piece[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        piece.truncate(filled);
+        total += filled;
+        let ended = filled == 0 || filled < PIECE.min(cap - (total - filled));
+        pieces.push(piece);
+        if ended {
+            break;
+        }
+    }
+    if total > limit {
+        return Ok(None);
+    }
+    Ok(Some(pieces.concat()))
 }
 
 /// The directory a file at `path` is in (`.` for a bare name).

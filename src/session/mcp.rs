@@ -168,14 +168,15 @@ pub trait McpLink: Send + Sync {
 pub(crate) type Connected = (Vec<Box<dyn Tool>>, std::sync::Arc<dyn McpLink>);
 
 /// The tools of MCP server `name`: `tool/NAME.TOOL` each. With `saved`
-/// (the tools a session file lists for this server) the tools are made
-/// from it and the server starts at the first call; without, it starts now
-/// for its listing. `dir` is where a stdio server starts.
+/// (the tools a session file lists for this server, or those its recording
+/// calls) the tools are made from it and the server starts at the first
+/// call; with `None`, it starts now for its listing. `dir` is where a stdio
+/// server starts.
 pub(crate) fn connect(
     name: &str,
     config: &McpServerConfig,
     dir: &Path,
-    saved: Vec<ToolInfo>,
+    saved: Option<Vec<ToolInfo>>,
 ) -> Result<Connected, String> {
     if let Some(p) = config.problem() {
         return Err(format!("MCP server {name}: {p}"));

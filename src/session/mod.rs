@@ -271,7 +271,14 @@ pub struct SessionBuilder {
     problems: Vec<String>,
     base_dir: Option<PathBuf>,
     /// MCP servers: name, configuration, directory, tools a file lists.
-    mcp: Vec<(String, McpServerConfig, std::path::PathBuf, Vec<ToolInfo>)>,
+    /// Servers: name, configuration, directory, and the tools to offer
+    /// without listing them (`None`: listed at build).
+    mcp: Vec<(
+        String,
+        McpServerConfig,
+        std::path::PathBuf,
+        Option<Vec<ToolInfo>>,
+    )>,
     open_ended: bool,
     protocol: Protocol,
 }
@@ -301,18 +308,32 @@ impl SessionBuilder {
     /// lists for this server: they are offered as listed, and the server
     /// starts at the first call instead of now.
     pub fn mcp_server_with(
-        mut self,
+        self,
         name: impl Into<String>,
         config: McpServerConfig,
         dir: impl Into<std::path::PathBuf>,
         saved: Vec<ToolInfo>,
+    ) -> SessionBuilder {
+        let saved = (!saved.is_empty()).then_some(saved);
+        self.mcp_server_offering(name, config, dir, saved)
+    }
+
+    /// [`SessionBuilder::mcp_server_with`] offering exactly `tools` (none
+    /// at all when empty) without listing the server: it starts at the
+    /// first live call; `None` lists it at build.
+    pub(crate) fn mcp_server_offering(
+        mut self,
+        name: impl Into<String>,
+        config: McpServerConfig,
+        dir: impl Into<std::path::PathBuf>,
+        tools: Option<Vec<ToolInfo>>,
     ) -> SessionBuilder {
         let name = name.into();
         if let Some(why) = bad_name(&name).or_else(|| name.contains('.').then_some("has a '.'")) {
             self.problems
                 .push(format!("MCP server name {name:?} {why}"));
         }
-        self.mcp.push((name, config, dir.into(), saved));
+        self.mcp.push((name, config, dir.into(), tools));
         self
     }
 

@@ -94,20 +94,20 @@ pub fn shared(
 }
 
 /// The tools of server `name` (see `session::mcp::connect`): from `saved`
-/// when a session file lists them (the server starts at the first call),
-/// else from the server's listing (it starts now).
+/// when a session file lists them or its recording calls them (the server
+/// starts at the first call), else (`None`) from the server's listing (it
+/// starts now).
 pub(crate) fn connect(
     name: &str,
     config: &McpServerConfig,
     dir: &Path,
-    saved: Vec<ToolInfo>,
+    saved: Option<Vec<ToolInfo>>,
 ) -> Result<crate::session::mcp::Connected, String> {
     let server = Arc::new(Server::new(name, config, dir)?);
     let prefix = format!("{name}.");
-    let tools: Vec<Box<dyn Tool>> = if saved.is_empty() {
-        listed_tools(&server)?
-    } else {
-        saved
+    let tools: Vec<Box<dyn Tool>> = match saved {
+        None => listed_tools(&server)?,
+        Some(saved) => saved
             .into_iter()
             .map(|info| {
                 let mcp_name = info
@@ -117,7 +117,7 @@ pub(crate) fn connect(
                     .to_string();
                 Box::new(McpTool::from_info(&server, info, &mcp_name)) as Box<dyn Tool>
             })
-            .collect()
+            .collect(),
     };
     Ok((tools, Arc::new(Link(server))))
 }
