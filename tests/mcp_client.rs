@@ -823,3 +823,65 @@ fn malformed_answers_fail_at_once_in_words() {
         "{e}"
     );
 }
+
+/// `ptc replay` (and `Session::load`) of a file whose turns are all
+/// recorded starts no MCP server, even when the file lists none of the
+/// server's tools: the recording's tools are offered, unchecked, and the
+/// server would start at the first live call.
+#[test]
+fn replaying_recorded_turns_starts_no_server_without_saved_tools() {
+    let dir = Scratch::dir("ptc-mcp-replay59").canonical();
+    let marker = dir.join("STARTED");
+    // a live run against the hostile server, saved
+    let mut s = hostile_session(hostile("names", "0"), roomy()).unwrap();
+    let t = s
+        .run_turn("```clojure\n(return (tool/h.echo \"from the recording\"))\n```")
+        .unwrap();
+    assert!(t.result.is_ok(), "{:?}", t.result);
+    let mut f = s.to_file();
+    drop(s);
+    // no saved listing, and a command that leaves a mark when it runs
+    f.tools.retain(|_, t| t.mcp.is_none());
+    let h = f.mcp.get_mut("h").unwrap();
+    h.command = Some(ptc_lisp::session::McpCommand::Argv(vec![
+        "sh".into(),
+        "-c".into(),
+        format!("touch {} && exit 1", marker.display()),
+    ]));
+    h.args.clear();
+    let path = dir.join("run.json");
+    std::fs::write(&path, f.to_json()).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("from the recording"), "{stdout}");
+    assert!(!marker.exists(), "ptc replay started the server");
+
+    let s = Session::load(&path).unwrap();
+    assert_eq!(s.status().state(), "returned");
+    assert!(!marker.exists(), "Session::load started the server");
+    assert!(s.mcp_servers()[0].1.starts_with("not started"));
+    let names: Vec<&str> = s.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["h.echo"]);
+}
+
+/// A session file is read with a bound (Python's `Session.from_file` reads
+/// through `Session::load_with_mcp`): `/dev/zero` is refused, not read
+/// whole.
+#[test]
+fn session_files_are_read_with_a_bound() {
+    let zero = Path::new("/dev/zero");
+    let e = Session::load(zero).err().unwrap().to_string();
+    assert!(
+        e.contains("larger than the limit of 268435456 bytes"),
+        "{e}"
+    );
+    let e = SessionFile::load(zero).err().unwrap().to_string();
+    assert!(e.contains("larger than the limit"), "{e}");
+}
