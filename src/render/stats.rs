@@ -138,22 +138,13 @@ impl Stats {
 }
 
 /// Exact token counts of `text`, or `None` when ptc was built without the
-/// `tokens` feature.
+/// `tokens` feature; counted once per text, a text over
+/// [`MAX_ENCODED_BYTES`](super::tokens::MAX_ENCODED_BYTES) over its first
+/// part and the rest at that rate (`tokens.rs`).
 pub fn exact_tokens(text: &str) -> Option<ExactTokens> {
-    #[cfg(feature = "tokens")]
-    {
-        Some(ExactTokens {
-            cl100k_base: tiktoken_rs::cl100k_base_singleton()
-                .encode_ordinary(text)
-                .len(),
-            o200k_base: tiktoken_rs::o200k_base_singleton()
-                .encode_ordinary(text)
-                .len(),
-        })
-    }
-    #[cfg(not(feature = "tokens"))]
-    {
-        let _ = text;
-        None
-    }
+    use super::tokens::Tokenizer;
+    Some(ExactTokens {
+        cl100k_base: Tokenizer::Cl100kBase.bpe(text)?,
+        o200k_base: Tokenizer::O200kBase.bpe(text)?,
+    })
 }

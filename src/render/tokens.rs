@@ -11,6 +11,15 @@
 //! every other model) unless the session file names one; the choice is saved
 //! in the file's `render.tokenizer`, so a replay counts the same way.
 //!
+//! **Work.** Each text is encoded once, with the one tokenizer in use: the
+//! counts are kept (a process-wide table of [`COUNT_CACHE_ENTRIES`] texts,
+//! by tokenizer, length and a 64-bit hash), so the renders of a budget's
+//! degradation steps, of each turn of a replay and of calibration count a
+//! message that does not change once. A text longer than
+//! [`MAX_ENCODED_BYTES`] is encoded over its first `MAX_ENCODED_BYTES` and
+//! the rest counted at the same rate (a 4 MB reply took seconds per
+//! encoding and was encoded twice per render).
+//!
 //! **Calibration.** A real server's tokenizer and chat template differ from
 //! any local count (a llama.cpp server counted 1.21× the chars/4 estimate,
 //! 1.135× cl100k). After each turn whose LLM reported its prompt tokens,
@@ -35,6 +44,11 @@ pub const CALIBRATION_TURNS: usize = 5;
 pub const MIN_RATIO: f64 = 0.5;
 /// The largest calibration ratio applied.
 pub const MAX_RATIO: f64 = 4.0;
+/// The most bytes of one text a BPE tokenizer encodes; the rest of a longer
+/// one is counted at the rate of those.
+pub const MAX_ENCODED_BYTES: usize = 256 * 1024;
+/// Texts whose counts are kept (then the table starts over).
+pub const COUNT_CACHE_ENTRIES: usize = 4096;
 
 /// How the budget counts tokens (`render.tokenizer` in a session file).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,19 +97,12 @@ impl Tokenizer {
     /// for the BPE ones. Without the `tokens` feature the BPE ones count
     /// like `Chars4`.
     pub fn count(self, messages: &[Message]) -> usize {
-        let bpe = |m: &Message| -> Option<usize> {
-            let exact = super::stats::exact_tokens(&m.content)?;
-            Some(match self {
-                Tokenizer::Cl100kBase => exact.cl100k_base,
-                _ => exact.o200k_base,
-            })
-        };
         match self {
             Tokenizer::Chars4 => chars4(messages),
             Tokenizer::Cl100kBase | Tokenizer::O200kBase => {
                 let mut total = REPLY_OVERHEAD;
                 for m in messages {
-                    match bpe(m) {
+                    match self.bpe(&m.content) {
                         Some(n) => total += n + MESSAGE_OVERHEAD,
                         None => return chars4(messages),
                     }
@@ -103,6 +110,70 @@ impl Tokenizer {
                 total
             }
         }
+    }
+
+    /// The BPE count of `text` (`None` for `Chars4` and without the
+    /// `tokens` feature): counted once per text (see the module docs), over
+    /// at most [`MAX_ENCODED_BYTES`].
+    pub fn bpe(self, text: &str) -> Option<usize> {
+        if self == Tokenizer::Chars4 || !cfg!(feature = "tokens") {
+            return None;
+        }
+        use std::hash::BuildHasher;
+        static COUNTS: std::sync::Mutex<Option<Counts>> = std::sync::Mutex::new(None);
+        let hash = foldhash::quality::FixedState::with_seed(0x5eed).hash_one(text);
+        let key = (self as u8, text.len(), hash);
+        let lock = || COUNTS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = lock().as_ref().and_then(|c| c.get(&key)) {
+            return Some(*n);
+        }
+        let n = bounded_encode(self, text)?;
+        let mut counts = lock();
+        let counts = counts.get_or_insert_with(Default::default);
+        if counts.len() >= COUNT_CACHE_ENTRIES {
+            counts.clear();
+        }
+        counts.insert(key, n);
+        Some(n)
+    }
+}
+
+/// Counts kept: (tokenizer, length, hash) → tokens.
+type Counts = std::collections::HashMap<(u8, usize, u64), usize>;
+
+/// `text`'s tokens: its first [`MAX_ENCODED_BYTES`] encoded, the rest at
+/// their rate (rounded up).
+fn bounded_encode(tokenizer: Tokenizer, text: &str) -> Option<usize> {
+    let mut cut = text.len().min(MAX_ENCODED_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = encode(tokenizer, &text[..cut])?;
+    if cut == text.len() || cut == 0 {
+        return Some(head);
+    }
+    let rest = (text.len() - cut) as u128 * head as u128;
+    Some(head + rest.div_ceil(cut as u128) as usize)
+}
+
+/// The BPE tokens of `text`, encoded whole.
+fn encode(tokenizer: Tokenizer, text: &str) -> Option<usize> {
+    #[cfg(feature = "tokens")]
+    {
+        Some(match tokenizer {
+            Tokenizer::Cl100kBase => tiktoken_rs::cl100k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+            Tokenizer::O200kBase => tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+            Tokenizer::Chars4 => return None,
+        })
+    }
+    #[cfg(not(feature = "tokens"))]
+    {
+        let _ = (tokenizer, text);
+        None
     }
 }
 
@@ -231,5 +302,25 @@ mod tests {
             );
         }
         assert_eq!(calibrated(100, None), 100);
+    }
+
+    #[test]
+    fn long_texts_are_encoded_in_part_and_counted_at_their_rate() {
+        if !cfg!(feature = "tokens") {
+            return;
+        }
+        let text = "lorem ipsum dolor sit amet, consectetur adipiscing elit ".repeat(20_000);
+        assert!(text.len() > 4 * MAX_ENCODED_BYTES);
+        let whole = encode(Tokenizer::Cl100kBase, &text).unwrap();
+        let counted = Tokenizer::Cl100kBase.bpe(&text).unwrap();
+        assert!(
+            counted.abs_diff(whole) * 100 <= whole,
+            "{counted} vs {whole}"
+        );
+        // kept: the same text again, and the other tokenizer apart
+        assert_eq!(Tokenizer::Cl100kBase.bpe(&text), Some(counted));
+        assert_ne!(Tokenizer::O200kBase.bpe("héllo wörld"), None);
+        assert_eq!(Tokenizer::Chars4.bpe("x"), None);
+        assert_eq!(Tokenizer::Cl100kBase.bpe("hello world"), Some(2));
     }
 }
