@@ -665,3 +665,41 @@ fn values_printing_past_a_mebibyte_have_text_but_no_json() {
     assert!(turns[1]["result_json"].is_array());
     assert_eq!(json["status"]["value_json"], turns[1]["result_json"]);
 }
+
+/// Issue 59: with a token budget, a replay counts each message once, with
+/// the tokenizer in use, and a long one in part: a 4 MB reply made a
+/// 3-turn replay take 35 s (every render encoded every message with both
+/// tokenizers).
+#[test]
+fn a_budgeted_replay_of_a_long_reply_counts_it_once() {
+    let dir = Scratch::dir("ptc-replay-budget59").canonical();
+    let big = "lorem ipsum dolor sit amet, consectetur adipiscing elit ".repeat(72_000);
+    let turns = [
+        format!("Here is my plan. {big}\n```clojure\n(def a 1)\n```"),
+        "```clojure\n(def b 2)\n```".to_string(),
+        "```clojure\n(return (+ a b))\n```".to_string(),
+    ];
+    let llm: Vec<Json> = (0..3)
+        .map(|i| serde_json::json!({"model": "m", "usage": {"input_tokens": 1_000_000 + i}, "latency_ms": 1}))
+        .collect();
+    let file = serde_json::json!({
+        "mission": "m",
+        "max_turns": 5,
+        "render": {"budget_tokens": 4_000_000, "tokenizer": "cl100k_base"},
+        "turns": turns,
+        "llm": llm,
+        "tool_calls": [[], [], []],
+    });
+    let path = dir.join("budget.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    let t0 = std::time::Instant::now();
+    let out = ptc(&["replay", path.to_str().unwrap()]);
+    let took = t0.elapsed();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Result: 3"));
+    assert!(took < std::time::Duration::from_secs(15), "{took:?}");
+}
