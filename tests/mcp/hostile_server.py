@@ -4,7 +4,8 @@ send what no SDK would.
 
 Mode (argv[1]), with an optional number (argv[2]):
   big MB          tool `big`: a text result of MB MiB (a JSON array of small
-                  objects), `bigline MB`: a line of MB MiB that never ends
+                  objects), `bigs`: a structuredContent of MB MiB of them,
+                  `bigline`: a line of MB MiB that never ends
                   in a newline until it is complete (sent in 64 KiB pieces)
   pages [N]       tools/list answers page after page, forever (each page
                   N tools, default 500), every page with a new nextCursor
@@ -79,7 +80,7 @@ def tools_page(cursor):
                 tool(f"k{SECRET}", "A name with the key."),
             ]
         }
-    return {"tools": [ECHO, tool("big"), tool("bigline"), tool("leak")]}
+    return {"tools": [ECHO, tool("big"), tool("bigs"), tool("bigline"), tool("leak")]}
 
 
 def call(mid, params):
@@ -103,6 +104,11 @@ def call(mid, params):
         row = '{"id":1,"name":"x"},'
         text = "[" + row * int(mb * 1024 * 1024 / len(row)) + '{"id":2}]'
         send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": text}]}})
+        return
+    if name == "bigs":
+        mb = N or 6
+        rows = [{"id": 1, "name": "x"}] * int(mb * 1024 * 1024 / 20)
+        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [], "structuredContent": {"rows": rows}}})
         return
     if name == "bigline":
         head = b'{"jsonrpc":"2.0","id":' + str(mid).encode() + b',"result":{"content":[{"type":"text","text":"'

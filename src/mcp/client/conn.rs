@@ -686,10 +686,10 @@ impl Server {
             Some(Answer::Line(bytes)) => bytes,
             Some(Answer::TooLarge(n)) => {
                 return Err(format!(
-                "the MCP server {name} answered with more than {n} bytes, over the {} MiB a tool \
+                    "the MCP server {name} answered with {n} bytes, over the {} MiB a tool \
                      result may have; ask for less (a page, a range, a filter)",
-                MAX_RESULT_BYTES >> 20
-            ))
+                    MAX_RESULT_BYTES >> 20
+                ))
             }
             None => {
                 return Err(format!(
