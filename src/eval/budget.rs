@@ -640,6 +640,7 @@ pub(crate) fn with_tool_room<T>(room: Option<u64>, f: impl FnOnce() -> T) -> T {
 /// The heap room (in HEAP-COST-1 bytes) of the turn whose tool call runs
 /// on this thread, or `None` when it has no heap limit or no tool call is
 /// running: what a tool that builds values itself (MCP results) may build.
+#[cfg(feature = "mcp")]
 pub fn tool_room() -> Option<u64> {
     TOOL_ROOM.with(|r| r.get())
 }

@@ -3,6 +3,7 @@
 //! The reverse direction writes keywords as strings (without the colon), sets
 //! as arrays, and functions and other non-data values as their printed form.
 
+#[cfg(feature = "mcp")]
 pub(crate) mod bounded;
 
 use serde_json::{Map as JsonMap, Number, Value as Json};
