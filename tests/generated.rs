@@ -19,15 +19,22 @@ fn limits() -> Limits {
     Limits::default()
 }
 
+/// Runs `src` optimised and as the reference: the verdict, and what the
+/// optimised run did.
+fn both_ways(src: &str) -> (Verdict, Observed) {
+    let (verdict, optimised, _) = run_pair(&limits(), |limits| {
+        let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
+        let outcome = interp.run_program(src);
+        Observed::of(&interp, &outcome)
+    });
+    (verdict, optimised)
+}
+
 /// Runs the program of `seed` both ways; `Err` names the seed, the
 /// program and what differs.
 fn check(seed: u64) -> Result<Verdict, String> {
     let src = gen::program(seed);
-    let (verdict, optimised, _) = run_pair(&limits(), |limits| {
-        let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
-        let outcome = interp.run_program(&src);
-        Observed::of(&interp, &outcome)
-    });
+    let (verdict, optimised) = both_ways(&src);
     match verdict {
         Verdict::Differ(why) => Err(format!("seed {seed}: {why}\n{src}\n")),
         v => {
@@ -147,11 +154,7 @@ fn programs_from_bytes_agree_with_the_reference() {
     for n in 0..200u32 {
         let bytes: Vec<u8> = (0..(n % 64)).map(|i| (i * 37 + n * 11) as u8).collect();
         let src = gen::Gen::from_bytes(&bytes).program();
-        let (verdict, optimised, _) = run_pair(&limits(), |limits| {
-            let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
-            let outcome = interp.run_program(&src);
-            Observed::of(&interp, &outcome)
-        });
+        let (verdict, optimised) = both_ways(&src);
         assert!(!matches!(verdict, Verdict::Differ(_)), "{verdict:?}\n{src}");
         assert!(optimised.result.is_ok(), "{:?}\n{src}", optimised.message);
     }

@@ -34,13 +34,9 @@ pub fn check(args: CheckArgs) -> i32 {
     crate::eval::reference::set_on_this_thread(args.reference);
     let (mut passed, mut failed) = (0, 0);
     for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => return input_error(format!("cannot read {}: {e}", path.display())),
-        };
-        let report = match run_file(&text) {
+        let report = match read_and(path, run_file) {
             Ok(r) => r,
-            Err(e) => return input_error(format!("{}: {e}", path.display())),
+            Err(code) => return code,
         };
         passed += report.passed;
         failed += report.failures.len();
@@ -60,13 +56,9 @@ pub fn check(args: CheckArgs) -> i32 {
 fn oracle(args: &CheckArgs) -> i32 {
     let (mut same, mut inconclusive, mut differ) = (0, 0, 0);
     for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => return input_error(format!("cannot read {}: {e}", path.display())),
-        };
-        let report = match crate::check::oracle_file(&text) {
+        let report = match read_and(path, crate::check::oracle_file) {
             Ok(r) => r,
-            Err(e) => return input_error(format!("{}: {e}", path.display())),
+            Err(code) => return code,
         };
         same += report.same;
         inconclusive += report.inconclusive;
@@ -80,4 +72,15 @@ fn oracle(args: &CheckArgs) -> i32 {
     outln!("oracle: {same} agree, {inconclusive} inconclusive (out of heap), {differ} disagree");
     outln!("{} passed, {differ} failed", same + inconclusive);
     i32::from(differ > 0)
+}
+
+/// Reads the case file at `path` and runs `run` on its text; a file that
+/// cannot be read or parsed is an input error (its exit code), naming it.
+fn read_and<R>(
+    path: &std::path::Path,
+    run: impl FnOnce(&str) -> Result<R, String>,
+) -> Result<R, i32> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
+    run(&text).map_err(|e| input_error(format!("{}: {e}", path.display())))
 }

@@ -403,24 +403,15 @@ impl Interp {
     }
 
     /// The reference run's function body (`reference.rs`): its prologue
-    /// and body walked, again after each `recur` back to it (a step each,
-    /// as [`Interp::run_body`]).
+    /// and body walked, again after each `recur` back to it.
     #[cold]
     #[inline(never)]
     fn walk_fn_body(&mut self, arity: &FnArity, frame: Frame) -> Result<Value> {
-        loop {
-            self.run_binds(&arity.prologue, frame)?;
-            let v = self.eval(&arity.body, frame)?;
-            if !std::mem::take(&mut self.pending_recur) {
-                return Ok(v);
-            }
-            self.budget.tick(1)?;
-        }
+        self.walk_repeating(&arity.prologue, &arity.body, frame)
     }
 
     /// The reference run's `loop` (`reference.rs`): its bindings, then its
-    /// prologue and body walked, again after each `recur` (a step each, as
-    /// the compiled loop).
+    /// prologue and body walked, again after each `recur`.
     #[cold]
     #[inline(never)]
     pub(crate) fn walk_loop(
@@ -429,9 +420,20 @@ impl Interp {
         frame: Frame,
     ) -> Result<Value> {
         self.run_binds(&l.inits, frame)?;
+        self.walk_repeating(&l.prologue, &l.body, frame)
+    }
+
+    /// `prologue` then `body` walked, again after each `recur` back to
+    /// them, a step each (as the compiled code: EVAL-STEPS-1).
+    fn walk_repeating(
+        &mut self,
+        prologue: &[crate::analyze::expr::Bind],
+        body: &crate::analyze::expr::Expr,
+        frame: Frame,
+    ) -> Result<Value> {
         loop {
-            self.run_binds(&l.prologue, frame)?;
-            let v = self.eval(&l.body, frame)?;
+            self.run_binds(prologue, frame)?;
+            let v = self.eval(body, frame)?;
             if !std::mem::take(&mut self.pending_recur) {
                 return Ok(v);
             }
