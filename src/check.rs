@@ -75,7 +75,7 @@ fn literal(what: &str, src: &str) -> Result<Value, String> {
 
 /// Runs a case; `Err` says what did not match.
 pub(crate) fn run_case(case: &Case) -> Result<(), String> {
-    let mut interp = prepare(case, case.limits.clone().unwrap_or_default())?;
+    let mut interp = Inputs::read(case)?.interp(case.limits.clone().unwrap_or_default());
     let outcome = interp.run_program(&case.program);
     compare(case, &interp, &outcome)
 }
@@ -83,56 +83,69 @@ pub(crate) fn run_case(case: &Case) -> Result<(), String> {
 /// Runs a case optimised and as the reference and compares what they did
 /// (rule ORACLE-1, `oracle.rs`), whatever the case expects.
 pub(crate) fn oracle_case(case: &Case) -> Result<crate::oracle::Verdict, String> {
+    let inputs = Inputs::read(case)?;
     let limits = case.limits.clone().unwrap_or_default();
-    let mut failed = None;
-    let (verdict, _, _) = crate::oracle::run_pair(&limits, |limits| match prepare(case, limits) {
-        Ok(mut interp) => {
-            let outcome = interp.run_program(&case.program);
-            crate::oracle::Observed::of(&interp, &outcome)
-        }
-        Err(e) => {
-            failed = Some(e);
-            crate::oracle::Observed::of(
-                &Interp::standalone(),
-                &Outcome {
-                    result: Ok(Value::Nil),
-                    returned: false,
-                    notes: Vec::new(),
-                },
-            )
-        }
+    let (verdict, _, _) = crate::oracle::run_pair(&limits, |limits| {
+        let mut interp = inputs.interp(limits);
+        let outcome = interp.run_program(&case.program);
+        crate::oracle::Observed::of(&interp, &outcome)
     });
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(verdict),
-    }
+    Ok(verdict)
 }
 
-/// The interpreter a case runs in: its data, tools, memory and history.
-fn prepare(case: &Case, limits: Limits) -> Result<Interp, String> {
-    let mut host = StaticHost::default();
-    for (name, src) in &case.data {
-        host.data.insert(name.clone(), literal("data", src)?);
-    }
-    for (name, spec) in &case.tools {
-        let tool = match (&spec.error, &spec.returns) {
-            (Some(e), _) => CannedTool::Error(e.clone()),
-            (None, Some(r)) => CannedTool::Returns(literal("tool result", r)?),
-            (None, None) => CannedTool::Returns(Value::Nil),
-        };
-        host.tools.insert(name.clone(), tool);
-    }
-    let mut interp = Interp::new(Box::new(host), limits);
-    for (name, src) in &case.memory {
-        interp.globals.define(name, literal("memory", src)?, None);
-    }
-    if let Some(history) = &case.turn_history {
-        interp.turn_history = history
+/// A case's data, tools, memory and history, read from their literals.
+struct Inputs {
+    host: StaticHost,
+    memory: Vec<(String, Value)>,
+    history: Option<Vec<Value>>,
+}
+
+impl Inputs {
+    /// Reads the case's literals; the error names the one that is not.
+    fn read(case: &Case) -> Result<Inputs, String> {
+        let mut host = StaticHost::default();
+        for (name, src) in &case.data {
+            host.data.insert(name.clone(), literal("data", src)?);
+        }
+        for (name, spec) in &case.tools {
+            let tool = match (&spec.error, &spec.returns) {
+                (Some(e), _) => CannedTool::Error(e.clone()),
+                (None, Some(r)) => CannedTool::Returns(literal("tool result", r)?),
+                (None, None) => CannedTool::Returns(Value::Nil),
+            };
+            host.tools.insert(name.clone(), tool);
+        }
+        let memory = case
+            .memory
             .iter()
-            .map(|h| literal("turn_history", h))
-            .collect::<Result<_, _>>()?;
+            .map(|(name, src)| Ok((name.clone(), literal("memory", src)?)))
+            .collect::<Result<_, String>>()?;
+        let history = match &case.turn_history {
+            Some(h) => Some(
+                h.iter()
+                    .map(|h| literal("turn_history", h))
+                    .collect::<Result<_, _>>()?,
+            ),
+            None => None,
+        };
+        Ok(Inputs {
+            host,
+            memory,
+            history,
+        })
     }
-    Ok(interp)
+
+    /// A fresh interpreter over the inputs, running within `limits`.
+    fn interp(&self, limits: Limits) -> Interp {
+        let mut interp = Interp::new(Box::new(self.host.clone()), limits);
+        for (name, v) in &self.memory {
+            interp.globals.define(name, v.clone(), None);
+        }
+        if let Some(history) = &self.history {
+            interp.turn_history = history.clone();
+        }
+        interp
+    }
 }
 
 fn show(v: &Value) -> String {

@@ -59,6 +59,18 @@ impl McpLink for Link {
     }
 }
 
+/// A tool of server `name` as a session file (or another session) lists
+/// it: its name there is `NAME.MCP-NAME`.
+fn saved_tool(server: &Arc<Server>, name: &str, info: ToolInfo) -> McpTool {
+    let mcp_name = info
+        .name
+        .strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .unwrap_or(&info.name)
+        .to_string();
+    McpTool::from_info(server, info, &mcp_name)
+}
+
 fn listed_tools(server: &Arc<Server>) -> Result<Vec<Box<dyn Tool>>, String> {
     Ok(server
         .tools()?
@@ -78,17 +90,9 @@ pub fn shared(
     listed: Vec<ToolInfo>,
 ) -> Result<(Vec<McpTool>, Arc<Server>), String> {
     let server = Arc::new(Server::new(name, config, dir)?);
-    let prefix = format!("{name}.");
     let tools = listed
         .into_iter()
-        .map(|info| {
-            let mcp_name = info
-                .name
-                .strip_prefix(&prefix)
-                .unwrap_or(&info.name)
-                .to_string();
-            McpTool::from_info(&server, info, &mcp_name)
-        })
+        .map(|info| saved_tool(&server, name, info))
         .collect();
     Ok((tools, server))
 }
@@ -104,19 +108,11 @@ pub(crate) fn connect(
     saved: Option<Vec<ToolInfo>>,
 ) -> Result<crate::session::mcp::Connected, String> {
     let server = Arc::new(Server::new(name, config, dir)?);
-    let prefix = format!("{name}.");
     let tools: Vec<Box<dyn Tool>> = match saved {
         None => listed_tools(&server)?,
         Some(saved) => saved
             .into_iter()
-            .map(|info| {
-                let mcp_name = info
-                    .name
-                    .strip_prefix(&prefix)
-                    .unwrap_or(&info.name)
-                    .to_string();
-                Box::new(McpTool::from_info(&server, info, &mcp_name)) as Box<dyn Tool>
-            })
+            .map(|info| Box::new(saved_tool(&server, name, info)) as Box<dyn Tool>)
             .collect(),
     };
     Ok((tools, Arc::new(Link(server))))
