@@ -93,6 +93,14 @@ pub enum ErrorKind {
     /// `limit-exceeded`: another limit of [`crate::Limits`] (steps, call
     /// depth, printed bytes, tool calls, source size, nesting of a result).
     LimitExceeded,
+    /// `paused`: the turn stopped at a tool call that awaits approval
+    /// (`session.md` §Tools that act); memory is unchanged and the turn
+    /// can be resumed.
+    Paused,
+    /// `indeterminate`: a write whose intent was recorded but whose answer
+    /// was not (ptc stopped in between): it may or may not have happened,
+    /// so it is not run again.
+    Indeterminate,
     /// A bug in ptc, never the program's fault.
     Internal,
     /// Not an error: `(return v)` unwinding to the top of the turn.
@@ -115,6 +123,8 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::MemoryExceeded => "memory-exceeded",
             ErrorKind::LimitExceeded => "limit-exceeded",
+            ErrorKind::Paused => "paused",
+            ErrorKind::Indeterminate => "indeterminate",
             ErrorKind::Internal => "internal-error",
             ErrorKind::Return => "return",
         }

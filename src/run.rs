@@ -68,6 +68,9 @@ impl Interp {
     pub(crate) fn run_program_here(&mut self, src: &Arc<str>, snapshot: &Globals) -> Outcome {
         self.prints.clear();
         self.tool_calls.clear();
+        self.pending_calls.clear();
+        self.sites.reset();
+        self.attempt = None;
         self.defined.clear();
         self.budget.reset();
         budget::swap_stop(self.budget.stop());

@@ -2,28 +2,11 @@
 //! a rename, so a reader (or a run killed mid-write) sees the old file or
 //! the new one, never half of one.
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::session::Session;
 
-/// Writes `text` to `path` through `path.tmp-PID` + rename.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+pub use crate::session::resume::write_atomically;
 
 /// Saves the session (definitions and every turn with its LLM information
 /// and tool calls) as a session file at `path`, atomically; command tools'

@@ -31,6 +31,10 @@ pub struct LimitArgs {
     /// Bytes of program source [default: 1048576, or the session file's].
     #[arg(long)]
     pub max_source_bytes: Option<usize>,
+    /// Tool calls of one pmap/pcalls running at once; 1 runs them one
+    /// after the other [default: 8, or the session file's].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_parallel_tool_calls: Option<u64>,
     /// Turn every limit off except call depth (trusted code, benchmarks).
     #[arg(long)]
     pub no_limits: bool,
@@ -60,6 +64,9 @@ impl LimitArgs {
         }
         if self.max_source_bytes.is_some() {
             l.max_source_bytes = self.max_source_bytes;
+        }
+        if let Some(n) = self.max_parallel_tool_calls {
+            l.max_parallel_tool_calls = usize::try_from(n).unwrap_or(usize::MAX);
         }
         l
     }
@@ -107,6 +114,10 @@ mod tests {
             (
                 "max-source-bytes",
                 shown(d.max_source_bytes.map(|n| n as u64)),
+            ),
+            (
+                "max-parallel-tool-calls",
+                shown(Some(d.max_parallel_tool_calls as u64)),
             ),
         ];
         let cmd = Cli::command();

@@ -196,6 +196,10 @@ pub struct Limits {
     pub max_tool_calls: Option<usize>,
     /// Size of one program's source text, in bytes.
     pub max_source_bytes: Option<usize>,
+    /// Tool calls of one `pmap`/`pcalls` that may run at once (default
+    /// 8; 1 runs the items one after the other). Every other limit holds
+    /// for the turn as a whole (`group.rs`).
+    pub max_parallel_tool_calls: usize,
 }
 
 impl Default for Limits {
@@ -208,6 +212,7 @@ impl Default for Limits {
             max_print_bytes: Some(64 * 1024),
             max_tool_calls: None,
             max_source_bytes: Some(1 << 20),
+            max_parallel_tool_calls: DEFAULT_PARALLEL_TOOL_CALLS,
         }
     }
 }
@@ -224,9 +229,13 @@ impl Limits {
             max_print_bytes: None,
             max_tool_calls: None,
             max_source_bytes: None,
+            max_parallel_tool_calls: DEFAULT_PARALLEL_TOOL_CALLS,
         }
     }
 }
+
+/// [`Limits::max_parallel_tool_calls`] by default.
+pub const DEFAULT_PARALLEL_TOOL_CALLS: usize = 8;
 
 /// The deepest call nesting any configuration allows: what the evaluation
 /// stack ([`crate::eval::stack::STACK_BYTES`]) holds with room to spare.
@@ -257,6 +266,14 @@ pub struct Budget {
     long: bool,
     /// Unique per budget, so per turn ([`Budget::serial`]).
     serial: u64,
+}
+
+/// A budget's counters at a point of the turn ([`Budget::mark`]).
+pub(crate) struct BudgetMark {
+    steps: u64,
+    heap: u64,
+    print_bytes: usize,
+    tool_calls: usize,
 }
 
 /// What [`Budget::set_long_turn`] calls.
@@ -351,6 +368,34 @@ impl Budget {
     #[cfg_attr(not(feature = "python"), allow(dead_code))]
     pub fn set_long_turn(&mut self, hook: Option<LongTurn>) {
         self.long_turn = hook;
+    }
+
+    /// What [`Budget::rewind`] goes back to: a try of a `pmap` item that
+    /// is undone (`group.rs`).
+    pub(crate) fn mark(&mut self) -> BudgetMark {
+        let (work, heap) = drain_meter();
+        self.steps = self.steps.saturating_add(work);
+        self.heap = self.heap.saturating_add(heap);
+        BudgetMark {
+            steps: self.steps,
+            heap: self.heap,
+            print_bytes: self.print_bytes,
+            tool_calls: self.tool_calls,
+        }
+    }
+
+    /// Back to `mark`: what was charged since is forgotten (the clock
+    /// still reads within [`CLOCK_EVERY`] steps).
+    pub(crate) fn rewind(&mut self, mark: BudgetMark) {
+        drain_meter();
+        self.steps = mark.steps;
+        self.heap = mark.heap;
+        self.print_bytes = mark.print_bytes;
+        self.tool_calls = mark.tool_calls;
+        self.next_check = self
+            .next_check
+            .min(self.steps.saturating_add(CLOCK_EVERY))
+            .min(self.step_limit.saturating_add(1));
     }
 
     /// Steps charged so far this turn (the REPL's `:time`).

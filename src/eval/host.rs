@@ -3,6 +3,7 @@
 //! `ptc run` use [`StaticHost`].
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use crate::value::Value;
 
@@ -41,8 +42,13 @@ pub trait Host: Send {
     /// Checks a call's arguments before [`Host::call_tool`]: `Err` (an
     /// `arity-error` or `type-error` naming the tool and the parameter)
     /// fails the call without running the tool. By default every call is
-    /// accepted.
-    fn check_args(&self, _name: &str, _args: &[Value]) -> Result<(), crate::error::Error> {
+    /// accepted. `at` is the call's site (CALL-SITE-1).
+    fn check_args(
+        &self,
+        _name: &str,
+        _args: &[Value],
+        _at: &str,
+    ) -> Result<(), crate::error::Error> {
         Ok(())
     }
     /// The host as `Any`, for a session that changes its own host's tools
@@ -54,6 +60,57 @@ pub trait Host: Send {
     fn current_time_millis(&self) -> Option<i64> {
         None
     }
+    /// Runs the call `req`, made at `req.at` ([`CallRequest`]): what the
+    /// interpreter calls for every tool call. A host whose tools act
+    /// (approval, journal, preview: `session/act.rs`) may answer without
+    /// running the tool, pause the turn, or stop it. By default
+    /// [`Host::call_tool_within`].
+    fn call_at(&mut self, req: &CallRequest<'_>, time_left: Option<Duration>) -> CallAnswer {
+        CallAnswer::Done(self.call_tool_within(req.name, req.args, time_left))
+    }
+    /// Runs several calls, at most `max_parallel` at once, answers in the
+    /// order of `reqs` (`pmap`/`pcalls`, `eval/group.rs`). By default one
+    /// after the other through [`Host::call_at`].
+    fn call_batch(
+        &mut self,
+        reqs: &[CallRequest<'_>],
+        time_left: Option<Duration>,
+        _max_parallel: usize,
+    ) -> Vec<CallAnswer> {
+        reqs.iter().map(|r| self.call_at(r, time_left)).collect()
+    }
+    /// How many tool calls of one `pmap`/`pcalls` may run at once now;
+    /// 1 (the default) runs their items one after the other.
+    fn max_parallel(&self) -> usize {
+        1
+    }
+}
+
+/// A tool call as the host sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct CallRequest<'a> {
+    /// The tool's name without `tool/`.
+    pub name: &'a str,
+    /// The arguments.
+    pub args: &'a [Value],
+    /// Where in the turn the call was made (`eval/group.rs`): `"3"` for the
+    /// fourth call site of the turn, `"2.1.0"` for the first call of item 1
+    /// of the `pmap` at site 2. The same program with the same answers
+    /// makes the same calls at the same sites, however the calls of a
+    /// `pmap` were scheduled.
+    pub at: &'a str,
+}
+
+/// What the host made of a call.
+#[derive(Clone, Debug)]
+pub enum CallAnswer {
+    /// The tool's answer, or its error message (a `tool-error`).
+    Done(Result<Value, String>),
+    /// The call awaits approval: the turn pauses here (`paused`).
+    Pause,
+    /// The turn ends with this error (`indeterminate`, a recording that
+    /// no longer matches).
+    Stop(crate::error::Error),
 }
 
 /// A canned tool: a fixed result or a fixed error.

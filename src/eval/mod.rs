@@ -28,6 +28,7 @@ mod call;
 pub(crate) mod compile;
 mod comprehension;
 pub mod globals;
+pub mod group;
 pub mod guard;
 pub mod hidden;
 mod hidden_calls;
@@ -54,7 +55,7 @@ use crate::value::{ClosureFn, Func, FuncRef, Map, NativeCode, Returned, Value, V
 pub use budget::{Budget, Limits};
 pub use compile::Compiled;
 pub use globals::{Definition, Globals};
-pub use host::{CannedTool, Host, StaticHost};
+pub use host::{CallAnswer, CallRequest, CannedTool, Host, StaticHost};
 pub use lookup::{lookup, lookup_in_map, lookup_ref};
 pub(crate) use repeat::Repeated;
 pub use stack::run_on_big_stack;
@@ -95,6 +96,8 @@ pub struct ToolCall {
     pub args: Vec<Value>,
     /// The result, or the host's error message.
     pub result: std::result::Result<Value, String>,
+    /// Where in the turn it was made (CALL-SITE-1, `group.rs`).
+    pub at: String,
 }
 
 /// A call's arguments: borrowed (copied into the frame) or owned (moved).
@@ -157,6 +160,12 @@ pub struct Interp {
     captures: Vec<(String, bool)>,
     /// Called with every print as it happens (`ptc run` streams them).
     pub on_print: Option<PrintSink>,
+    /// Where the next tool call is made (CALL-SITE-1, `group.rs`).
+    pub(crate) sites: group::Sites,
+    /// The `pmap`/`pcalls` item being tried or run with gathered answers.
+    pub(crate) attempt: Option<group::Attempt>,
+    /// The calls the turn paused at, awaiting approval (`paused`).
+    pub pending_calls: Vec<ToolCall>,
     stack: Vec<Value>,
     /// A buffer `str` and its kin print into before the text is copied
     /// into its `Arc<str>` (one allocation per string built, not two).
@@ -190,6 +199,9 @@ impl Interp {
             pending_line: String::new(),
             captures: Vec::new(),
             on_print: None,
+            sites: group::Sites::default(),
+            attempt: None,
+            pending_calls: Vec::new(),
             stack: Vec::new(),
             text_buf: String::new(),
             pending_recur: false,

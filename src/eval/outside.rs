@@ -5,7 +5,8 @@
 //! and its result is charged to the heap budget like a value the program
 //! built.
 
-use super::{guard, stack, Interp, ToolCall};
+use super::host::{CallAnswer, CallRequest};
+use super::{group, guard, stack, Interp, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
 
@@ -25,6 +26,7 @@ impl Interp {
                 "tool/{name} is not defined; {listing}"
             )));
         }
+        let at = self.sites.take();
         self.budget.tool_call()?;
         // Arguments must be shallow and short enough for the host to use
         // (print, serialize, drop) on its own threads.
@@ -35,35 +37,43 @@ impl Interp {
         self.check_conversion_room(&what, &args)?;
         // Arguments that do not fit the tool's signature: a failed call,
         // and the tool does not run.
-        if let Err(e) = self.host.check_args(name, &args) {
+        if let Err(e) = self.host.check_args(name, &args, &at) {
             self.tool_calls.push(ToolCall {
                 name: name.to_string(),
                 args,
                 result: Err(e.message().to_string()),
+                at,
             });
             return Err(e);
         }
-        // The turn's deadline bounds the sum of its tool calls: none starts
-        // after it, the host may stop one at it, and a call that ends past
-        // it ends the turn. A panicking tool is a failed call.
-        self.budget.check_clock()?;
-        let time_left = self.budget.time_left();
-        let room = self
-            .budget
-            .limits
-            .max_heap_bytes
-            .map(|max| max.saturating_sub(self.budget.heap_bytes()));
-        let host = &mut self.host;
-        // Host code runs on the calling thread's own stack (`stack.rs`),
-        // knowing how much text it may parse (`budget::tool_answer_cap`).
-        let result = guard::catch_quietly(|| {
-            stack::on_caller_stack(|| {
-                super::budget::with_tool_room(room, || {
-                    host.call_tool_within(name, &args, time_left)
-                })
-            })
-        })
-        .unwrap_or_else(|panic| Err(format!("the tool panicked: {panic}")))
+        // Inside a `pmap` item: the answer gathered for this site, or the
+        // item's try stops here (`group.rs`).
+        let answer = match self.attempted_call(name, &args, &at) {
+            group::Found::Answer(a) => CallAnswer::Done(a),
+            group::Found::Wanted(e) => return Err(e),
+            group::Found::Live => self.call_host(name, &args, &at)?,
+        };
+        let result = match answer {
+            CallAnswer::Done(r) => r,
+            CallAnswer::Pause => {
+                self.pending_calls.push(ToolCall {
+                    name: name.to_string(),
+                    args,
+                    result: Err("awaits approval".into()),
+                    at,
+                });
+                return Err(self.paused_error());
+            }
+            CallAnswer::Stop(e) => {
+                self.tool_calls.push(ToolCall {
+                    name: name.to_string(),
+                    args,
+                    result: Err(e.message().to_string()),
+                    at,
+                });
+                return Err(e);
+            }
+        }
         // A failure's text (a command's stderr, a Python traceback) goes
         // into the next prompt: 1 KB of it.
         .map_err(|msg| crate::value::describe_text(&msg).into_owned());
@@ -71,6 +81,7 @@ impl Interp {
             name: name.to_string(),
             args,
             result: result.clone(),
+            at,
         });
         self.budget.check_clock().map_err(|e| {
             Error::new(
@@ -85,6 +96,28 @@ impl Interp {
             .map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))?;
         self.charge_outside_value(&value)?;
         Ok(value)
+    }
+
+    /// Runs the call through the host: no call starts after the turn's
+    /// deadline, the host may stop one at it; a panicking tool is a failed
+    /// call. Host code runs on the calling thread's own stack (`stack.rs`),
+    /// knowing how much text it may parse (`budget::tool_answer_cap`).
+    fn call_host(&mut self, name: &str, args: &[Value], at: &str) -> Result<CallAnswer> {
+        self.budget.check_clock()?;
+        let time_left = self.budget.time_left();
+        let room = self
+            .budget
+            .limits
+            .max_heap_bytes
+            .map(|max| max.saturating_sub(self.budget.heap_bytes()));
+        let host = &mut self.host;
+        let req = CallRequest { name, args, at };
+        Ok(guard::catch_quietly(|| {
+            stack::on_caller_stack(|| {
+                super::budget::with_tool_room(room, || host.call_at(&req, time_left))
+            })
+        })
+        .unwrap_or_else(|panic| CallAnswer::Done(Err(format!("the tool panicked: {panic}")))))
     }
 
     /// Tools see their arguments converted (JSON for command and MCP

@@ -152,6 +152,8 @@ pub fn exception(py: Python<'_>, e: &Error) -> PyResult<PyObject> {
         ErrorKind::Timeout => PtcTimeoutError::new_err(message.clone()),
         ErrorKind::MemoryExceeded => MemoryExceededError::new_err(message.clone()),
         ErrorKind::LimitExceeded => LimitExceededError::new_err(message.clone()),
+        ErrorKind::Paused => ToolError::new_err(message.clone()),
+        ErrorKind::Indeterminate => ToolError::new_err(message.clone()),
         ErrorKind::Internal | ErrorKind::Return => InternalError::new_err(message.clone()),
     };
     with_fields(

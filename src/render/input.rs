@@ -48,6 +48,11 @@ pub struct ToolInfo {
     pub returns: String,
     /// One line on what the tool does, shown after its signature.
     pub description: Option<String>,
+    /// The tool changes the world (ACT-1): its line ends in `, writes`.
+    pub writes: bool,
+    /// Its calls wait for approval (ACT-2): its line ends in `, asks
+    /// approval`.
+    pub approval: bool,
 }
 
 /// One turn, as recorded by the session (immutable once made).

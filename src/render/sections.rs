@@ -55,6 +55,13 @@ fn tool_line(t: &ToolInfo) -> String {
         comment.push_str(", ");
         comment.push_str(&doc);
     }
+    // R-21a: what a tool does to the world, after its description.
+    if t.writes {
+        comment.push_str(", writes");
+    }
+    if t.approval {
+        comment.push_str(", asks approval");
+    }
     entry(&name_part, &comment)
 }
 

@@ -29,10 +29,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use super::act::{Acts, Effect};
 use super::llm::{LlmInfo, Protocol, Reply, ReplyCall};
 use super::mcp::McpServerConfig;
 use super::messages::RenderOptions;
 use super::recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
+use super::resume::ResumeFile;
 use super::signature::{Signature, Type};
 use super::tools::{program_exists, CommandTool, Response, ScriptedTool, Tool, ToolInfo};
 use super::{bad_name, Session, SessionBuilder, SessionError, DEFAULT_MAX_TURNS};
@@ -116,6 +118,25 @@ pub struct SessionFile {
     /// same program (or fails the same way). Absent when no turn has calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<Option<Vec<ReplyCall>>>,
+    /// The session's id: what its writes' idempotency keys start with
+    /// (ACT-3). Written when saved; a new one when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `"writes"`: every write waits for approval (ACT-2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
+    /// A paused turn, or one under way when ptc stopped, to resume
+    /// (`resume.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<ResumeFile>,
+}
+
+/// The session-level `"approval"` (ACT-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Approval {
+    /// Every write waits for approval.
+    Writes,
 }
 
 /// A tool in a session file.
@@ -152,6 +173,48 @@ pub struct ToolFile {
     /// when saving, so the listing renders without starting the server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp: Option<String>,
+    /// `"read"` or `"write"` (ACT-1, `act.rs`); without it a `command` is a
+    /// write, a canned tool a read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    /// Every call waits for approval (ACT-2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub approval: bool,
+    /// Running it again with the same idempotency key is safe (ACT-4).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub idempotent: bool,
+    /// What a preview answers for this write (ACT-5); nil without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<Json>,
+}
+
+impl ToolFile {
+    /// How the tool acts: as declared, else a write for a command or an MCP
+    /// server's tool, a read for a canned one (ACT-1).
+    pub fn acts(&self) -> Acts {
+        let effect = self
+            .effect
+            .unwrap_or(if self.command.is_some() || self.mcp.is_some() {
+                Effect::Write
+            } else {
+                Effect::Read
+            });
+        Acts {
+            effect,
+            approval: self.approval,
+            idempotent: self.idempotent,
+            preview: self.preview.as_ref().map(from_json),
+        }
+    }
+
+    /// `self` with what `acts` declares written out.
+    pub fn with_acts(mut self, acts: &Acts) -> ToolFile {
+        self.effect = Some(acts.effect);
+        self.approval = acts.approval;
+        self.idempotent = acts.idempotent;
+        self.preview = acts.preview.as_ref().map(crate::value::json::to_json);
+        self
+    }
 }
 
 /// A canned answer: `returns` (or the tool error `error`) when the call's
@@ -263,7 +326,11 @@ impl SessionFile {
             .compression(self.compression)
             .protocol(self.protocol)
             .limits(self.limits.clone().unwrap_or_default())
-            .render(self.render.clone().unwrap_or_default());
+            .render(self.render.clone().unwrap_or_default())
+            .approval_for_writes(self.approval == Some(Approval::Writes));
+        if let Some(id) = &self.id {
+            b = b.id(id.clone());
+        }
         if let Some(shape) = &self.returns {
             Type::parse(shape)
                 .map_err(|e| err(&["returns"], format!("bad result shape {shape:?}: {e}")))?;
@@ -350,6 +417,7 @@ impl SessionFile {
                 signature: Signature::any(),
                 description: None,
                 doc: None,
+                acts: Acts::write(),
             })
             .collect()
     }
@@ -490,6 +558,11 @@ impl SessionFile {
                 break;
             }
             ran += 1;
+        }
+        if let (Some(r), true) = (&self.resume, ran == self.turns.len()) {
+            session
+                .take_resume(r)
+                .map_err(|m| SessionError::Invalid(format!("\"resume\": {m}")))?;
         }
         Ok(ran)
     }
@@ -681,6 +754,7 @@ fn parts_of(
         signature,
         description: spec.description.clone().filter(|d| !d.is_empty()),
         doc: None,
+        acts: spec.acts(),
     };
     Ok(ScriptedParts { info })
 }
@@ -784,6 +858,11 @@ pub(super) fn from_session(
     session: &Session,
     tool_files: &BTreeMap<String, ToolFile>,
 ) -> SessionFile {
+    // A paused turn is the file's "resume", not one of its turns.
+    let turns = match session.turns().split_last() {
+        Some((last, before)) if last.is_paused() => before,
+        _ => session.turns(),
+    };
     let mut data = BTreeMap::new();
     let mut data_lisp = BTreeMap::new();
     for (name, v) in session.data() {
@@ -806,17 +885,9 @@ pub(super) fn from_session(
         limits: Some(session.limits().clone()),
         render: Some(session.render_options().clone()).filter(|r| *r != RenderOptions::default()),
         returns: session.result_shape().map(str::to_string),
-        turns: session
-            .turns()
-            .iter()
-            .map(|t| t.raw_response.clone())
-            .collect(),
-        llm: if session.turns().iter().any(|t| t.llm.is_some()) {
-            session
-                .turns()
-                .iter()
-                .map(|t| t.llm.as_deref().cloned())
-                .collect()
+        turns: turns.iter().map(|t| t.raw_response.clone()).collect(),
+        llm: if turns.iter().any(|t| t.llm.is_some()) {
+            turns.iter().map(|t| t.llm.as_deref().cloned()).collect()
         } else {
             Vec::new()
         },
@@ -829,19 +900,21 @@ pub(super) fn from_session(
         tool_calls: if tool_files.is_empty() {
             Vec::new()
         } else {
-            session
-                .turns()
+            turns
                 .iter()
-                .map(|t| t.tool_calls.iter().map(CallFile::of).collect())
+                .map(|t| CallFile::all_of(&t.tool_calls))
                 .collect()
         },
         mcp: BTreeMap::new(),
         protocol: session.protocol(),
-        calls: if session.turns().iter().any(|t| t.calls.is_some()) {
-            session.turns().iter().map(|t| t.calls.clone()).collect()
+        calls: if turns.iter().any(|t| t.calls.is_some()) {
+            turns.iter().map(|t| t.calls.clone()).collect()
         } else {
             Vec::new()
         },
+        id: Some(session.id().to_string()),
+        approval: session.approves_writes().then_some(Approval::Writes),
+        resume: session.resume_file(),
     }
 }
 

@@ -76,10 +76,13 @@ fn render_input_of(session: &Session, turns: &[super::Turn]) -> RenderInput {
 
 /// The session's tools as the renderer takes them.
 pub(super) fn render_tools(session: &Session) -> Vec<RenderTool> {
+    let approves_writes = session.approves_writes();
     session
         .tools()
         .iter()
         .map(|t| RenderTool {
+            writes: t.acts.writes(),
+            approval: t.acts.approval || (approves_writes && t.acts.writes()),
             name: t.name.clone(),
             params: t
                 .signature

@@ -59,6 +59,8 @@
 //! assert!(session.run_turn("(return 1)").is_err()); // the session has ended
 //! ```
 
+pub(crate) mod act;
+mod concurrent;
 pub(crate) mod extract;
 pub(crate) mod file;
 mod held;
@@ -70,6 +72,7 @@ pub(crate) mod messages;
 mod prompts;
 pub(crate) mod recording;
 pub(crate) mod reply;
+pub(crate) mod resume;
 pub(crate) mod shape;
 pub(crate) mod signature;
 pub(crate) mod tools;
@@ -85,6 +88,7 @@ use crate::reader::read_value;
 use crate::value::json::from_json;
 use crate::value::Value;
 
+pub use act::{Acts, Decision, Effect, Journal, PendingCall, PreviewedWrite};
 pub use extract::extract_program;
 pub use file::SessionFile;
 pub use file::ToolFile;
@@ -100,8 +104,9 @@ pub use messages::{
 };
 pub use recording::{CallFile, RecordedCall, RecordedOnlyTool, ReplayTools};
 pub use reply::ReplyIssue;
+pub use resume::{Preview, ResumeFile};
 pub use signature::{Signature, SignatureError, Type};
-pub use tools::{call_limit, CommandTool, FnTool, ScriptedTool, Tool, ToolInfo};
+pub use tools::{call_limit, CallContext, CommandTool, FnTool, Job, ScriptedTool, Tool, ToolInfo};
 
 /// `max_turns` when not given.
 pub const DEFAULT_MAX_TURNS: usize = 5;
@@ -181,9 +186,18 @@ pub struct Turn {
     /// Why the reply gave no program to run (empty, cut off, no code,
     /// protocol), when it did not (`session/reply.rs`).
     pub issue: Option<ReplyIssue>,
+    /// The calls a paused turn waits on (ACT-2, `act.rs`): empty unless
+    /// the turn paused ([`Turn::is_paused`]).
+    pub pending: Vec<PendingCall>,
 }
 
 impl Turn {
+    /// Whether the turn paused at calls awaiting approval (`paused`); it
+    /// changed nothing and [`Session::resume`] continues it.
+    pub fn is_paused(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     /// The error, if the turn failed.
     pub fn error(&self) -> Option<&Error> {
         self.result.as_ref().err()
@@ -232,6 +246,10 @@ pub enum SessionError {
         /// `call N (tool/T): the recording no longer matches: …`.
         message: String,
     },
+    /// A new turn, or a preview, while the last turn is paused (ACT-2).
+    Paused,
+    /// [`Session::resume`] without a paused turn.
+    NothingToResume,
 }
 
 impl fmt::Display for SessionError {
@@ -240,6 +258,14 @@ impl fmt::Display for SessionError {
             SessionError::Invalid(m) => f.write_str(m),
             SessionError::Ended(s) => {
                 write!(f, "the session has ended ({s}); no more turns can run")
+            }
+            SessionError::Paused => f.write_str(
+                "the last turn is paused at calls awaiting approval; resume it first \
+                 (`ptc resume FILE --approve ID|all` or `--deny ID|all`, Python \
+                 session.resume(approve=..., deny=...))",
+            ),
+            SessionError::NothingToResume => {
+                f.write_str("there is no paused or unfinished turn to resume")
             }
             SessionError::File {
                 file,
@@ -281,9 +307,24 @@ pub struct SessionBuilder {
     )>,
     open_ended: bool,
     protocol: Protocol,
+    approval_writes: bool,
+    id: Option<String>,
 }
 
 impl SessionBuilder {
+    /// Every write waits for approval (`"approval": "writes"`, ACT-2).
+    pub fn approval_for_writes(mut self, on: bool) -> SessionBuilder {
+        self.approval_writes = on;
+        self
+    }
+
+    /// The session's id, what its writes' idempotency keys start with
+    /// (ACT-3); a new one by default, kept in the session file.
+    pub fn id(mut self, id: impl Into<String>) -> SessionBuilder {
+        self.id = Some(id.into());
+        self
+    }
+
     /// Adds MCP server `name` (`session/mcp.rs`): its tools become
     /// `tool/NAME.TOOL`. The server starts when the session is built (for
     /// its tool listing), a stdio one in the current directory, and stops
@@ -525,8 +566,19 @@ impl SessionBuilder {
             .map(|t| (t.info().name.clone(), t.to_file()))
             .collect();
         let replay = recording::ReplaySlot::default();
-        let host = SessionHost::replaying(self.data.clone(), tools, replay.clone());
+        let act = act::ActSlot::default();
+        let id = self.id.unwrap_or_else(act::new_session_id);
+        {
+            let mut a = act.lock();
+            a.approval_writes = self.approval_writes;
+            a.session_id = id.clone();
+        }
+        let host = SessionHost::replaying(self.data.clone(), tools, replay.clone(), act.clone());
         let mut session = Session {
+            act,
+            id,
+            paused: None,
+            journal: None,
             replay,
             base_dir: self.base_dir,
             mission: self.mission,
@@ -615,6 +667,15 @@ pub struct Session {
     held: Option<held::Held>,
     /// Whether the last turn failed for [`Session::set_memory_limit`].
     over_memory: bool,
+    /// Approvals, the journal and previews of the turn under way, shared
+    /// with the host (`act.rs`).
+    act: act::ActSlot,
+    /// What idempotency keys start with (ACT-3).
+    id: String,
+    /// The paused or unfinished turn [`Session::resume`] continues.
+    paused: Option<resume::PausedTurn>,
+    /// Where new turns journal their writes (`act.rs`, ACT-4).
+    journal: Option<std::path::PathBuf>,
 }
 
 impl Session {
@@ -634,6 +695,8 @@ impl Session {
             mcp: Vec::new(),
             open_ended: false,
             protocol: Protocol::Text,
+            approval_writes: false,
+            id: None,
         }
     }
 
@@ -745,8 +808,12 @@ impl Session {
         if !self.status.is_running() {
             return Err(SessionError::Ended(self.status.clone()));
         }
+        if self.paused.is_some() {
+            return Err(SessionError::Paused);
+        }
         let raw_response = text.as_str();
         let number = self.forgotten + self.turns.len() + 1;
+        self.begin_acting(number)?;
         // A failed program leaves user/ as it was (`run.rs`); a returned
         // value of the wrong shape fails the turn after its program ran, and
         // then user/ goes back to this.
@@ -785,6 +852,7 @@ impl Session {
                 )
             }
         };
+        let pending = self.end_acting();
         if let (true, Ok(v), Some((text, ty))) = (returned, &result, &self.returns) {
             if let Some(m) = shape::mismatch(ty, v) {
                 result = Err(Error::type_error(format!(
@@ -822,7 +890,10 @@ impl Session {
         if let Ok(v) = &result {
             self.interp.turn_history.push(v.clone());
         }
-        self.status = self.status_after(number, &result, returned);
+        // A paused turn ends nothing: it is resumed (ACT-2).
+        if pending.is_empty() {
+            self.status = self.status_after(number, &result, returned);
+        }
         reserve_gently(&mut self.turns);
         self.turns.push(Turn {
             number,
@@ -839,7 +910,9 @@ impl Session {
             llm: llm.map(Box::new),
             calls,
             issue: issue.map(|(_, i)| i),
+            pending,
         });
+        self.note_paused();
         self.refresh_mcp_tools();
         self.record_next_prompt();
         Ok(&self.turns[self.turns.len() - 1])

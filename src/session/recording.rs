@@ -100,6 +100,11 @@ pub struct CallFile {
     /// The tool's error message, when the call failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Where in the turn the call was made (CALL-SITE-1), written when it
+    /// is not the call's place in the list (a `pmap`'s calls, a paused
+    /// turn's): absent, it is that place, `"0"` for the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// `"returns": null` is nil, present.
@@ -108,14 +113,24 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Json>, D::Er
 }
 
 impl CallFile {
-    /// The file form of a call the evaluator recorded.
-    pub fn of(call: &ToolCall) -> CallFile {
+    /// The file form of the `index`-th call the evaluator recorded.
+    pub fn of(index: usize, call: &ToolCall) -> CallFile {
         CallFile {
             tool: call.name.clone(),
             args: call.args.iter().map(encode).collect(),
             returns: call.result.as_ref().ok().map(encode),
             error: call.result.as_ref().err().cloned(),
+            at: (call.at != index.to_string()).then(|| call.at.clone()),
         }
+    }
+
+    /// The file form of a turn's calls.
+    pub fn all_of(calls: &[ToolCall]) -> Vec<CallFile> {
+        calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CallFile::of(i, c))
+            .collect()
     }
 
     /// The recorded answer.
@@ -166,6 +181,7 @@ pub struct RecordedCall {
     tool: String,
     args: Vec<Json>,
     answer: Result<Value, String>,
+    at: String,
 }
 
 impl RecordedCall {
@@ -184,6 +200,7 @@ impl RecordedCall {
                     tool: c.tool.clone(),
                     args: c.args.clone(),
                     answer,
+                    at: c.at.clone().unwrap_or_else(|| i.to_string()),
                 })
             })
             .collect()
@@ -199,6 +216,9 @@ pub(crate) struct TurnReplay {
     calls: Vec<RecordedCall>,
     next: usize,
     mismatch: Option<String>,
+    /// A resumed turn's record (ACT-2): calls matched by site, a call the
+    /// record lacks runs; `used` marks the ones made.
+    by_site: Option<Vec<bool>>,
 }
 
 /// Printed arguments, for messages.
@@ -227,8 +247,31 @@ impl ReplaySlot {
                 calls,
                 next: 0,
                 mismatch: None,
+                by_site: None,
             });
         }
+    }
+
+    /// Starts a resumed turn's replay: `calls` answer the calls made at
+    /// their sites; other calls run (ACT-2).
+    pub(crate) fn start_by_site(&self, calls: Vec<RecordedCall>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Some(TurnReplay {
+                by_site: Some(vec![false; calls.len()]),
+                calls,
+                next: 0,
+                mismatch: None,
+            });
+        }
+    }
+
+    /// Whether a turn is replayed in recorded order (its calls then run
+    /// one after the other).
+    pub(crate) fn in_order(&self) -> bool {
+        self.0
+            .lock()
+            .ok()
+            .is_some_and(|g| g.as_ref().is_some_and(|r| r.by_site.is_none()))
     }
 
     /// Ends the turn's replay: the mismatch, if any (unmade recorded calls
@@ -237,6 +280,17 @@ impl ReplaySlot {
         let r = self.0.lock().ok()?.take()?;
         if r.mismatch.is_some() {
             return r.mismatch;
+        }
+        if let Some(used) = &r.by_site {
+            let (rec, _) = r.calls.iter().zip(used).find(|(_, used)| !**used)?;
+            return Some(format!(
+                "call {} (tool/{}): the recording no longer matches: the resumed turn did not \
+                 make the recorded call (tool/{} {})",
+                rec.at,
+                rec.tool,
+                rec.tool,
+                inner(&recorded_args_text(&rec.args)),
+            ));
         }
         let left = &r.calls[r.next.min(r.calls.len())..];
         let first = left.first()?;
@@ -260,11 +314,35 @@ impl ReplaySlot {
         &self,
         name: &str,
         args: &[Value],
+        at: &str,
     ) -> Option<Result<Result<Value, String>, String>> {
         let mut g = self.0.lock().ok()?;
         let r = g.as_mut()?;
         if let Some(m) = &r.mismatch {
             return Some(Err(m.clone()));
+        }
+        if let Some(used) = r.by_site.as_mut() {
+            let i = r.calls.iter().position(|c| c.at == at)?;
+            used[i] = true;
+            let rec = &r.calls[i];
+            let live: Vec<Json> = args.iter().map(encode).collect();
+            if rec.tool != name || rec.args != live {
+                let what = if rec.tool != name {
+                    format!("the recording has tool/{} here", rec.tool)
+                } else {
+                    difference(&rec.args, &live)
+                };
+                let m = format!(
+                    "call {at} (tool/{name}): the recording no longer matches: {what}; recorded \
+                     (tool/{} {}), made (tool/{name} {})",
+                    rec.tool,
+                    inner(&recorded_args_text(&rec.args)),
+                    inner(&args_text(args.iter().cloned()))
+                );
+                r.mismatch = Some(m.clone());
+                return Some(Err(m));
+            }
+            return Some(Ok(rec.answer.clone()));
         }
         let n = r.next;
         r.next += 1;

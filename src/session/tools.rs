@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value as Json;
 use wait_timeout::ChildExt;
 
+use super::act::Acts;
 use super::file::ToolFile;
 use super::signature::{Signature, SignatureError};
 use crate::value::json::{from_json, to_json};
@@ -45,6 +46,8 @@ pub struct ToolInfo {
     /// form of it (an MCP tool's description and schemas): what
     /// `(doc tool/NAME)` shows.
     pub doc: Option<String>,
+    /// Read or write, approval, idempotence, preview (`act.rs`).
+    pub acts: Acts,
 }
 
 impl ToolInfo {
@@ -59,7 +62,14 @@ impl ToolInfo {
             signature: Signature::parse(signature)?,
             description: description.map(str::to_string).filter(|d| !d.is_empty()),
             doc: None,
+            acts: Acts::default(),
         })
+    }
+
+    /// The same tool acting as `acts`.
+    pub fn acting(mut self, acts: Acts) -> ToolInfo {
+        self.acts = acts;
+        self
     }
 
     /// What `(doc tool/NAME)` shows (in a program and in the REPL):
@@ -100,6 +110,21 @@ pub trait Tool: Send {
         self.call(args)
     }
 
+    /// [`Tool::call_within`] for a call with a context: a write's
+    /// idempotency key (`act.rs`, ACT-3). By default the key is not
+    /// passed on.
+    fn call_with(&mut self, args: &[Value], ctx: &CallContext) -> Result<Value, String> {
+        self.call_within(args, ctx.time_left)
+    }
+
+    /// The call as a job that may run on another thread, concurrently with
+    /// other calls (`pmap`, `eval/group.rs`); `None` (the default) when the
+    /// tool can only run through [`Tool::call_with`] on the calling thread,
+    /// one call at a time.
+    fn start(&mut self, _args: &[Value], _ctx: &CallContext) -> Option<Job> {
+        None
+    }
+
     /// How the tool is written in a session file (saving a session).
     /// By default its signature and description only, marked
     /// `recorded_only`: loaded again, it answers from the recording
@@ -113,6 +138,18 @@ pub trait Tool: Send {
         }
     }
 }
+
+/// What a call knows besides its arguments.
+#[derive(Clone, Debug, Default)]
+pub struct CallContext {
+    /// Time left before the turn's deadline (`None`: no deadline).
+    pub time_left: Option<Duration>,
+    /// A write's idempotency key (ACT-3).
+    pub idempotency_key: Option<String>,
+}
+
+/// A call that runs on its own ([`Tool::start`]).
+pub type Job = Box<dyn FnOnce() -> Result<Value, String> + Send>;
 
 /// The function type of a closure tool.
 pub type ToolFn = Box<dyn FnMut(&[Value]) -> Result<Value, String> + Send>;
@@ -239,6 +276,18 @@ impl Tool for ScriptedTool {
             _ => self.call(args),
         }
     }
+    fn call_with(&mut self, args: &[Value], ctx: &CallContext) -> Result<Value, String> {
+        match self.command.as_mut() {
+            Some(cmd) if !self.responses.iter().any(|r| r.args == args) => cmd.call_with(args, ctx),
+            _ => self.call(args),
+        }
+    }
+    fn start(&mut self, args: &[Value], ctx: &CallContext) -> Option<Job> {
+        match self.command.as_mut() {
+            Some(cmd) if !self.responses.iter().any(|r| r.args == args) => cmd.start(args, ctx),
+            _ => None,
+        }
+    }
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         if let Some(cmd) = self.command.as_mut() {
             cmd.set_timeout(timeout);
@@ -253,6 +302,7 @@ impl Tool for ScriptedTool {
 const MAX_OUTPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A tool that runs a process per call (`session.md`).
+#[derive(Clone)]
 pub struct CommandTool {
     info: ToolInfo,
     argv: Vec<String>,
@@ -310,7 +360,7 @@ impl Tool for CommandTool {
     }
 
     fn call(&mut self, args: &[Value]) -> Result<Value, String> {
-        self.run(args, self.timeout)
+        self.run(args, self.timeout, None)
     }
 
     fn call_within(
@@ -318,7 +368,28 @@ impl Tool for CommandTool {
         args: &[Value],
         time_left: Option<Duration>,
     ) -> Result<Value, String> {
-        self.run(args, call_limit(self.timeout, time_left))
+        self.run(args, call_limit(self.timeout, time_left), None)
+    }
+
+    fn call_with(&mut self, args: &[Value], ctx: &CallContext) -> Result<Value, String> {
+        self.run(
+            args,
+            call_limit(self.timeout, ctx.time_left),
+            ctx.idempotency_key.as_deref(),
+        )
+    }
+
+    fn start(&mut self, args: &[Value], ctx: &CallContext) -> Option<Job> {
+        let tool = self.clone();
+        let args = args.to_vec();
+        let ctx = ctx.clone();
+        Some(Box::new(move || {
+            tool.run(
+                &args,
+                call_limit(tool.timeout, ctx.time_left),
+                ctx.idempotency_key.as_deref(),
+            )
+        }))
     }
 }
 
@@ -332,15 +403,24 @@ pub fn call_limit(timeout: Option<Duration>, time_left: Option<Duration>) -> Opt
 }
 
 impl CommandTool {
-    /// Runs the command once, killing it when `timeout` passes.
-    fn run(&self, args: &[Value], timeout: Option<Duration>) -> Result<Value, String> {
+    /// Runs the command once, killing it when `timeout` passes; a write's
+    /// request carries its `idempotency_key` (ACT-3).
+    fn run(
+        &self,
+        args: &[Value],
+        timeout: Option<Duration>,
+        key: Option<&str>,
+    ) -> Result<Value, String> {
         let Some((program, rest)) = self.argv.split_first() else {
             return Err("the tool's command is empty".into());
         };
-        let request = serde_json::json!({
+        let mut request = serde_json::json!({
             "tool": self.info.name,
             "args": args.iter().map(to_json).collect::<Vec<Json>>(),
         });
+        if let Some(key) = key {
+            request["idempotency_key"] = Json::String(key.to_string());
+        }
         let mut cmd = Command::new(resolve_program(program, self.dir.as_ref()));
         cmd.args(rest)
             .stdin(Stdio::piped())

@@ -63,9 +63,34 @@ fn map_in_place(interp: &mut Interp, fname: &str, a: &mut [Value]) -> Result<Val
     map_colls(interp, fname, &a[0], &a[1..])
 }
 
+/// `(pmap f coll…)`: `map`, with the items' tool calls concurrent when the
+/// host allows it (`eval/group.rs`); eager.
 pub(super) fn pmap(interp: &mut Interp, a: &[Value]) -> Result<Value> {
-    args::callable("pmap", &a[0])?;
-    map_colls(interp, "pmap", &a[0], &a[1..])
+    let f = &a[0];
+    args::callable("pmap", f)?;
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    if let [coll] = &a[1..] {
+        let n = args::count("pmap", coll)?;
+        interp.alloc(cost::vector_bytes(n))?;
+        rows.reserve(n);
+        args::each("pmap", coll, |x| {
+            rows.push(vec![x.clone()]);
+            Ok(())
+        })?;
+    } else {
+        let mut its = side_by_side("pmap", &a[1..])?;
+        while let Some(row) = next_row(interp, &mut its)? {
+            interp.tick(1)?;
+            interp.alloc(cost::vector_push(rows.len()))?;
+            rows.push(row);
+        }
+        interp.alloc(cost::vector_bytes(0))?;
+    }
+    let out = interp.run_group(rows.len(), &mut |interp, i| {
+        interp.tick(1)?;
+        interp.call(f, &rows[i])
+    })?;
+    Ok(Value::vector(Vector::from_vec(out)))
 }
 
 /// `(map f c1 c2 …)`: a single collection must be finite; several are
@@ -462,10 +487,9 @@ pub(super) fn pcalls(interp: &mut Interp, a: &[Value]) -> Result<Value> {
         args::callable("pcalls", f)?;
     }
     interp.alloc(cost::vector_bytes(a.len()))?;
-    let mut out = Vector::new();
-    for f in a {
+    let out = interp.run_group(a.len(), &mut |interp, i| {
         interp.tick(1)?;
-        out.push_back(interp.call(f, &[])?);
-    }
-    Ok(Value::vector(out))
+        interp.call(&a[i], &[])
+    })?;
+    Ok(Value::vector(Vector::from_vec(out)))
 }

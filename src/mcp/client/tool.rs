@@ -52,6 +52,7 @@ impl McpTool {
             name,
             signature: t.signature.clone(),
             doc: Some(t.doc.clone()),
+            acts: crate::session::Acts::write(),
         };
         McpTool::from_info(server, info, &t.name)
     }

@@ -175,7 +175,7 @@ impl ClientSession {
             text.push_str(&self.template.recording_header(&inner.session, path)?);
             text.push('\n');
         }
-        let calls: Vec<CallFile> = turn.tool_calls.iter().map(CallFile::of).collect();
+        let calls: Vec<CallFile> = CallFile::all_of(&turn.tool_calls);
         text.push_str(&SessionFile::journal_line(&turn.raw_response, &calls));
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(fail)
