@@ -390,7 +390,7 @@ fn one_run(
     });
     let seconds = start.elapsed().as_secs_f64();
     let error = match result {
-        Ok(RunEnd::Ended | RunEnd::Stopped) => None,
+        Ok(RunEnd::Ended | RunEnd::Stopped | RunEnd::Paused) => None,
         Err(AgentError::Llm { error, .. }) => Some(error),
         Err(AgentError::Session(e)) => return Err(EvalError::Session(e.to_string())),
     };

@@ -29,6 +29,9 @@ pub enum RunEnd {
     Ended,
     /// The observer or the stop flag stopped it; the session may go on.
     Stopped,
+    /// The last turn paused at calls awaiting approval (ACT-2): resume it
+    /// ([`Session::resume`]), then run again.
+    Paused,
 }
 
 /// Why a run could not go on.
@@ -99,6 +102,9 @@ pub fn run_with_stop(
         };
         if observer.turn_ended(session, turn).is_break() {
             return Ok(RunEnd::Stopped);
+        }
+        if session.can_resume() {
+            return Ok(RunEnd::Paused);
         }
     }
     Ok(RunEnd::Ended)

@@ -100,7 +100,34 @@ pub fn agent(args: AgentArgs) -> i32 {
         }
         ControlFlow::Continue(())
     };
-    let result = run_with_stop(&mut session, &mut llm, &mut observer, &stop);
+    let mut result = run_with_stop(&mut session, &mut llm, &mut observer, &stop);
+    // A paused turn: asked on a terminal, else the saved file is resumed
+    // later (`ptc resume`, exit 4).
+    while matches!(result, Ok(RunEnd::Paused)) {
+        let Some(decisions) = ask_approval(&session) else {
+            break;
+        };
+        match session.resume(decisions) {
+            Ok(turn) => {
+                let turn = turn.clone();
+                if observer(&session, &turn).is_break() {
+                    result = Ok(RunEnd::Stopped);
+                    break;
+                }
+            }
+            Err(e) => {
+                result = Err(AgentError::Session(e));
+                break;
+            }
+        }
+        result = if session.can_resume() {
+            Ok(RunEnd::Paused)
+        } else if session.status().is_running() {
+            run_with_stop(&mut session, &mut llm, &mut observer, &stop)
+        } else {
+            Ok(RunEnd::Ended)
+        };
+    }
     if let Some(e) = save_error {
         return input_error(e);
     }
@@ -128,6 +155,19 @@ pub fn agent(args: AgentArgs) -> i32 {
             outln!("interrupted: {}{saved}", status_line(&session));
             130
         }
+        Ok(RunEnd::Paused) => {
+            outln!("paused: awaiting approval{saved}");
+            for c in session.pending() {
+                eprintln!("  [{}] tool/{}", c.id, c.tool);
+            }
+            if let Some(out) = &args.out {
+                eprintln!(
+                    "ptc: continue with `ptc resume {} --approve ID|all` or `--deny ID|all`",
+                    out.display()
+                );
+            }
+            4
+        }
         Err(AgentError::Session(e)) => input_error(e),
         Err(e @ AgentError::Llm { .. }) => {
             outln!("stopped: {}{saved}", status_line(&session));
@@ -135,6 +175,39 @@ pub fn agent(args: AgentArgs) -> i32 {
             3
         }
     }
+}
+
+/// Asks on the terminal about each call the paused turn waits on; `None`
+/// when standard input is not a terminal.
+fn ask_approval(
+    session: &Session,
+) -> Option<std::collections::BTreeMap<String, crate::session::Decision>> {
+    use std::io::{BufRead, IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        return None;
+    }
+    let mut decisions = std::collections::BTreeMap::new();
+    for c in session.pending() {
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .map(|a| crate::format::to_clojure_capped(a, Some(10), Some(200), Some(400)).0)
+            .collect();
+        eprint!("approve (tool/{} {})? [y/N] ", c.tool, args.join(" "));
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line).ok()?;
+        let yes = matches!(line.trim(), "y" | "Y" | "yes");
+        decisions.insert(
+            c.id.clone(),
+            if yes {
+                crate::session::Decision::Approve
+            } else {
+                crate::session::Decision::Deny("denied by the user".into())
+            },
+        );
+    }
+    Some(decisions)
 }
 
 /// The limits written in the session file, if it can be read (LIMITS

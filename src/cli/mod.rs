@@ -34,6 +34,7 @@ mod mcp;
 mod prompt;
 mod repl;
 mod replay;
+mod resume;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,8 @@ enum Command {
     Repl(repl::ReplArgs),
     /// Run one program and print its result (prints stream as they happen).
     Run(run::RunArgs),
+    /// Continue a paused turn (approve or deny its calls) or one cut short, and save the file.
+    Resume(resume::ResumeArgs),
     /// Run conformance cases; prints failures and `N passed, N failed`.
     Check(check::CheckArgs),
     /// Run a session file's turns and print the messages for the next turn.
@@ -87,6 +90,7 @@ pub fn main() -> i32 {
         None => repl::repl(repl::ReplArgs::default()),
         Some(Command::Repl(args)) => repl::repl(args),
         Some(Command::Run(args)) => run::run(args),
+        Some(Command::Resume(args)) => resume::resume(args),
         Some(Command::Check(args)) => check::check(args),
         Some(Command::Replay(args)) => replay::replay(args),
         Some(Command::Prompt(args)) => prompt::prompt(args),

@@ -14,6 +14,7 @@ use clap::Args;
 use super::{input, input_error, LimitArgs};
 use crate::eval::{Interp, Limits, StaticHost};
 use crate::format::to_clojure;
+use crate::session::resume::save_file;
 use crate::value::json::from_json;
 
 #[derive(Args)]
@@ -35,6 +36,16 @@ pub struct RunArgs {
     /// of answering from the file's recording.
     #[arg(long, requires = "session")]
     live: bool,
+    /// With --session: save the session with the new turn to this file
+    /// (paused or not), its writes journaled beside it (F.journal) so that
+    /// `ptc resume F` continues a paused turn or one cut short.
+    #[arg(long, value_name = "F.json", requires = "session")]
+    out: Option<PathBuf>,
+    /// With --session: run with every write answered without running it
+    /// (the tool's "preview" value, else nil) and list the writes the
+    /// program would make; nothing is written or saved.
+    #[arg(long, requires = "session", conflicts_with = "out")]
+    preview: bool,
     /// Run as the reference: every optimisation off (no compiled code, no
     /// moves, no in-place writes); the same value as without it, or a bug.
     #[arg(long)]
@@ -73,7 +84,12 @@ pub fn run(args: RunArgs) -> i32 {
         ));
     }
     if let Some(path) = &args.session {
-        return run_in_session(path, &source, &args.limits, args.live);
+        let how = InSession {
+            live: args.live,
+            out: args.out.as_deref(),
+            preview: args.preview,
+        };
+        return run_in_session(path, &source, &args.limits, how);
     }
     let mut host = StaticHost::default();
     for spec in &args.data {
@@ -140,15 +156,33 @@ fn without_tools_hint(e: crate::Error) -> crate::Error {
     }
 }
 
+/// How `--session` runs the program.
+struct InSession<'a> {
+    live: bool,
+    out: Option<&'a std::path::Path>,
+    preview: bool,
+}
+
 /// Runs `source` as the next turn of the session in `path`.
-fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs, live: bool) -> i32 {
-    let tools = super::replay_tools(live);
+fn run_in_session(
+    path: &std::path::Path,
+    source: &str,
+    limits: &LimitArgs,
+    how: InSession<'_>,
+) -> i32 {
+    let tools = super::replay_tools(how.live);
     let (file, mut session) = match super::open_session(path, limits, tools) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
     if let Err(e) = file.run_turns(&mut session, tools) {
         return input_error(format!("{}: {e}", path.display()));
+    }
+    if session.can_resume() {
+        return input_error(format!(
+            "{}: its last turn is paused or unfinished; `ptc resume {0}` continues it",
+            path.display()
+        ));
     }
     if !session.status().is_running() {
         let n = session.turns().len();
@@ -161,12 +195,70 @@ fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs, live
         ));
     }
     // Fenced, so the whole file is the program whatever it starts with.
-    let turn = match session.run_turn(&format!("```clojure\n{source}\n```")) {
-        Ok(t) => t,
+    let raw = format!("```clojure\n{source}\n```");
+    if how.preview {
+        return match session.preview(source) {
+            Ok(p) => {
+                for w in &p.writes {
+                    eprintln!("would write: {}", call_text(&w.tool, &w.args, &w.at));
+                }
+                if p.writes.is_empty() {
+                    eprintln!("would write: nothing");
+                }
+                print_turn(&p.turn)
+            }
+            Err(e) => input_error(e),
+        };
+    }
+    if let Some(out) = how.out {
+        session.set_journal(Some(crate::session::Journal::path_for(out)));
+        // Before the turn starts: `ptc resume` finds it if ptc stops.
+        if let Err(e) = save_file(&session.to_file_running(&raw, out), out) {
+            return input_error(e);
+        }
+    }
+    let code = match session.run_turn(&raw) {
+        Ok(turn) => print_turn(turn),
         Err(e) => return input_error(e),
     };
+    match how.out {
+        Some(out) => saved(&session, out, code),
+        None => code,
+    }
+}
+
+/// Saves the session in `out` after a turn (then its journal is not
+/// needed); `code` unless saving failed.
+pub(super) fn saved(session: &crate::session::Session, out: &std::path::Path, code: i32) -> i32 {
+    match save_file(&session.to_file_at(out), out) {
+        Ok(()) => {
+            crate::session::Journal::remove(&crate::session::Journal::path_for(out));
+            if session.can_resume() {
+                eprintln!(
+                    "ptc: saved to {}; continue with `ptc resume {0} --approve ID|all` or \
+                     `--deny ID|all --reason TEXT`",
+                    out.display()
+                );
+            }
+            code
+        }
+        Err(e) => input_error(e),
+    }
+}
+
+/// Prints a turn's prints, then its value (exit 0), its error (exit 1),
+/// or the calls it paused at (exit 4).
+pub(super) fn print_turn(turn: &crate::session::Turn) -> i32 {
     for line in &turn.prints {
         outln!("{line}");
+    }
+    if turn.is_paused() {
+        let _ = std::io::stdout().flush();
+        eprintln!("paused: awaiting approval:");
+        for c in &turn.pending {
+            eprintln!("  {}", call_text(&c.tool, &c.args, &c.id));
+        }
+        return 4;
     }
     match &turn.result {
         Ok(v) => {
@@ -179,6 +271,16 @@ fn run_in_session(path: &std::path::Path, source: &str, limits: &LimitArgs, live
             1
         }
     }
+}
+
+/// `[ID] (tool/NAME args…)`.
+fn call_text(tool: &str, args: &[crate::Value], id: &str) -> String {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| crate::format::to_clojure_capped(a, Some(10), Some(200), Some(400)).0)
+        .collect();
+    let sep = if args.is_empty() { "" } else { " " };
+    format!("[{id}] (tool/{tool}{sep}{})", args.join(" "))
 }
 
 /// `returned [...]`, `failed "reason"`, `exhausted`.

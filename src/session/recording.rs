@@ -508,6 +508,7 @@ mod tests {
             args: vec![],
             returns: Some(serde_json::json!({"lisp": "{:a"})),
             error: None,
+            at: None,
         };
         let e = RecordedCall::read_turn(2, &[bad]).unwrap_err().to_string();
         assert!(e.contains("turn 2") && e.contains("call 1 (tool/t)"), "{e}");

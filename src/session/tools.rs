@@ -177,6 +177,15 @@ impl FnTool {
     }
 }
 
+impl FnTool {
+    /// The same tool acting as `acts` (ACT-1: a closure reads unless
+    /// declared otherwise).
+    pub fn acting(mut self, acts: Acts) -> FnTool {
+        self.info.acts = acts;
+        self
+    }
+}
+
 impl Tool for FnTool {
     fn info(&self) -> &ToolInfo {
         &self.info

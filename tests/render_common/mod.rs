@@ -63,6 +63,7 @@ impl Sim {
                 .collect(),
             returns: returns.into(),
             description: description.map(str::to_string),
+            ..ToolInfo::default()
         });
         self.reset_host();
         self
