@@ -123,7 +123,10 @@ pub mod value;
 
 pub use error::{Error, ErrorKind, Result, Span};
 pub use eval::reference;
-pub use eval::{CannedTool, Definition, Globals, Host, Interp, Limits, StaticHost, ToolCall};
+pub use eval::{
+    CallAnswer, CallRequest, CannedTool, Definition, Globals, Host, Interp, Limits, StaticHost,
+    ToolCall,
+};
 pub use format::{display, to_clojure};
 pub use reader::read_value;
 pub use run::Outcome;

@@ -473,3 +473,86 @@ fn command_and_canned_tools_default_to_write_and_read() {
     let info = ToolInfo::new("t", "-> :any", None).unwrap();
     assert_eq!(info.acts.effect, Effect::Read, "a closure reads by default");
 }
+
+/// A session whose tools answer from their arguments (one fails on
+/// negative numbers), with `max_parallel_tool_calls` = `parallel`.
+fn echo_session(parallel: usize) -> Session {
+    let limits = ptc_lisp::Limits {
+        max_parallel_tool_calls: parallel,
+        ..ptc_lisp::Limits::default()
+    };
+    Session::builder("act")
+        .limits(limits)
+        .tool(
+            FnTool::new("sq", "(x :int) -> :int", "", |args| {
+                let x = args[0].as_int().unwrap_or(0);
+                if x < 0 {
+                    Err(format!("negative: {x}"))
+                } else {
+                    Ok(Value::Int(x * x))
+                }
+            })
+            .unwrap(),
+        )
+        .tool(
+            FnTool::new("put", "(k :any, v :any) -> :any", "", |args| {
+                Ok(Value::vector_from(args.iter().cloned()))
+            })
+            .unwrap()
+            .acting(Acts::write()),
+        )
+        .build()
+        .unwrap()
+}
+
+/// What a turn did, for comparing two runs.
+fn observed(s: &mut Session, program: &str) -> String {
+    let t = s.run_program(program).unwrap();
+    let calls: Vec<String> = t
+        .tool_calls
+        .iter()
+        .map(|c| format!("{}@{} {:?} -> {:?}", c.name, c.at, c.args, c.result))
+        .collect();
+    let memory: Vec<String> = s
+        .memory()
+        .iter()
+        .map(|(k, d)| format!("{k}={:?}", d.value))
+        .collect();
+    format!(
+        "{:?}\nprints {:?}\ncalls {calls:?}\nmemory {memory:?}",
+        s.turns()
+            .last()
+            .unwrap()
+            .result
+            .as_ref()
+            .map(|v| v.to_string()),
+        s.turns().last().unwrap().prints,
+    )
+}
+
+/// `pmap`/`pcalls` with concurrent tool calls give what the one-at-a-time
+/// run gives — values, prints, errors, the recorded calls and their
+/// sites, memory — over shapes that stress the gathering rounds.
+#[test]
+fn concurrent_groups_agree_with_sequential_ones() {
+    let programs = [
+        "(pmap #(tool/sq %) (range 5))",
+        "(pmap (fn [x] (println \"item\" x) (+ (tool/sq x) (tool/sq (inc x)))) [1 2 3])",
+        "(pmap (fn [x] (let [a (tool/sq x)] (if (even? a) (tool/sq a) a))) (range 6))",
+        "(pmap (fn [x] (try (tool/sq x) (catch Exception e (ex-message e)))) [2 -1 3])",
+        "(pmap #(tool/sq %) [1 -2 3 -4])",
+        "(pmap (fn [xs] (pmap #(tool/sq %) xs)) [[1 2] [3] []])",
+        "(pcalls #(tool/sq 2) #(tool/put :a 1) #(do (print \"x\") (tool/sq 3)))",
+        "(with-out-str (pmap #(do (print %) (tool/sq %)) [1 2 3]))",
+        "(def r (pmap #(tool/put % (tool/sq %)) [3 1 2])) (count r)",
+        "(pmap (fn [x y] (tool/put x y)) [1 2 3] [:a :b])",
+        "(pmap (fn [x] (when (= x 2) (fail \"two\")) (tool/sq x)) [1 2 3])",
+        "(tool/sq 1) (pmap #(tool/sq %) [4 5]) (tool/sq 2)",
+        "(reduce + (pmap (fn [x] (reduce + (map #(tool/sq %) (range x)))) [1 2 3 4]))",
+    ];
+    for p in programs {
+        let one = observed(&mut echo_session(1), p);
+        let many = observed(&mut echo_session(8), p);
+        assert_eq!(many, one, "{p}");
+    }
+}
