@@ -420,3 +420,50 @@ fn the_http_client_in_rust_without_a_key_for_a_local_server() {
         .unwrap_err();
     assert_eq!((e.kind, e.attempts), (LlmErrorKind::Connection, 2), "{e}");
 }
+
+/// A write awaiting approval (`"approval": "writes"`, issue 61): without a
+/// terminal `ptc agent` saves the run and exits 4; `ptc resume` approves
+/// it, and `ptc agent --continue` goes on from there.
+#[test]
+fn a_paused_turn_stops_the_agent_with_code_4_and_resumes() {
+    let dir = workdir("paused");
+    let mut session: Json = serde_json::from_str(SESSION).unwrap();
+    session["approval"] = "writes".into();
+    session["tools"]["notify"]["effect"] = "write".into();
+    std::fs::write(dir.join("s.json"), session.to_string()).unwrap();
+    let mock = MockLlm::start(vec![Reply::text(
+        "```clojure\n(def total (reduce + data/nums))\n(tool/notify (str \"total \" total))\ntotal\n```",
+    )]);
+    let out = run_agent(&dir, &mock.openai_base(), &[]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("paused: awaiting approval"));
+    assert!(
+        text(&out.stderr).contains("[0] tool/notify"),
+        "{}",
+        text(&out.stderr)
+    );
+    let run = dir.join("run.json");
+    let saved: Json = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert_eq!(saved["resume"]["pending"][0]["tool"], "notify");
+    assert_eq!(
+        saved["turns"].as_array().map(Vec::len),
+        None,
+        "no turn ended"
+    );
+    let out = ptc(&["resume", run.to_str().unwrap(), "--approve", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "10\n");
+    let saved: Json = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert!(saved.get("resume").is_none());
+    assert_eq!(saved["tool_calls"][0][0]["args"][0], "total 10");
+    // The model's next turn sees the resumed one.
+    std::fs::copy(&run, dir.join("s.json")).unwrap();
+    let next = MockLlm::start(vec![Reply::text("```clojure\n(return total)\n```")]);
+    let out = run_agent(&dir, &next.openai_base(), &["--continue"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("returned 10"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The command tools of refunds.json: a read (`order`) and a write
-(`refund`) that keeps its refunds in refunds.log beside this script and
+"""The command tools of refunds.json: a read (`find-order`) and a write
+(`refund-order`) that keeps its refunds in refunds.log beside this script and
 honours the idempotency key ptc sends with every write: the same key
 twice refunds once (so the session may declare it "idempotent")."""
 import json
@@ -20,7 +20,7 @@ LOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refunds.log")
 def main():
     request = json.load(sys.stdin)
     tool, args = request["tool"], request.get("args", [])
-    if tool == "order":
+    if tool == "find-order":
         time.sleep(0.2)  # a slow service: pmap asks for several at once
         order = ORDERS.get(args[0])
         if order is None:
@@ -28,7 +28,7 @@ def main():
             return 1
         json.dump(order, sys.stdout)
         return 0
-    if tool == "refund":
+    if tool == "refund-order":
         key = request.get("idempotency_key")
         done = {}
         if os.path.exists(LOG):

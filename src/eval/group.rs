@@ -200,7 +200,11 @@ impl Interp {
         let mut ran: Vec<(usize, ToolCall)> = Vec::new();
         loop {
             let mut wanted: Vec<(usize, ToolCall)> = Vec::new();
-            for i in 0..limit {
+            for i in 0..n {
+                // Items after a failed one would not run one after the other.
+                if i >= limit {
+                    break;
+                }
                 if finished[i] {
                     continue;
                 }
@@ -213,10 +217,13 @@ impl Interp {
                 self.sites.enter_item(group, i);
                 let r = item(self, i);
                 self.sites.leave_item();
-                let attempt = self.attempt.take().expect("the attempt is set above");
-                answers[i] = attempt.answers;
+                let (gathered, wanted_call) = match self.attempt.take() {
+                    Some(a) => (a.answers, a.wanted),
+                    None => (Vec::new(), None),
+                };
+                answers[i] = gathered;
                 self.rewind(mark);
-                match (r, attempt.wanted) {
+                match (r, wanted_call) {
                     (Err(e), Some(call)) if e.kind() == ErrorKind::Paused => wanted.push((i, call)),
                     // Limits end the turn whichever item reached them.
                     (Err(e), _)

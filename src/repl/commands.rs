@@ -48,12 +48,24 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "write the session and its turns as a session file (JSON); a bare :save never overwrites the file opened (writes NAME-1.json)",
     ),
     (":load", "FILE", "open a session file and replay its turns"),
+    (
+        ":approve",
+        "ID|all",
+        "run the paused turn's call(s) awaiting approval (once)",
+    ),
+    (
+        ":deny",
+        "ID|all [REASON]",
+        "fail the paused turn's call(s) with a tool-error carrying REASON",
+    ),
     (":quit", "", "leave (also :repl/quit, :exit or Ctrl-D)"),
 ];
 
 /// Every name that runs a command (for completion).
 pub const COMMAND_NAMES: &[&str] = &[
+    ":approve",
     ":data",
+    ":deny",
     ":exit",
     ":full",
     ":help",
@@ -115,6 +127,8 @@ pub fn run(repl: &mut Repl, line: &str) -> Output {
         ":reset" => reset(repl),
         ":save" => save(repl, arg),
         ":load" => load(repl, arg),
+        ":approve" => super::approve::approve(repl, arg),
+        ":deny" => super::approve::deny(repl, arg),
         _ => Output::note(format!(
             "unknown command {name}; :help lists the commands (to evaluate a keyword, write (identity {name}))"
         )),

@@ -36,6 +36,7 @@
 //! but the REPL never runs out of turns unless [`ReplConfig::max_turns`]
 //! asks for it ([`Session::set_stop_at_max_turns`]).
 
+pub mod approve;
 pub mod commands;
 pub mod doc;
 pub mod helper;
@@ -268,7 +269,27 @@ impl Repl {
             Ok(t) => t.clone(),
             Err(e) => return Output::note(e.to_string()),
         };
-        if self.interrupt.swap(false, Ordering::SeqCst) && !turn.success {
+        self.show_turn(turn, started)
+    }
+
+    /// Continues the paused turn with `decisions` (`:approve`, `:deny`).
+    pub(crate) fn resume(
+        &mut self,
+        decisions: std::collections::BTreeMap<String, crate::session::Decision>,
+    ) -> Output {
+        let started = Instant::now();
+        self.interrupt.store(false, Ordering::SeqCst);
+        let turn = match self.session.resume(decisions) {
+            Ok(t) => t.clone(),
+            Err(e) => return Output::note(e.to_string()),
+        };
+        self.show_turn(turn, started)
+    }
+
+    /// What an entry's turn shows: its notes, prints, tool calls, then its
+    /// value or error, and what the session's status became.
+    fn show_turn(&mut self, turn: crate::session::Turn, started: Instant) -> Output {
+        if self.interrupt.swap(false, Ordering::SeqCst) && !turn.success && !turn.is_paused() {
             // Ctrl-C: the entry is taken back, as if never run.
             self.session.truncate_turns(turn.number - 1);
             let mut out = Output::default();
@@ -310,7 +331,14 @@ impl Repl {
                 },
             });
         }
+        let paused = turn.is_paused();
         self.show_result(&mut out, turn.result);
+        if paused {
+            out.push_note(
+                ":approve ID|all runs the calls (once), :deny ID|all [reason] fails them; \
+                 nothing else runs until then",
+            );
+        }
         let status = self.session.status();
         match status {
             crate::session::Status::Returned(v) => out.push_note(format!(

@@ -48,12 +48,12 @@ pub(crate) fn run_jobs(
         }
         let here = inline();
         // No worker could start: this thread runs the jobs.
-        while started == 0 {
-            let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
-            let Some((i, job)) = next else { break };
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-                .unwrap_or_else(|_| Err("the tool panicked".into()));
-            done.lock().unwrap_or_else(|p| p.into_inner()).push((i, r));
+        if started == 0 {
+            while let Some((i, job)) = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front() {
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+                    .unwrap_or_else(|_| Err("the tool panicked".into()));
+                done.lock().unwrap_or_else(|p| p.into_inner()).push((i, r));
+            }
         }
         here
     });

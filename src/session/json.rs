@@ -116,6 +116,10 @@ pub struct TurnJson {
     /// `protocol`); omitted when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue: Option<String>,
+    /// The calls a paused turn waits on (ACT-2): `{"id", "tool", "args",
+    /// "key"}`; omitted unless the turn paused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<super::resume::PendingFile>,
 }
 
 /// A failed turn's error: what the LLM is shown, with its position.
@@ -247,6 +251,11 @@ impl TurnJson {
             defined: t.defined.clone(),
             notes: t.notes.clone(),
             issue: t.issue.map(|i| i.name().to_string()),
+            pending: t
+                .pending
+                .iter()
+                .map(super::resume::PendingFile::of)
+                .collect(),
         }
     }
 }

@@ -78,7 +78,7 @@ pub struct ResumeFile {
 }
 
 /// A pending call as a session file writes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PendingFile {
     /// The call's id (its site).
@@ -90,6 +90,18 @@ pub struct PendingFile {
     /// The idempotency key of a write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+}
+
+impl PendingFile {
+    /// The file form of a pending call.
+    pub fn of(c: &PendingCall) -> PendingFile {
+        PendingFile {
+            id: c.id.clone(),
+            tool: c.tool.clone(),
+            args: c.args.iter().map(encode).collect(),
+            key: c.key.clone(),
+        }
+    }
 }
 
 /// What a preview found: the program's outcome and the writes it would
@@ -158,16 +170,13 @@ impl Session {
             a.resuming = true;
         }
         self.replay.start_by_site(recorded);
-        let program = match super::reply::program_of(
+        let program = super::reply::program_of(
             &super::llm::Reply {
                 text: p.text.clone(),
                 calls: p.calls.clone(),
             },
             p.llm.as_ref(),
-        ) {
-            Ok(program) => Ok(program),
-            Err(e) => Err(e),
-        };
+        );
         let ran = self
             .run_extracted(p.text.clone(), p.calls.clone(), program, p.llm.clone())
             .map(|_| ());
@@ -276,16 +285,7 @@ impl Session {
             calls: p.calls.clone(),
             llm: p.llm.clone(),
             tool_calls: p.recorded.clone(),
-            pending: p
-                .pending
-                .iter()
-                .map(|c| PendingFile {
-                    id: c.id.clone(),
-                    tool: c.tool.clone(),
-                    args: c.args.iter().map(encode).collect(),
-                    key: c.key.clone(),
-                })
-                .collect(),
+            pending: p.pending.iter().map(PendingFile::of).collect(),
             decisions: p.decisions.clone(),
         })
     }

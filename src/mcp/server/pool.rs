@@ -143,6 +143,12 @@ impl Pool {
     fn started(&self) -> usize {
         lock(&self.shared.state).started
     }
+
+    /// How many jobs wait for a worker.
+    #[cfg(test)]
+    fn waiting(&self) -> usize {
+        lock(&self.shared.state).jobs.len()
+    }
 }
 
 fn work(shared: &Shared) {
@@ -294,12 +300,17 @@ mod tests {
             }
             let mut tasks = Vec::new();
             for (name, load) in [("heavy", heavy.clone()), ("light", light.clone())] {
-                let (pool, order) = (pool.clone(), order.clone());
+                let (job_pool, order) = (pool.clone(), order.clone());
                 tasks.push(tokio::spawn(async move {
-                    pool.run(&load, move || order.lock().unwrap().push(name))
+                    job_pool
+                        .run(&load, move || order.lock().unwrap().push(name))
                         .await
                 }));
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                // Queued before the next (whatever the machine's speed).
+                let queued = tasks.len();
+                while pool.waiting() < queued {
+                    tokio::task::yield_now().await;
+                }
             }
             go.send(()).unwrap();
             blocker.await.unwrap().unwrap();
