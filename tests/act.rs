@@ -556,3 +556,28 @@ fn concurrent_groups_agree_with_sequential_ones() {
         assert_eq!(many, one, "{p}");
     }
 }
+
+/// The tool-call limit holds for the turn as a whole: gathering a `pmap`'s
+/// calls runs no more of them than the limit allows.
+#[test]
+fn gathered_calls_count_against_the_tool_call_limit() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let limits = ptc_lisp::Limits {
+        max_tool_calls: Some(3),
+        ..ptc_lisp::Limits::default()
+    };
+    let mut s = Session::builder("act")
+        .limits(limits)
+        .tool(counting("sq", Acts::default(), &calls))
+        .build()
+        .unwrap();
+    let t = s
+        .run_program("(tool/sq 1) (pmap #(tool/sq %) (range 8))")
+        .unwrap();
+    assert_eq!(t.error().unwrap().kind(), ErrorKind::LimitExceeded);
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        3,
+        "no call past the limit ran"
+    );
+}

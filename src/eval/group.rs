@@ -29,6 +29,9 @@
 //!    errors, steps and the recorded calls are those of the sequential
 //!    run; only the time differs.
 //!
+//! The rounds never make more calls than the turn's `max_tool_calls`
+//! leaves, counting those gathered (items in order first).
+//!
 //! A call the host pauses (approval) or stops (`indeterminate`) in a
 //! round ends the turn: the calls that ran are recorded in site order,
 //! the paused ones are the turn's pending calls. Items are assumed
@@ -240,6 +243,13 @@ impl Interp {
                 }
             }
             wanted.retain(|(i, _)| *i < limit);
+            // The turn's tool-call limit counts the calls gathered too: no
+            // more run than one after the other could (the run then stops
+            // at the limit where the sequential run would).
+            if let Some(max) = self.budget.limits.max_tool_calls {
+                let made = self.budget.tool_calls + answers.iter().map(Vec::len).sum::<usize>();
+                wanted.truncate(max.saturating_sub(made));
+            }
             if wanted.is_empty() {
                 return Ok(answers);
             }
