@@ -834,3 +834,35 @@ fn http_disconnect_interrupts_the_running_turn() {
         server.stderr.lock().unwrap()
     );
 }
+
+/// A session whose tool `append` writes a line to `appended.log` beside
+/// it, and needs approval for every call (ACT-2).
+fn approval_session(name: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::dir(&format!("ptc-mcp-{name}"));
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    std::fs::write(
+        dir.join("tools/append.sh"),
+        "#!/bin/sh\nread req\necho \"$req\" >> appended.log\necho '\"appended\"'\n",
+    )
+    .unwrap();
+    let file = dir.join("session.json");
+    let session = serde_json::json!({
+        "mission": "Append lines.",
+        "tools": {"append": {"signature": "(line :string) -> :string", "description": "Appends a line",
+                             "command": ["sh", "tools/append.sh"], "approval": true}}
+    });
+    std::fs::write(&file, session.to_string()).unwrap();
+    (dir, file)
+}
+
+#[test]
+fn a_paused_call_is_approved_or_declined_by_the_user_through_elicitation() {
+    let (_dir, file) = approval_session("elicit");
+    scenario("approval_by_elicitation", &file, None);
+}
+
+#[test]
+fn a_paused_call_is_denied_when_the_client_cannot_elicit() {
+    let (_dir, file) = approval_session("no-elicit");
+    scenario("approval_denied_without_elicitation", &file, None);
+}

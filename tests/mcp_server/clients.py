@@ -429,5 +429,49 @@ async def http_drop_connection():
         assert sse_result(r.text)["result"]["structuredContent"]["error"]["kind"] == "undefined-error", r.text
 
 
+
+def appended():
+    import os
+    log = os.path.join(os.path.dirname(SESSION), "appended.log")
+    return open(log).read().splitlines() if os.path.exists(log) else []
+
+
+async def approval_by_elicitation():
+    from mcp import types
+
+    answers, asked = ["accept", "decline"], []
+
+    async def elicit(context, params):
+        asked.append(params.message)
+        return types.ElicitResult(action=answers.pop(0), content={} if answers == ["decline"] else None)
+
+    async with Client(StdioServerParameters(command=PTC, args=["mcp", SESSION]), elicitation_callback=elicit) as c:
+        # The user approves: the write runs once, the model sees its result.
+        text, s, err = await run(c, '(tool/append "first")')
+        assert not err and s["value"] == "appended", (text, s)
+        assert len(asked) == 1 and 'tool/append("first")' in asked[0] and "writes" in asked[0], asked
+        assert len(appended()) == 1 and "first" in appended()[0], appended()
+        # The user declines: the call fails with the reason, nothing written.
+        text, s, err = await run(c, '(tool/append "second")')
+        assert err and s["error"]["kind"] == "tool-error", (text, s)
+        assert "declined by the user" in text, text
+        assert len(asked) == 2 and len(appended()) == 1, (asked, appended())
+        # A denied call can be caught by the program.
+        answers.append("cancel")
+        text, s, err = await run(c, '(try (tool/append "third") (catch Exception e "not written"))')
+        assert not err and s["value"] == "not written", (text, s)
+        assert len(appended()) == 1, appended()
+
+
+async def approval_denied_without_elicitation():
+    async with stdio() as c:
+        text, s, err = await run(c, '(tool/append "first")')
+        assert err and s["error"]["kind"] == "tool-error", (text, s)
+        assert "cannot ask the user for approval (no elicitation support)" in text, text
+        assert appended() == [], appended()
+        # The session goes on: reads run, the next call is answered.
+        text, s, err = await run(c, "(+ 1 2)")
+        assert not err and s["value"] == 3, (text, s)
+
 asyncio.run(globals()[SCENARIO]())
 print("ok", SCENARIO)

@@ -3,6 +3,7 @@
 //! `max_queued` waiting behind the running one) and its recording
 //! (`--out`, appended to after every call).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -10,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::pool::Load;
 use super::{Slot, Template};
-use crate::session::{self, CallFile, Feedback, Session, SessionFile};
+use crate::session::{self, CallFile, Decision, Feedback, PendingCall, Session, SessionFile};
 
 /// What one `run_ptc_lisp` call gives back.
 pub struct Ran {
@@ -22,6 +23,14 @@ pub struct Ran {
     pub position: Option<(usize, usize)>,
     /// The first call answered in this MCP session.
     pub first: bool,
+}
+
+/// How a turn ended: answered, or paused at calls awaiting approval.
+pub enum Outcome {
+    /// The turn ended (well or not).
+    Done(Ran),
+    /// The turn paused at these calls (ACT-2).
+    Paused(Vec<PendingCall>),
 }
 
 /// A client's session.
@@ -46,6 +55,9 @@ struct Inner {
     /// How many times `ptc_reset` ran.
     resets: usize,
 }
+
+/// Why the calls of a turn left paused are denied.
+const UNANSWERED: &str = "the request that paused the turn ended before the user answered";
 
 /// Numbers the recordings of one server process.
 static NEXT: AtomicUsize = AtomicUsize::new(1);
@@ -81,10 +93,24 @@ impl ClientSession {
     }
 
     /// Runs `program` as the next turn; `interrupt`, once set, stops it.
-    /// Blocking: call it off the async runtime.
-    pub fn run(&self, program: &str, interrupt: Arc<AtomicBool>) -> Result<Ran, String> {
+    /// Blocking: call it off the async runtime. A turn that pauses for
+    /// approval (ACT-2) is [`Outcome::Paused`]: answer it with
+    /// [`ClientSession::resume`].
+    pub fn run(&self, program: &str, interrupt: Arc<AtomicBool>) -> Result<Outcome, String> {
         let mut inner = self.lock();
         let session = &mut inner.session;
+        // A turn left paused (its request cancelled while the user was
+        // asked) ends first, its pending calls denied.
+        if session.can_resume() {
+            let denied = session
+                .pending()
+                .iter()
+                .map(|c| (c.id.clone(), Decision::Deny(UNANSWERED.to_string())))
+                .collect();
+            if let Err(e) = session.resume(denied) {
+                eprintln!("ptc mcp: {e}");
+            }
+        }
         session.set_interrupt(Some(interrupt));
         // A program sent in a code fence (as models like to) is taken out
         // of it; anything else runs as written.
@@ -101,7 +127,41 @@ impl ClientSession {
             )
         });
         session.set_interrupt(None);
-        let (defined, position) = ran.map_err(|e| e.to_string())?;
+        self.finish(inner, ran.map_err(|e| e.to_string()))
+    }
+
+    /// Continues the paused turn with `decisions` (by pending call id).
+    /// Blocking, like [`ClientSession::run`].
+    pub fn resume(
+        &self,
+        decisions: BTreeMap<String, Decision>,
+        interrupt: Arc<AtomicBool>,
+    ) -> Result<Outcome, String> {
+        let mut inner = self.lock();
+        let session = &mut inner.session;
+        session.set_interrupt(Some(interrupt));
+        let ran = session.resume(decisions).map(|turn| {
+            (
+                turn.defined.clone(),
+                turn.error().and_then(|e| e.line_col()),
+            )
+        });
+        session.set_interrupt(None);
+        self.finish(inner, ran.map_err(|e| e.to_string()))
+    }
+
+    /// What a turn that ran gives back: its pending calls when it paused
+    /// (not recorded: its resumed turn is), else its feedback, recorded.
+    fn finish(
+        &self,
+        mut inner: MutexGuard<'_, Inner>,
+        ran: Result<(Vec<String>, Option<(usize, usize)>), String>,
+    ) -> Result<Outcome, String> {
+        let (defined, position) = ran?;
+        let session = &inner.session;
+        if session.turns().last().is_some_and(|t| t.is_paused()) {
+            return Ok(Outcome::Paused(session.pending().to_vec()));
+        }
         let feedback =
             session::turn_feedback(session).ok_or_else(|| "the turn left no record".to_string())?;
         // A call refused for the session's memory changed nothing, and a
@@ -115,12 +175,12 @@ impl ClientSession {
         // Nothing needs the earlier turns: the recording has them. The last
         // stays (what the next one may go back to).
         inner.session.forget_turns(1);
-        Ok(Ran {
+        Ok(Outcome::Done(Ran {
             feedback,
             defined,
             position,
             first: !self.answered.swap(true, Ordering::SeqCst),
-        })
+        }))
     }
 
     /// The `tool/`, `data/` and `user/` listing.

@@ -11,6 +11,7 @@
 //! error, memory unchanged.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -21,13 +22,16 @@ use rmcp::model::{
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
 };
+use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
-use super::client::ClientSession;
+use super::client::{ClientSession, Outcome};
 use super::describe::{PROMPT_DESCRIPTION, PROMPT_NAME, SYSTEM_MIME, SYSTEM_URI};
 use super::{answer, Slot, Template, BUSY};
 use crate::render::system_prompt;
+use crate::session::{Decision, PendingCall};
+use crate::value::to_json;
 
 /// The server of one MCP session (one stdio connection, one HTTP
 /// `Mcp-Session-Id`).
@@ -140,6 +144,11 @@ impl PtcServer {
         ran.map_err(|e| McpError::internal_error(format!("{what}: {e}"), None))
     }
 
+    /// Runs a `run_ptc_lisp` call. A turn that pauses for approval
+    /// (ACT-2) is answered by the user through elicitation when the client
+    /// supports it, else every pending call is denied ([`NO_ELICITATION`]);
+    /// either way the session resumes and the model sees the resumed
+    /// turn (which may pause again, at a later call).
     async fn run(
         &self,
         program: String,
@@ -147,18 +156,91 @@ impl PtcServer {
     ) -> Result<CallToolResult, McpError> {
         let flag = Arc::new(AtomicBool::new(false));
         let turn_flag = flag.clone();
-        let ran = self
+        let mut outcome = self
             .exclusive("run_ptc_lisp", &context, Some(flag), move |c| {
                 c.run(&program, turn_flag)
             })
             .await?
             .map_err(|e| McpError::internal_error(e, None))?;
+        let ran = loop {
+            let pending = match outcome {
+                Outcome::Done(ran) => break ran,
+                Outcome::Paused(pending) => pending,
+            };
+            let decisions = approvals(&pending, &context).await;
+            let flag = Arc::new(AtomicBool::new(false));
+            let turn_flag = flag.clone();
+            outcome = self
+                .exclusive("run_ptc_lisp", &context, Some(flag), move |c| {
+                    c.resume(decisions, turn_flag)
+                })
+                .await?
+                .map_err(|e| McpError::internal_error(e, None))?;
+        };
         Ok(answer::call_result(
             &ran,
             self.template.options().max_output_tokens,
             ran.first,
         ))
     }
+}
+
+/// Why a pending call is denied when the client cannot ask its user.
+pub const NO_ELICITATION: &str = "the MCP client cannot ask the user for approval (no elicitation \
+     support); the call was not run";
+
+/// Why a pending call is denied when the user said no.
+pub const DECLINED: &str = "declined by the user";
+
+/// The decisions on a paused turn's `pending` calls: the user's, one
+/// elicitation each (accept approves; decline, cancel or a failed request
+/// deny), or all denied when the client declared no elicitation support.
+async fn approvals(
+    pending: &[PendingCall],
+    context: &RequestContext<RoleServer>,
+) -> BTreeMap<String, Decision> {
+    let can_ask = !context.peer.supported_elicitation_modes().is_empty();
+    let mut decisions = BTreeMap::new();
+    for call in pending {
+        let decision = if !can_ask {
+            Decision::Deny(NO_ELICITATION.to_string())
+        } else {
+            let request = ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: approval_question(call),
+                requested_schema: ElicitationSchema::new(BTreeMap::new()),
+            };
+            let asked = tokio::select! {
+                r = context.peer.create_elicitation(request) => r.map_err(|e| e.to_string()),
+                _ = context.ct.cancelled() => Err("the request was cancelled".to_string()),
+            };
+            match asked {
+                Ok(answer) if answer.action == ElicitationAction::Accept => Decision::Approve,
+                Ok(_) => Decision::Deny(DECLINED.to_string()),
+                Err(e) => Decision::Deny(format!(
+                    "the MCP client could not ask the user for approval ({e}); the call was not run"
+                )),
+            }
+        };
+        decisions.insert(call.id.clone(), decision);
+    }
+    decisions
+}
+
+/// What the user is asked about a pending call: the tool and its
+/// arguments (as JSON), and whether it writes.
+fn approval_question(call: &PendingCall) -> String {
+    let args: Vec<String> = call.args.iter().map(|a| to_json(a).to_string()).collect();
+    format!(
+        "The program wants to call tool/{}({}){}. Approve this call?",
+        call.tool,
+        args.join(", "),
+        if call.key.is_some() {
+            ", which writes"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The refusal of a session past `--max-sessions`.

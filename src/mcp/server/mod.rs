@@ -79,6 +79,15 @@
 //! * **Annotations**: `run_ptc_lisp` is not read-only, destructive (and
 //!   open-world) only when the session has tools run by a command or an
 //!   MCP server; `ptc_state` is read-only; `ptc_reset` destructive.
+//! * **Approval** (ACT-2): a `run_ptc_lisp` turn that pauses at calls
+//!   awaiting approval is answered by the user, not the model: with the
+//!   client's elicitation capability, one `elicitation/create` per pending
+//!   call (tool and arguments; accept approves, decline or cancel denies
+//!   with "declined by the user"); without it every pending call is denied
+//!   ("the MCP client cannot ask the user for approval (no elicitation
+//!   support); the call was not run"). The session resumes and the answer
+//!   is the resumed turn's; a paused turn is never recorded, its resumed
+//!   one is.
 //! * **First answer**: the first `run_ptc_lisp` answer of an MCP session
 //!   ends with a note (`structuredContent.note`) that definitions persist
 //!   only within one MCP session (clients such as LangChain's default
