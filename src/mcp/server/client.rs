@@ -33,6 +33,9 @@ pub enum Outcome {
     Paused(Vec<PendingCall>),
 }
 
+/// What a turn that ran left: the names it defined, its error's position.
+type Ended = (Vec<String>, Option<(usize, usize)>);
+
 /// A client's session.
 pub struct ClientSession {
     template: Arc<Template>,
@@ -155,7 +158,7 @@ impl ClientSession {
     fn finish(
         &self,
         mut inner: MutexGuard<'_, Inner>,
-        ran: Result<(Vec<String>, Option<(usize, usize)>), String>,
+        ran: Result<Ended, String>,
     ) -> Result<Outcome, String> {
         let (defined, position) = ran?;
         let session = &inner.session;
