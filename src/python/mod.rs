@@ -115,6 +115,7 @@ fn ptc_lisp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<session::PySession>()?;
     m.add_class::<turn::PyTurn>()?;
     m.add_class::<turn::RunResult>()?;
+    m.add_class::<turn::PyPreview>()?;
     m.add_class::<tools::ToolSpec>()?;
     m.add_class::<convert::Keyword>()?;
     errors::register(m)?;

@@ -10,6 +10,7 @@
 //! ([`Session::truncate_turns`]: memory, status and prompts as before it)
 //! and propagates.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
@@ -21,14 +22,47 @@ use super::config::{data_from, limits_from, render_from};
 use super::convert::ToPython;
 use super::errors::{session_error, session_error_msg};
 use super::tools::{tools_from, Interrupt};
-use super::turn::{memory_of, PyTurn};
+use super::turn::{memory_of, PyPreview, PyTurn};
 use super::{ctrl_c, native};
 use crate::agent::wire;
 use crate::session::messages::{render_messages, turns_text};
 use crate::session::{
-    LlmInfo, Message, Protocol, ReplayTools, Reply, ReplyCall, Role, Session, SessionFile, Status,
-    Tool, View, DEFAULT_MAX_TURNS,
+    Decision, LlmInfo, Message, Protocol, ReplayTools, Reply, ReplyCall, Role, Session,
+    SessionError, SessionFile, Status, Tool, Turn, View, DEFAULT_MAX_TURNS,
 };
+
+/// The ids of `approve=`/`deny=`: `"all"` (every pending call), a list
+/// of ids, or none.
+fn ids_of(ids: Option<&Bound<'_, PyAny>>, pending: &[String], what: &str) -> PyResult<Vec<String>> {
+    let Some(ids) = ids.filter(|i| !i.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = ids.extract::<String>() {
+        if s == "all" {
+            return Ok(pending.to_vec());
+        }
+        return Err(PyValueError::new_err(format!(
+            "resume({what}={s:?}): give \"all\" or a list of pending call ids"
+        )));
+    }
+    let mut out = Vec::new();
+    for id in ids.try_iter()? {
+        let id: String = id?.extract()?;
+        known(&id, pending, what)?;
+        out.push(id);
+    }
+    Ok(out)
+}
+
+/// An error unless `id` is a pending call's.
+fn known(id: &str, pending: &[String], what: &str) -> PyResult<()> {
+    if pending.iter().any(|p| p == id) {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "resume({what}=...): {id:?} is not a pending call; the pending ones are {pending:?}"
+    )))
+}
 
 // `max_turns=5` in `Session(...)`'s signature (written out so that Python
 // shows it) is the library's default.
@@ -46,6 +80,54 @@ pub struct PySession {
 }
 
 impl PySession {
+    /// Runs a turn with `f` (the GIL released, Ctrl-C and a tool's
+    /// `KeyboardInterrupt` dropping it): the turn and its `ptc mcp` answer
+    /// text.
+    fn running(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Session) -> Result<Turn, SessionError> + Send,
+    ) -> PyResult<(Turn, Option<String>)> {
+        let interrupt = &self.interrupt;
+        let watch = ctrl_c::Watch::new();
+        let (flag, starter) = (watch.flag(), watch.starter());
+        let ran = py.allow_threads(|| -> PyResult<_> {
+            let mut s = self.lock()?;
+            let before = s.turns().len();
+            s.set_interrupt(Some(flag));
+            s.set_long_turn(Some(starter));
+            let turn = f(&mut s);
+            s.set_interrupt(None);
+            s.set_long_turn(None);
+            if interrupt.is_set() {
+                s.truncate_turns(before);
+            }
+            // The answer text `ptc mcp` gives for this turn.
+            let feedback = turn
+                .is_ok()
+                .then(|| crate::session::turn_feedback(&s).map(|f| f.text))
+                .flatten();
+            Ok((before, turn, feedback))
+        })?;
+        drop(watch);
+        let (before, turn, feedback) = ran;
+        if let Some(e) = self.interrupt.take() {
+            return Err(e);
+        }
+        if let Err(e) = py.check_signals() {
+            self.lock()?.truncate_turns(before);
+            return Err(e);
+        }
+        let turn = turn.map_err(|e| match e {
+            crate::session::SessionError::Ended(_) => session_error_msg(format!(
+                "{e}. A session that goes on after (return v), as a framework's code tool \
+                 needs, is made with Session(..., open_ended=True)"
+            )),
+            e => session_error(&e),
+        })?;
+        Ok((turn, feedback))
+    }
+
     fn lock(&self) -> PyResult<MutexGuard<'_, Session>> {
         match self.inner.try_lock() {
             Ok(g) => Ok(g),
@@ -144,7 +226,7 @@ fn mcp_servers(
 #[pymethods]
 impl PySession {
     #[new]
-    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false, mcp=None, open_ended=false))]
+    #[pyo3(signature = (mission, *, data=None, tools=None, max_turns=5, limits=None, compression=false, render=None, keep_keywords=false, mcp=None, open_ended=false, approval=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -158,6 +240,7 @@ impl PySession {
         keep_keywords: bool,
         mcp: Option<&Bound<'_, PyAny>>,
         open_ended: bool,
+        approval: Option<&str>,
     ) -> PyResult<PySession> {
         let limits = limits_from(py, limits)?;
         let tp = ToPython::new(keep_keywords, &limits);
@@ -183,6 +266,17 @@ impl PySession {
         // goes on, `(fail why)` is a failed turn, no `max_turns`.
         if open_ended {
             b = b.open_ended();
+        }
+        // Every write waits for approval (ACT-2).
+        match approval {
+            None => {}
+            Some("writes") => b = b.approval_for_writes(true),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "Session(approval={other:?}): the only value is \"writes\" (every write waits for approval; \
+                     a single tool asks with @tool(approval=True))"
+                )))
+            }
         }
         let session = py
             .allow_threads(|| b.build())
@@ -269,44 +363,85 @@ impl PySession {
             finish_reason: Some(f),
             ..LlmInfo::default()
         });
+        let (turn, feedback) = self.running(py, move |s| s.run_reply_owned(reply, llm).cloned())?;
+        Ok(PyTurn::new(turn, self.tp).with_feedback(feedback))
+    }
+
+    /// Continues the paused turn (ACT-2): `approve` and `deny` name its
+    /// pending calls by id (`turn.pending[i]["id"]`) or say `"all"`; `deny`
+    /// may map ids to reasons, else `reason` is the denied calls' reason.
+    /// The turn runs again from its start, the calls made before the pause
+    /// answered from its record; an approved call runs once, a denied one
+    /// fails with a `tool-error` "denied: REASON" (the program may catch
+    /// it). Returns the resumed turn, which may pause again at a later call.
+    #[pyo3(signature = (*, approve=None, deny=None, reason="denied by the user"))]
+    fn resume(
+        &self,
+        py: Python<'_>,
+        approve: Option<&Bound<'_, PyAny>>,
+        deny: Option<&Bound<'_, PyAny>>,
+        reason: &str,
+    ) -> PyResult<PyTurn> {
+        let _entered = native::enter("Session.resume")?;
+        let pending: Vec<String> = self
+            .lock()?
+            .pending()
+            .iter()
+            .map(|c| c.id.clone())
+            .collect();
+        if pending.is_empty() {
+            return Err(session_error_msg(
+                "resume: no turn is paused (a turn pauses at a call awaiting approval: turn.status == \"paused\")"
+                    .into(),
+            ));
+        }
+        let mut decisions = BTreeMap::new();
+        for id in ids_of(approve, &pending, "approve")? {
+            decisions.insert(id, Decision::Approve);
+        }
+        if let Some(d) = deny.and_then(|d| d.downcast::<PyDict>().ok()) {
+            for (id, why) in d.iter() {
+                let id: String = id.extract()?;
+                known(&id, &pending, "deny")?;
+                decisions.insert(id, Decision::Deny(why.str()?.to_string()));
+            }
+        } else {
+            for id in ids_of(deny, &pending, "deny")? {
+                decisions.insert(id, Decision::Deny(reason.to_string()));
+            }
+        }
+        let (turn, feedback) = self.running(py, move |s| s.resume(decisions).cloned())?;
+        Ok(PyTurn::new(turn, self.tp).with_feedback(feedback))
+    }
+
+    /// The calls the paused turn waits on (`[]` when none is paused).
+    #[getter]
+    fn pending(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        super::turn::pending_of(py, self.tp, self.lock()?.pending())
+    }
+
+    /// Runs `program` as a preview (ACT-5): every write answered with its
+    /// tool's preview value (else nil) without running it, reads run.
+    /// Returns a `Preview`: `.turn` and `.writes` (`[{"at", "tool",
+    /// "args"}]`, in order); the session is left as it was.
+    fn preview(&self, py: Python<'_>, program: String) -> PyResult<PyPreview> {
+        let _entered = native::enter("Session.preview")?;
         let interrupt = &self.interrupt;
         let watch = ctrl_c::Watch::new();
-        let (flag, starter) = (watch.flag(), watch.starter());
+        let flag = watch.flag();
         let ran = py.allow_threads(|| -> PyResult<_> {
             let mut s = self.lock()?;
-            let before = s.turns().len();
             s.set_interrupt(Some(flag));
-            s.set_long_turn(Some(starter));
-            let turn = s.run_reply_owned(reply, llm).cloned();
+            let preview = s.preview(&program);
             s.set_interrupt(None);
-            s.set_long_turn(None);
-            if interrupt.is_set() {
-                s.truncate_turns(before);
-            }
-            // The answer text `ptc mcp` gives for this turn.
-            let feedback = turn
-                .is_ok()
-                .then(|| crate::session::turn_feedback(&s).map(|f| f.text))
-                .flatten();
-            Ok((before, turn, feedback))
+            Ok(preview)
         })?;
         drop(watch);
-        let (before, turn, feedback) = ran;
-        if let Some(e) = self.interrupt.take() {
+        if let Some(e) = interrupt.take() {
             return Err(e);
         }
-        if let Err(e) = py.check_signals() {
-            self.lock()?.truncate_turns(before);
-            return Err(e);
-        }
-        let turn = turn.map_err(|e| match e {
-            crate::session::SessionError::Ended(_) => session_error_msg(format!(
-                "{e}. A session that goes on after (return v), as a framework's code tool \
-                 needs, is made with Session(..., open_ended=True)"
-            )),
-            e => session_error(&e),
-        })?;
-        Ok(PyTurn::new(turn, self.tp).with_feedback(feedback))
+        py.check_signals()?;
+        PyPreview::new(py, ran.map_err(|e| session_error(&e))?, self.tp)
     }
 
     /// The messages for the next turn, `[{"role", "content"}]`, ready for

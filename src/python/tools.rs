@@ -34,7 +34,7 @@ use super::errors::type_error;
 use super::from_python::from_python;
 use super::native;
 use crate::eval::Limits;
-use crate::session::{Tool, ToolInfo};
+use crate::session::{Acts, CallContext, Effect, Job, Tool, ToolInfo};
 use crate::value::Value;
 
 /// A Python exception that must stop the turn, kept until evaluation
@@ -65,6 +65,8 @@ pub struct PyTool {
     /// The heap limit, bounding what a result may become.
     max_result_bytes: Option<u64>,
     interrupt: Interrupt,
+    /// The function takes the keyword `idempotency_key` (or `**kwargs`).
+    takes_key: bool,
 }
 
 impl Tool for PyTool {
@@ -73,31 +75,82 @@ impl Tool for PyTool {
     }
 
     fn call(&mut self, args: &[Value]) -> Result<Value, String> {
-        if self.interrupt.is_set() {
-            return Err("not run: the turn was interrupted".into());
-        }
+        self.call_with(args, &CallContext::default())
+    }
+
+    fn call_with(&mut self, args: &[Value], ctx: &CallContext) -> Result<Value, String> {
         if let Some(problem) = native::tool_room_problem() {
             return Err(problem);
         }
-        Python::with_gil(|py| {
-            let what = format!("the arguments of tool/{}", self.info.name);
-            let mut converter = self.to_python.converter();
-            let args = args
-                .iter()
-                .map(|a| converter.convert(py, a, &what))
-                .collect::<PyResult<Vec<_>>>()
-                .and_then(|a| PyTuple::new(py, a))
-                .map_err(|e| format!("its arguments cannot reach Python: {}", describe(py, &e)))?;
-            match self.function.bind(py).call1(args) {
-                Ok(result) => from_python(&result, "its result", self.max_result_bytes)
-                    .map_err(|e| describe(py, &e)),
-                Err(e) if !e.is_instance_of::<PyException>(py) => {
-                    let text = describe(py, &e);
-                    self.interrupt.set(e);
-                    Err(format!("interrupted by {text}"))
-                }
-                Err(e) => Err(describe(py, &e)),
+        self.calling(args, ctx)()
+    }
+
+    /// Runs on a worker thread (`pmap`): the job takes the GIL, so a
+    /// function that releases it (`time.sleep`, I/O, an `async def`
+    /// awaiting) overlaps with the others.
+    fn start(&mut self, args: &[Value], ctx: &CallContext) -> Option<Job> {
+        Some(self.calling(args, ctx))
+    }
+}
+
+impl PyTool {
+    /// The call as a job: it takes the GIL, converts the arguments, calls
+    /// the function (with `idempotency_key=` when it takes one and the
+    /// call has a key), awaits a coroutine it returns (`asyncio.run` on
+    /// the calling thread) and converts the result.
+    fn calling(&self, args: &[Value], ctx: &CallContext) -> Job {
+        let args = args.to_vec();
+        let name = self.info.name.clone();
+        let function = Python::with_gil(|py| self.function.clone_ref(py));
+        let to_python = self.to_python;
+        let max_result_bytes = self.max_result_bytes;
+        let interrupt = self.interrupt.clone();
+        let key = ctx.idempotency_key.clone().filter(|_| self.takes_key);
+        Box::new(move || {
+            if interrupt.is_set() {
+                return Err("not run: the turn was interrupted".into());
             }
+            Python::with_gil(|py| {
+                let what = format!("the arguments of tool/{name}");
+                let mut converter = to_python.converter();
+                let args = args
+                    .iter()
+                    .map(|a| converter.convert(py, a, &what))
+                    .collect::<PyResult<Vec<_>>>()
+                    .and_then(|a| PyTuple::new(py, a))
+                    .map_err(|e| {
+                        format!("its arguments cannot reach Python: {}", describe(py, &e))
+                    })?;
+                let called = (|| -> PyResult<Bound<'_, PyAny>> {
+                    let kwargs = match &key {
+                        Some(k) => {
+                            let d = PyDict::new(py);
+                            d.set_item("idempotency_key", k)?;
+                            Some(d)
+                        }
+                        None => None,
+                    };
+                    let result = function.bind(py).call(args, kwargs.as_ref())?;
+                    if py
+                        .import("inspect")?
+                        .call_method1("iscoroutine", (&result,))?
+                        .is_truthy()?
+                    {
+                        return py.import("asyncio")?.call_method1("run", (result,));
+                    }
+                    Ok(result)
+                })();
+                match called {
+                    Ok(result) => from_python(&result, "its result", max_result_bytes)
+                        .map_err(|e| describe(py, &e)),
+                    Err(e) if !e.is_instance_of::<PyException>(py) => {
+                        let text = describe(py, &e);
+                        interrupt.set(e);
+                        Err(format!("interrupted by {text}"))
+                    }
+                    Err(e) => Err(describe(py, &e)),
+                }
+            })
         })
     }
 }
@@ -131,24 +184,53 @@ pub struct ToolSpec {
     signature: Option<String>,
     #[pyo3(get)]
     description: Option<String>,
+    /// `"read"` or `"write"` (ACT-1); `None`: a read.
+    #[pyo3(get)]
+    effect: Option<String>,
+    /// Every call waits for approval (ACT-2).
+    #[pyo3(get)]
+    approval: bool,
+    /// Running it again with the same key is safe (ACT-4).
+    #[pyo3(get)]
+    idempotent: bool,
+    /// What a preview answers for it (ACT-5).
+    #[pyo3(get)]
+    preview: Option<Py<PyAny>>,
 }
 
 #[pymethods]
 impl ToolSpec {
     #[new]
-    #[pyo3(signature = (function, *, name=None, signature=None, description=None))]
+    #[pyo3(signature = (function, *, name=None, signature=None, description=None, effect=None, approval=false, idempotent=false, preview=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         function: Py<PyAny>,
         name: Option<String>,
         signature: Option<String>,
         description: Option<String>,
-    ) -> ToolSpec {
-        ToolSpec {
+        effect: Option<String>,
+        approval: bool,
+        idempotent: bool,
+        preview: Option<Py<PyAny>>,
+    ) -> PyResult<ToolSpec> {
+        if let Some(e) = effect
+            .as_deref()
+            .filter(|e| !matches!(*e, "read" | "write"))
+        {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "Tool(effect={e:?}): the effect is \"read\" or \"write\""
+            )));
+        }
+        Ok(ToolSpec {
             function,
             name,
             signature,
             description,
-        }
+            effect,
+            approval,
+            idempotent,
+            preview,
+        })
     }
 
     #[pyo3(signature = (*args, **kwargs))]
@@ -216,7 +298,7 @@ struct Made<'a> {
 }
 
 fn tool_from(f: &Bound<'_, PyAny>, name: Option<String>, made: &Made<'_>) -> PyResult<PyTool> {
-    let (function, spec_name, signature, description) = match f.downcast::<ToolSpec>() {
+    let (function, spec_name, signature, description, acts) = match f.downcast::<ToolSpec>() {
         Ok(spec) => {
             let s = spec.get();
             (
@@ -224,9 +306,10 @@ fn tool_from(f: &Bound<'_, PyAny>, name: Option<String>, made: &Made<'_>) -> PyR
                 s.name.clone(),
                 s.signature.clone(),
                 s.description.clone(),
+                acts_of(s, f.py(), made.max_result_bytes)?,
             )
         }
-        Err(_) => (f.clone(), None, None, None),
+        Err(_) => (f.clone(), None, None, None, Acts::default()),
     };
     if !function.is_callable() {
         return Err(type_error(format!(
@@ -255,19 +338,63 @@ fn tool_from(f: &Bound<'_, PyAny>, name: Option<String>, made: &Made<'_>) -> PyR
         Some(d) => Some(d),
         None => docstring(&function),
     };
-    let info = ToolInfo::new(name.clone(), &signature, description.as_deref()).map_err(|e| {
-        super::errors::session_error_msg(format!(
-            "tool/{name}: bad signature {}: {e}",
-            excerpt(&signature)
-        ))
-    })?;
+    let mut info =
+        ToolInfo::new(name.clone(), &signature, description.as_deref()).map_err(|e| {
+            super::errors::session_error_msg(format!(
+                "tool/{name}: bad signature {}: {e}",
+                excerpt(&signature)
+            ))
+        })?;
+    info.acts = acts;
+    let takes_key = takes_key(&function);
     Ok(PyTool {
         info,
+        takes_key,
         function: function.unbind(),
         to_python: made.to_python,
         max_result_bytes: made.max_result_bytes,
         interrupt: made.interrupt.clone(),
     })
+}
+
+/// How a `Tool` acts: its effect (a read unless declared), approval,
+/// idempotence and preview value.
+fn acts_of(spec: &ToolSpec, py: Python<'_>, max_bytes: Option<u64>) -> PyResult<Acts> {
+    let preview = match &spec.preview {
+        Some(p) => Some(from_python(p.bind(py), "its preview value", max_bytes)?),
+        None => None,
+    };
+    Ok(Acts {
+        effect: match spec.effect.as_deref() {
+            Some("write") => Effect::Write,
+            _ => Effect::Read,
+        },
+        approval: spec.approval,
+        idempotent: spec.idempotent,
+        preview,
+    })
+}
+
+/// Whether `f` takes the keyword `idempotency_key` (or any keyword).
+fn takes_key(f: &Bound<'_, PyAny>) -> bool {
+    (|| -> PyResult<bool> {
+        let params = f
+            .py()
+            .import("inspect")?
+            .call_method1("signature", (f,))?
+            .getattr("parameters")?;
+        if params.contains("idempotency_key")? {
+            return Ok(true);
+        }
+        for p in params.call_method0("values")?.try_iter()? {
+            let kind: String = p?.getattr("kind")?.getattr("name")?.extract()?;
+            if kind == "VAR_KEYWORD" {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })()
+    .unwrap_or(false)
 }
 
 /// A signature in a message: quoted, cut after 60 characters.
@@ -294,7 +421,10 @@ fn derived_signature(f: &Bound<'_, PyAny>) -> String {
         for p in params.try_iter()? {
             let p = p?;
             let kind: String = p.getattr("kind")?.getattr("name")?.extract()?;
-            if kind == "POSITIONAL_ONLY" || kind == "POSITIONAL_OR_KEYWORD" {
+            let name: String = p.getattr("name")?.extract()?;
+            if (kind == "POSITIONAL_ONLY" || kind == "POSITIONAL_OR_KEYWORD")
+                && name != "idempotency_key"
+            {
                 names.push(p.getattr("name")?.extract::<String>()?.replace('_', "-"));
             }
         }

@@ -11,7 +11,7 @@ use super::convert::ToPython;
 use super::errors::exception;
 use crate::error::Error;
 use crate::eval::ToolCall;
-use crate::session::Turn;
+use crate::session::{PendingCall, Preview, PreviewedWrite, Turn};
 use crate::value::Value;
 
 /// The parts common to a turn and a run.
@@ -160,6 +160,27 @@ impl PyTurn {
     fn memory(&self, py: Python<'_>) -> PyResult<PyObject> {
         memory_of(py, self.tp, &self.turn.memory)
     }
+
+    /// `"paused"` (calls await approval: `pending`, `Session.resume`),
+    /// `"ok"` or `"error"`.
+    #[getter]
+    fn status(&self) -> &'static str {
+        if self.turn.is_paused() {
+            "paused"
+        } else if self.turn.success {
+            "ok"
+        } else {
+            "error"
+        }
+    }
+
+    /// The calls a paused turn waits on: `[{"id", "tool", "args", "key"}]`
+    /// (`key`: the write's idempotency key, else `None`); one conversion.
+    #[getter]
+    fn pending(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        pending_of(py, self.tp, &self.turn.pending)
+    }
+
     fn __repr__(&self) -> String {
         let outcome = match &self.turn.result {
             Ok(v) => format!(
@@ -173,6 +194,78 @@ impl PyTurn {
             self.turn.number,
             if self.turn.success { "True" } else { "False" }
         )
+    }
+}
+
+/// `[{"id", "tool", "args", "key"}]` (one conversion).
+pub fn pending_of(py: Python<'_>, tp: ToPython, calls: &[PendingCall]) -> PyResult<Vec<PyObject>> {
+    let mut converter = tp.converter();
+    calls
+        .iter()
+        .map(|c| {
+            let d = PyDict::new(py);
+            d.set_item("id", &c.id)?;
+            d.set_item("tool", &c.tool)?;
+            let what = format!("the arguments of pending tool/{}", c.tool);
+            let args = c
+                .args
+                .iter()
+                .map(|a| converter.convert(py, a, &what))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("args", args)?;
+            d.set_item("key", &c.key)?;
+            Ok(d.into_any().unbind())
+        })
+        .collect()
+}
+
+/// `ptc_lisp.Preview`: what `Session.preview(program)` found: the turn
+/// (every write answered by its preview value, not run) and the writes it
+/// would make, in order.
+#[pyclass(module = "ptc_lisp", name = "Preview", frozen)]
+pub struct PyPreview {
+    #[pyo3(get)]
+    turn: Py<PyTurn>,
+    writes: Vec<PreviewedWrite>,
+    tp: ToPython,
+}
+
+impl PyPreview {
+    pub fn new(py: Python<'_>, preview: Preview, tp: ToPython) -> PyResult<PyPreview> {
+        Ok(PyPreview {
+            turn: Py::new(py, PyTurn::new(preview.turn, tp))?,
+            writes: preview.writes,
+            tp,
+        })
+    }
+}
+
+#[pymethods]
+impl PyPreview {
+    /// `[{"at", "tool", "args"}]`: the writes, in order (one conversion).
+    #[getter]
+    fn writes(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        let mut converter = self.tp.converter();
+        self.writes
+            .iter()
+            .map(|w| {
+                let d = PyDict::new(py);
+                d.set_item("at", &w.at)?;
+                d.set_item("tool", &w.tool)?;
+                let what = format!("the arguments of previewed tool/{}", w.tool);
+                let args = w
+                    .args
+                    .iter()
+                    .map(|a| converter.convert(py, a, &what))
+                    .collect::<PyResult<Vec<_>>>()?;
+                d.set_item("args", args)?;
+                Ok(d.into_any().unbind())
+            })
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Preview(writes={})", self.writes.len())
     }
 }
 

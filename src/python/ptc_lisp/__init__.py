@@ -28,6 +28,7 @@ from ._ptc_lisp import (
     PtcError,
     PtcTimeoutError,
     PtcTypeError,
+    Preview,
     RunResult,
     Session,
     SessionError,
@@ -64,6 +65,23 @@ class AnthropicPrompt(TypedDict):
     messages: "list[Message]"
 
 
+class PendingCall(TypedDict):
+    """A call a paused turn waits on: `id` (what resume approves or denies), the tool, its arguments and, for a write, its idempotency key."""
+
+    id: str
+    tool: str
+    args: "list[Value]"
+    key: Optional[str]
+
+
+class PreviewedWrite(TypedDict):
+    """A write a preview would have made: its call site, tool and arguments."""
+
+    at: str
+    tool: str
+    args: "list[Value]"
+
+
 class ToolCall(TypedDict):
     """One tool call of a turn: `result` is None when it failed, `error` the tool's message."""
 
@@ -98,6 +116,7 @@ class RenderDict(TypedDict, total=False):
     show_tool_results: bool
     show_last_result: bool
     keep_failed_turn_calls: bool
+    max_parallel_tool_calls: int
 
 
 Limits = Union[LimitsDict, Literal["none"], None]
@@ -114,6 +133,10 @@ def tool(
     name: Optional[str] = None,
     signature: Optional[str] = None,
     description: Optional[str] = None,
+    effect: Optional[Literal["read", "write"]] = None,
+    approval: bool = False,
+    idempotent: bool = False,
+    preview: Any = None,
 ) -> Callable[[F], Tool]: ...
 def tool(
     function: Optional[F] = None,
@@ -121,6 +144,10 @@ def tool(
     name: Optional[str] = None,
     signature: Optional[str] = None,
     description: Optional[str] = None,
+    effect: Optional[Literal["read", "write"]] = None,
+    approval: bool = False,
+    idempotent: bool = False,
+    preview: Any = None,
 ) -> Union[Tool, Callable[[F], Tool]]:
     """Makes a function a ptc tool: ``@tool`` or ``@tool(signature=...)``.
 
@@ -129,10 +156,27 @@ def tool(
     parameters (each ``:any``); ``description`` to the first paragraph of
     its docstring. The result is still callable from Python; pass it in
     ``tools=[...]``.
+
+    ``effect="write"`` marks a tool that changes the world (a read
+    otherwise): its calls get an idempotency key (the keyword
+    ``idempotency_key``, when the function takes it or ``**kwargs``), are
+    previewed (``preview`` is what a preview answers) and, with
+    ``approval=True`` or ``Session(approval="writes")``, wait for approval.
+    ``idempotent=True``: running it again with the same key is safe. An
+    ``async def`` function is awaited.
     """
 
     def wrap(f: F) -> Tool:
-        return Tool(f, name=name, signature=signature, description=description)
+        return Tool(
+            f,
+            name=name,
+            signature=signature,
+            description=description,
+            effect=effect,
+            approval=approval,
+            idempotent=idempotent,
+            preview=preview,
+        )
 
     if function is not None:
         return wrap(function)
@@ -145,6 +189,9 @@ __all__ = [
     "LimitsDict",
     "Message",
     "PathLike",
+    "PendingCall",
+    "Preview",
+    "PreviewedWrite",
     "RenderDict",
     "ToolCall",
     "Tools",

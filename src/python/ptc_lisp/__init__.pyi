@@ -15,6 +15,17 @@ class AnthropicPrompt(TypedDict):
     system: str
     messages: list[Message]
 
+class PendingCall(TypedDict):
+    id: str
+    tool: str
+    args: list[Value]
+    key: Optional[str]
+
+class PreviewedWrite(TypedDict):
+    at: str
+    tool: str
+    args: list[Value]
+
 class ToolCall(TypedDict):
     name: str
     args: list[Value]
@@ -41,6 +52,7 @@ class RenderDict(TypedDict, total=False):
     show_tool_results: bool
     show_last_result: bool
     keep_failed_turn_calls: bool
+    max_parallel_tool_calls: int
 
 Limits = Union[LimitsDict, Literal["none"], None]
 Tools = Union[Mapping[str, Union[Callable[..., Any], Tool]], Sequence[Union[Tool, Callable[..., Any]]], None]
@@ -142,6 +154,14 @@ class Tool:
     def signature(self) -> Optional[str]: ...
     @property
     def description(self) -> Optional[str]: ...
+    @property
+    def effect(self) -> Optional[Literal["read", "write"]]: ...
+    @property
+    def approval(self) -> bool: ...
+    @property
+    def idempotent(self) -> bool: ...
+    @property
+    def preview(self) -> Any: ...
     def __new__(
         cls,
         function: Callable[..., Any],
@@ -149,6 +169,10 @@ class Tool:
         name: Optional[str] = None,
         signature: Optional[str] = None,
         description: Optional[str] = None,
+        effect: Optional[Literal["read", "write"]] = None,
+        approval: bool = False,
+        idempotent: bool = False,
+        preview: Any = None,
     ) -> "Tool": ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
@@ -163,6 +187,10 @@ def tool(
     name: Optional[str] = None,
     signature: Optional[str] = None,
     description: Optional[str] = None,
+    effect: Optional[Literal["read", "write"]] = None,
+    approval: bool = False,
+    idempotent: bool = False,
+    preview: Any = None,
 ) -> Callable[[F], Tool]: ...
 
 @final
@@ -216,6 +244,21 @@ class Turn:
     @property
     def memory(self) -> dict[str, Value]:
         """user/ after the turn (unchanged by a failed turn)."""
+    @property
+    def status(self) -> Literal["ok", "error", "paused"]:
+        """"paused" when calls await approval (pending; Session.resume)."""
+    @property
+    def pending(self) -> list[PendingCall]:
+        """The calls a paused turn waits on."""
+
+@final
+class Preview:
+    """What Session.preview found: the turn (writes answered by their preview value, not run) and the writes, in order."""
+
+    @property
+    def turn(self) -> Turn: ...
+    @property
+    def writes(self) -> list[PreviewedWrite]: ...
 
 @final
 class Session:
@@ -234,6 +277,7 @@ class Session:
         keep_keywords: bool = False,
         mcp: Optional[Mapping[str, Mapping[str, Any]]] = None,
         open_ended: bool = False,
+        approval: Optional[Literal["writes"]] = None,
     ) -> "Session": ...
     @staticmethod
     def from_file(
@@ -265,6 +309,20 @@ class Session:
         cache: bool = True,
     ) -> dict[str, Any]:
         """The SDK arguments besides the model: messages (system), tools and tool_choice under the tool protocol."""
+    def resume(
+        self,
+        *,
+        approve: Union[Literal["all"], Sequence[str], None] = None,
+        deny: Union[Literal["all"], Sequence[str], Mapping[str, str], None] = None,
+        reason: str = "denied by the user",
+    ) -> Turn:
+        """Continue the paused turn: approve/deny its pending calls by id (or "all"); a denied call fails with a
+        tool-error "denied: REASON". Returns the resumed turn (it may pause again)."""
+    @property
+    def pending(self) -> list[PendingCall]:
+        """The calls the paused turn waits on ([] when none is paused)."""
+    def preview(self, program: str) -> Preview:
+        """Run program with every write answered by its preview value (else None) without running it; the session is unchanged."""
     @property
     def protocol(self) -> Literal["text", "tool"]: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
