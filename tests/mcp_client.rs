@@ -885,3 +885,65 @@ fn session_files_are_read_with_a_bound() {
     let e = SessionFile::load(zero).err().unwrap().to_string();
     assert!(e.contains("larger than the limit"), "{e}");
 }
+
+#[test]
+fn read_only_hint_makes_a_read_and_a_write_gets_its_key_in_meta() {
+    let mut s = session("f", fault("normal"));
+    let acts = |name: &str| {
+        s.tools()
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap()
+            .acts
+            .clone()
+    };
+    assert!(!acts("f.peek").writes() && acts("f.peek").idempotent);
+    assert!(acts("f.meta").writes() && !acts("f.meta").idempotent);
+    let prompt = format!("{:?}", s.next_prompt());
+    let line = |name: &str| {
+        prompt
+            .split("\\n")
+            .find(|l| l.contains(&format!("(tool/{name}")))
+            .unwrap_or_else(|| panic!("no {name} in {prompt}"))
+            .to_string()
+    };
+    assert!(!line("f.peek").contains(", writes"), "{}", line("f.peek"));
+    assert!(line("f.meta").contains(", writes"), "{}", line("f.meta"));
+    assert_eq!(turn(&mut s, "(tool/f.peek)"), Ok("\"peeked\"".into()));
+    let meta = turn(&mut s, "(:meta (tool/f.meta))").unwrap();
+    let key = format!("{}:", s.id());
+    assert!(
+        meta.contains(":ptc/idempotency_key") || meta.contains("\"ptc/idempotency_key\""),
+        "{meta}"
+    );
+    assert!(meta.contains(&key), "{meta} lacks the key {key}...");
+    // A recorded-only MCP tool keeps its effect.
+    let file = s.to_file();
+    assert_eq!(
+        file.tools["f.peek"].effect,
+        Some(ptc_lisp::session::Effect::Read)
+    );
+    assert_eq!(
+        file.tools["f.meta"].effect,
+        Some(ptc_lisp::session::Effect::Write)
+    );
+}
+
+#[test]
+fn pmap_calls_of_an_mcp_tool_are_in_flight_together() {
+    let limits = Limits {
+        max_parallel_tool_calls: 8,
+        timeout_ms: Some(30_000),
+        ..Limits::default()
+    };
+    let mut s = Session::builder("test MCP tools")
+        .limits(limits)
+        .mcp_server("f", fault("normal"))
+        .build()
+        .unwrap();
+    // Each call waits until all 8 are in: only calls made at once answer 8.
+    assert_eq!(
+        turn(&mut s, "(pmap (fn [_] (tool/f.together {:n 8})) (range 8))"),
+        Ok("[8 8 8 8 8 8 8 8]".into())
+    );
+}

@@ -10,7 +10,9 @@ Mode (argv[1]):
 Tools (normal mode): echo(text), crash() exits the process mid-call,
 hang(seconds) sleeps, huge(mb) returns mb MiB of text, add(a, b) -> structured
 {sum}, boom() -> isError, change() registers tool `late` and sends
-notifications/tools/list_changed, pid() -> the server's process id.
+notifications/tools/list_changed, pid() -> the server's process id, peek()
+(readOnlyHint, idempotentHint) -> "peeked", meta() -> the request's _meta as JSON,
+together(n) waits until n calls are in (10 s at most) and answers how many were.
 """
 
 import os
@@ -62,7 +64,20 @@ TOOLS = [
     types.Tool(name="boom", description="Always fails.", input_schema=obj({})),
     types.Tool(name="change", description="Adds the tool `late`.", input_schema=obj({})),
     types.Tool(name="pid", description="The server's process id.", input_schema=obj({})),
+    types.Tool(
+        name="peek",
+        description="Reads nothing, says so.",
+        input_schema=obj({}),
+        annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True),
+    ),
+    types.Tool(name="meta", description="Answers the request's _meta.", input_schema=obj({})),
+    types.Tool(
+        name="together",
+        description="Waits (10 s at most) until n calls are in; answers how many were.",
+        input_schema=obj({"n": {"type": "integer"}}, ["n"]),
+    ),
 ]
+TOGETHER = {"in": 0, "all": None}
 LATE = types.Tool(name="late", description="Appears after `change`.", input_schema=obj({}))
 PAGE = 2
 
@@ -106,6 +121,20 @@ async def call_tool(ctx, params):
         return text("changed")
     if name == "pid":
         return text(str(os.getpid()))
+    if name == "together":
+        if TOGETHER["all"] is None:
+            TOGETHER["all"] = anyio.Event()
+        TOGETHER["in"] += 1
+        if TOGETHER["in"] >= int(args["n"]):
+            TOGETHER["all"].set()
+        with anyio.move_on_after(10):
+            await TOGETHER["all"].wait()
+        return text(str(TOGETHER["in"]))
+    if name == "peek":
+        return text("peeked")
+    if name == "meta":
+        import json
+        return text(json.dumps({"meta": params.model_dump(by_alias=True).get("_meta")}))
     if name == "late":
         return text("late tool")
     return types.CallToolResult(content=[types.TextContent(type="text", text=f"no tool {name}")], is_error=True)

@@ -37,7 +37,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, MetaObject,
+    PaginatedRequestParams, RequestMetaObject,
 };
 use rmcp::service::{
     ClientCacheConfig, ClientInitializeError, NotificationContext, RoleClient, RunningService,
@@ -78,6 +79,27 @@ pub struct ListedTool {
     pub signature: crate::session::Signature,
     /// What `(doc tool/SERVER.NAME)` shows.
     pub doc: String,
+    /// Read when its annotations say `readOnlyHint: true`, else a write;
+    /// idempotent when they say `idempotentHint: true` (ACT-1).
+    pub acts: crate::session::Acts,
+}
+
+/// The `_meta` key of a write's idempotency key (ACT-3).
+pub const IDEMPOTENCY_META: &str = "ptc/idempotency_key";
+
+/// How a listed tool acts, from its annotations (ACT-1): a read only when
+/// `readOnlyHint` is true; idempotent when `idempotentHint` is true.
+fn acts_of(annotations: Option<&rmcp::model::ToolAnnotations>) -> crate::session::Acts {
+    let hint = |h: Option<bool>| h == Some(true);
+    crate::session::Acts {
+        effect: if annotations.is_some_and(|a| hint(a.read_only_hint)) {
+            crate::session::Effect::Read
+        } else {
+            crate::session::Effect::Write
+        },
+        idempotent: annotations.is_some_and(|a| hint(a.idempotent_hint)),
+        ..Default::default()
+    }
 }
 
 /// Receives the server's notifications.
@@ -618,6 +640,8 @@ impl Server {
                     t.output_schema.as_deref().map(redacted).as_ref(),
                 )
             };
+            let mut listed = listed;
+            listed.acts = acts_of(t.annotations.as_ref());
             listing.push(listed);
         }
         *lock(&self.skipped) = skipped;
@@ -633,6 +657,7 @@ impl Server {
         tool: &str,
         args: Map<String, Json>,
         limit: Option<Duration>,
+        key: Option<&str>,
     ) -> Result<Value, String> {
         let started = Instant::now();
         let deadline = limit.map(|l| started + l);
@@ -642,7 +667,13 @@ impl Server {
             State::Running(r) => (r.service.peer().clone(), r.wire.clone()),
             State::Stopped => return Err(self.fail("it is not running", None)),
         };
-        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(args);
+        let mut params = CallToolRequestParams::new(tool.to_string()).with_arguments(args);
+        // A write's idempotency key (ACT-3) goes in the request's _meta.
+        if let Some(key) = key {
+            let mut meta = Map::new();
+            meta.insert(IDEMPOTENCY_META.to_string(), Json::String(key.to_string()));
+            params.meta = Some(RequestMetaObject(MetaObject(meta)));
+        }
         let called = self.rt.block(async move {
             let call = peer.call_tool(params);
             match left {

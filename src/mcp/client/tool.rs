@@ -23,7 +23,7 @@ use serde_json::{Map, Value as Json};
 use super::conn::{ListedTool, Server};
 use super::result::cap;
 use super::schema;
-use crate::session::{Tool, ToolInfo};
+use crate::session::{CallContext, Job, Tool, ToolInfo};
 use crate::value::json::to_json;
 use crate::value::Value;
 
@@ -52,7 +52,7 @@ impl McpTool {
             name,
             signature: t.signature.clone(),
             doc: Some(t.doc.clone()),
-            acts: crate::session::Acts::write(),
+            acts: t.acts.clone(),
         };
         McpTool::from_info(server, info, &t.name)
     }
@@ -141,6 +141,7 @@ pub fn listed_parts(
         description: full,
         signature: schema::signature(input, output),
         doc,
+        acts: crate::session::Acts::write(),
     }
 }
 
@@ -206,9 +207,40 @@ impl Tool for McpTool {
         args: &[Value],
         time_left: Option<Duration>,
     ) -> Result<Value, String> {
-        let limit = crate::session::call_limit(self.timeout, time_left);
+        self.call_with(
+            args,
+            &CallContext {
+                time_left,
+                idempotency_key: None,
+            },
+        )
+    }
+
+    /// A write's idempotency key goes in the request's `_meta`
+    /// (`{"ptc/idempotency_key": KEY}`, ACT-3).
+    fn call_with(&mut self, args: &[Value], ctx: &CallContext) -> Result<Value, String> {
+        let limit = crate::session::call_limit(self.timeout, ctx.time_left);
         let arguments = self.arguments(args)?;
-        self.server.call(&self.mcp_name, arguments, limit)
+        self.server.call(
+            &self.mcp_name,
+            arguments,
+            limit,
+            ctx.idempotency_key.as_deref(),
+        )
+    }
+
+    /// The call as a job on the shared connection: calls of a `pmap` are
+    /// in flight together, each answer matched to its request by id
+    /// (`wire.rs`).
+    fn start(&mut self, args: &[Value], ctx: &CallContext) -> Option<Job> {
+        let limit = crate::session::call_limit(self.timeout, ctx.time_left);
+        let arguments = self.arguments(args);
+        let server = self.server.clone();
+        let name = self.mcp_name.clone();
+        let key = ctx.idempotency_key.clone();
+        Some(Box::new(move || {
+            server.call(&name, arguments?, limit, key.as_deref())
+        }))
     }
 
     fn to_file(&self) -> crate::session::ToolFile {
@@ -218,6 +250,7 @@ impl Tool for McpTool {
             mcp: Some(self.server.name.clone()),
             ..Default::default()
         }
+        .with_acts(&self.info.acts)
     }
 }
 
