@@ -1,0 +1,59 @@
+"""Concurrent tool calls (issue 61): wall time of
+`(pmap #(tool/slow {:i %}) (range 8))` whose tool sleeps 0.4 s, at
+max_parallel_tool_calls 1, 4 and 8; a command tool and an MCP stdio tool
+(tests/mcp/fault_server.py `hang`). A benchmark, not a test:
+
+    python3 tests/bench/act_parallel.py [PTC]   # default target/debug/ptc
+
+Needs tests/deps/.venv (bash tests/setup.sh) for the MCP server."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PTC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/debug/ptc")
+PY = os.path.join(ROOT, "tests/deps/.venv/bin/python")
+FAULT = os.path.join(ROOT, "tests/mcp/fault_server.py")
+
+CASES = {
+    "command": (
+        {"slow": {"signature": "(m :map) -> :any", "command": ["sh", "-c", "read r; sleep 0.4; echo 1"]}},
+        {},
+        "(pmap #(tool/slow {:i %}) (range 8))",
+    ),
+    "mcp-stdio": (
+        {},
+        {"f": {"command": [PY, FAULT, "normal"], "tools": ["hang"]}},
+        "(tool/f.hang {:seconds 0})\n(pmap (fn [i] (tool/f.hang {:seconds 0.4})) (range 8))",
+    ),
+}
+
+
+def wall(case, n, d):
+    tools, mcp, program = CASES[case]
+    session = os.path.join(d, f"{case}.json")
+    with open(session, "w") as f:
+        json.dump({"mission": "bench", "tools": tools, "mcp": mcp, "limits": {"timeout_ms": 60000}}, f)
+    prog = os.path.join(d, "p.clj")
+    with open(prog, "w") as f:
+        f.write(program)
+    t = time.monotonic()
+    out = subprocess.run(
+        [PTC, "run", prog, "--session", session, "--max-parallel-tool-calls", str(n), "--timeout-ms", "60000"],
+        capture_output=True, text=True,
+    )
+    took = time.monotonic() - t
+    if out.returncode != 0:
+        raise SystemExit(f"{case} at {n}: {out.stdout}{out.stderr}")
+    return took
+
+
+with tempfile.TemporaryDirectory() as d:
+    print(f"{'tool':<10} {'max_parallel':>12} {'wall s':>8}")
+    for case in CASES:
+        for n in (1, 4, 8):
+            print(f"{case:<10} {n:>12} {wall(case, n, d):>8.2f}", flush=True)
