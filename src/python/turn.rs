@@ -197,22 +197,34 @@ impl PyTurn {
     }
 }
 
+/// `{ID_KEY: id, "tool", "args"}`: a pending or previewed call, its
+/// arguments converted by `converter`.
+fn call_dict<'py>(
+    py: Python<'py>,
+    converter: &mut super::convert::Converter,
+    (id_key, id): (&str, &str),
+    tool: &str,
+    args: &[Value],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(id_key, id)?;
+    d.set_item("tool", tool)?;
+    let what = format!("the arguments of {id_key} {id} (tool/{tool})");
+    let args = args
+        .iter()
+        .map(|a| converter.convert(py, a, &what))
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("args", args)?;
+    Ok(d)
+}
+
 /// `[{"id", "tool", "args", "key"}]` (one conversion).
 pub fn pending_of(py: Python<'_>, tp: ToPython, calls: &[PendingCall]) -> PyResult<Vec<PyObject>> {
     let mut converter = tp.converter();
     calls
         .iter()
         .map(|c| {
-            let d = PyDict::new(py);
-            d.set_item("id", &c.id)?;
-            d.set_item("tool", &c.tool)?;
-            let what = format!("the arguments of pending tool/{}", c.tool);
-            let args = c
-                .args
-                .iter()
-                .map(|a| converter.convert(py, a, &what))
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("args", args)?;
+            let d = call_dict(py, &mut converter, ("id", &c.id), &c.tool, &c.args)?;
             d.set_item("key", &c.key)?;
             Ok(d.into_any().unbind())
         })
@@ -249,16 +261,7 @@ impl PyPreview {
         self.writes
             .iter()
             .map(|w| {
-                let d = PyDict::new(py);
-                d.set_item("at", &w.at)?;
-                d.set_item("tool", &w.tool)?;
-                let what = format!("the arguments of previewed tool/{}", w.tool);
-                let args = w
-                    .args
-                    .iter()
-                    .map(|a| converter.convert(py, a, &what))
-                    .collect::<PyResult<Vec<_>>>()?;
-                d.set_item("args", args)?;
+                let d = call_dict(py, &mut converter, ("at", &w.at), &w.tool, &w.args)?;
                 Ok(d.into_any().unbind())
             })
             .collect()
