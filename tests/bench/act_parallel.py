@@ -1,6 +1,7 @@
 """Concurrent tool calls (issue 61): wall time of
 `(pmap #(tool/slow {:i %}) (range 8))` whose tool sleeps 0.4 s, at
-max_parallel_tool_calls 1, 4 and 8; a command tool and an MCP stdio tool
+max_parallel_tool_calls 1, 4 and 8 ("pmap s": less the same run without
+the pmap, i.e. process and MCP server start); a command tool and an MCP stdio tool
 (tests/mcp/fault_server.py `hang`). A benchmark, not a test:
 
     python3 tests/bench/act_parallel.py [PTC]   # default target/debug/ptc
@@ -33,8 +34,10 @@ CASES = {
 }
 
 
-def wall(case, n, d):
+def wall(case, n, d, base=False):
     tools, mcp, program = CASES[case]
+    if base:  # the server's start and one call: subtracted
+        program = program.split("\n")[0] if "\n" in program else "nil"
     session = os.path.join(d, f"{case}.json")
     with open(session, "w") as f:
         json.dump({"mission": "bench", "tools": tools, "mcp": mcp, "limits": {"timeout_ms": 60000}}, f)
@@ -53,7 +56,9 @@ def wall(case, n, d):
 
 
 with tempfile.TemporaryDirectory() as d:
-    print(f"{'tool':<10} {'max_parallel':>12} {'wall s':>8}")
+    print(f"{'tool':<10} {'max_parallel':>12} {'wall s':>8} {'pmap s':>8}")
     for case in CASES:
+        base = wall(case, 1, d, base=True)
         for n in (1, 4, 8):
-            print(f"{case:<10} {n:>12} {wall(case, n, d):>8.2f}", flush=True)
+            w = wall(case, n, d)
+            print(f"{case:<10} {n:>12} {w:>8.2f} {w - base:>8.2f}", flush=True)
