@@ -1,8 +1,10 @@
 """Concurrent tool calls (issue 61): wall time of
 `(pmap #(tool/slow {:i %}) (range 8))` whose tool sleeps 0.4 s, at
 max_parallel_tool_calls 1, 4 and 8 ("pmap s": less the same run without
-the pmap, i.e. process and MCP server start); a command tool and an MCP stdio tool
-(tests/mcp/fault_server.py `hang`). A benchmark, not a test:
+the pmap, i.e. process and MCP server start); a command tool, an MCP stdio tool
+(tests/mcp/fault_server.py `hang`) and an MCP Streamable HTTP tool (the
+reference "everything" server's trigger-long-running-operation, one 0.4 s
+step). A benchmark, not a test:
 
     python3 tests/bench/act_parallel.py [PTC]   # default target/debug/ptc
 
@@ -10,6 +12,7 @@ Needs tests/deps/.venv (bash tests/setup.sh) for the MCP server."""
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +22,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PTC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/debug/ptc")
 PY = os.path.join(ROOT, "tests/deps/.venv/bin/python")
 FAULT = os.path.join(ROOT, "tests/mcp/fault_server.py")
+EVERYTHING = os.path.join(ROOT, "tests/deps/node_modules/.bin/mcp-server-everything")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+HTTP_PORT = free_port()
 
 CASES = {
     "command": (
@@ -30,6 +43,12 @@ CASES = {
         {},
         {"f": {"command": [PY, FAULT, "normal"], "tools": ["hang"]}},
         "(tool/f.hang {:seconds 0})\n(pmap (fn [i] (tool/f.hang {:seconds 0.4})) (range 8))",
+    ),
+    "mcp-http": (
+        {},
+        {"web": {"url": f"http://127.0.0.1:{HTTP_PORT}/mcp"}},
+        "(tool/web.trigger-long-running-operation {:duration 0 :steps 1})\n"
+        "(pmap (fn [i] (tool/web.trigger-long-running-operation {:duration 0.4 :steps 1})) (range 8))",
     ),
 }
 
@@ -55,6 +74,22 @@ def wall(case, n, d, base=False):
     return took
 
 
+server = subprocess.Popen(
+    [EVERYTHING, "streamableHttp"],
+    env={**os.environ, "PORT": str(HTTP_PORT)},
+    stdout=subprocess.DEVNULL,
+    stderr=subprocess.DEVNULL,
+)
+deadline = time.monotonic() + 20
+while True:
+    try:
+        socket.create_connection(("127.0.0.1", HTTP_PORT), timeout=1).close()
+        break
+    except OSError:
+        if time.monotonic() > deadline:
+            raise SystemExit("the HTTP MCP server did not start")
+        time.sleep(0.1)
+
 with tempfile.TemporaryDirectory() as d:
     print(f"{'tool':<10} {'max_parallel':>12} {'wall s':>8} {'pmap s':>8}")
     for case in CASES:
@@ -62,3 +97,4 @@ with tempfile.TemporaryDirectory() as d:
         for n in (1, 4, 8):
             w = wall(case, n, d)
             print(f"{case:<10} {n:>12} {w:>8.2f} {w - base:>8.2f}", flush=True)
+server.kill()
