@@ -430,6 +430,9 @@ impl Server {
             .custom_headers(headers)
             .max_sse_event_size(wire::MAX_MESSAGE_BYTES)
             .max_json_response_size(wire::MAX_MESSAGE_BYTES);
+        // reqwest is built without a TLS provider of its own (Cargo.toml):
+        // ring becomes the process default unless the embedder chose one.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let wire = Wire::new(redact);
         let relayed = wire.clone();
         let served = self.rt.block(async move {
