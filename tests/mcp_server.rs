@@ -101,9 +101,13 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        // The line with the URL; lines before it (`ptc: starting MCP
+        // server …` when one starts slowly) are skipped.
         let mut line = String::new();
         let mut reader = BufReader::new(child.stderr.take().unwrap());
-        reader.read_line(&mut line).unwrap();
+        while reader.read_line(&mut line).unwrap() > 0 && !line.contains("http://") {
+            line.clear();
+        }
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let sink = stderr.clone();
         std::thread::spawn(move || {

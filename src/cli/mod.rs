@@ -24,6 +24,7 @@ macro_rules! outln {
 #[cfg(feature = "agent")]
 mod agent;
 mod check;
+mod completions;
 #[cfg(feature = "agent")]
 mod eval;
 mod input;
@@ -45,13 +46,25 @@ pub use limits::LimitArgs;
 #[command(
     name = "ptc",
     version,
-    about = "Run PTC-Lisp programs written by LLMs, safely"
+    about = "Run PTC-Lisp programs written by LLMs, safely",
+    after_help = EXAMPLES
 )]
 struct Cli {
     /// Without a command: the REPL.
     #[command(subcommand)]
     command: Option<Command>,
 }
+
+/// `ptc --help`'s examples (run from a checkout: the files are its examples).
+const EXAMPLES: &str = "Examples:
+  echo '(map inc [1 2 3])' | ptc run -
+  ptc run lisp-examples/orders-report.clj --data orders=lisp-examples/orders.json
+  ptc repl lisp-examples/products-in-stock.json
+  ptc agent lisp-examples/sales-by-region.json --model qwen2.5-coder:7b --base-url http://127.0.0.1:11434/v1
+  ptc mcp lisp-examples/sales-by-region.json      # for Claude Code, Codex, Cursor
+  ptc completions bash > ~/.local/share/bash-completion/completions/ptc
+
+Guides: docs/ in the repository (README.md lists them).";
 
 #[derive(Subcommand)]
 enum Command {
@@ -75,10 +88,13 @@ enum Command {
     /// Run the mission N times per view with an LLM and compare the views.
     #[cfg(feature = "agent")]
     Eval(eval::EvalArgs),
+    /// Print a shell completion script: ptc completions bash|zsh|fish.
+    Completions(completions::CompletionsArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
 pub fn main() -> i32 {
+    crate::mcp::client::on_slow_start(|notice| eprintln!("ptc: {notice}"));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -99,6 +115,7 @@ pub fn main() -> i32 {
         Some(Command::Agent(args)) => agent::agent(args),
         #[cfg(feature = "agent")]
         Some(Command::Eval(args)) => eval::eval(args),
+        Some(Command::Completions(args)) => completions::completions(args),
     }
 }
 

@@ -13,7 +13,10 @@ use crate::value::Value;
 impl Interp {
     pub(super) fn data(&self, name: &str) -> Result<Value> {
         self.host.data(name).ok_or_else(|| {
-            let listing = listing("data", &self.host.data_names(), "there is no data");
+            let none = format!(
+                "there is no data (give it: `ptc run --data {name}=FILE.json`, or a session file's \"data\")"
+            );
+            let listing = listing("data", &self.host.data_names(), &none);
             Error::undefined(format!("data/{name} is not defined; {listing}"))
         })
     }

@@ -274,6 +274,12 @@ impl Server {
         let startup = self.startup();
         let limit = limit.map_or(startup, |l| l.min(startup));
         *lock(&self.starts) += 1;
+        let _notice = super::SlowStart::watch(format!(
+            "starting MCP server {} (`{}`; up to {} s)…",
+            self.name,
+            self.display(),
+            limit.as_secs()
+        ));
         match self.start(limit) {
             Ok(r) => {
                 *state = State::Running(Box::new(r));

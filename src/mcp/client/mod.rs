@@ -31,6 +31,43 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use conn::Server;
+
+/// What is told when a server takes long to start (npx downloading a
+/// package takes seconds): the `ptc` binary sets it to a line on stderr;
+/// unset (a library's embedder), nothing is said.
+static SLOW_START: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
+
+/// How long a start may take before [`SLOW_START`] is told.
+const SLOW_START_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Sets what is told of a start that takes more than a second (once per
+/// process; later calls are ignored).
+pub fn on_slow_start(notice: fn(&str)) {
+    let _ = SLOW_START.set(notice);
+}
+
+/// A start under way: if it lasts past [`SLOW_START_AFTER`], its message
+/// goes to the [`SLOW_START`] hook; dropping it (the start ended) cancels.
+pub(crate) struct SlowStart {
+    _done: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl SlowStart {
+    pub(crate) fn watch(message: String) -> SlowStart {
+        let Some(notice) = SLOW_START.get().copied() else {
+            return SlowStart { _done: None };
+        };
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                wait.recv_timeout(SLOW_START_AFTER)
+            {
+                notice(&message);
+            }
+        });
+        SlowStart { _done: Some(done) }
+    }
+}
 pub use tool::McpTool;
 
 use crate::session::{McpLink, McpServerConfig, Tool, ToolInfo};
