@@ -409,7 +409,8 @@ fn the_http_client_in_rust_without_a_key_for_a_local_server() {
     config.base_url = "127.0.0.1:1".into();
     let e = HttpLlm::new(config).unwrap_err();
     assert_eq!(e.kind, LlmErrorKind::Config);
-    // A refused connection is retried, then reported as a connection error.
+    // A refused connection to this machine is not retried (nothing is
+    // listening there): a connection error naming the URL, at once.
     let mut config = ClientConfig::new(Provider::Anthropic, "m");
     config.base_url = "http://127.0.0.1:1".into();
     config.retry.max_retries = 1;
@@ -418,7 +419,13 @@ fn the_http_client_in_rust_without_a_key_for_a_local_server() {
         .unwrap()
         .complete(session.next_prompt())
         .unwrap_err();
-    assert_eq!((e.kind, e.attempts), (LlmErrorKind::Connection, 2), "{e}");
+    assert_eq!((e.kind, e.attempts), (LlmErrorKind::Connection, 1), "{e}");
+    assert!(e.refused, "{e}");
+    assert!(
+        e.message
+            .contains("nothing is listening at http://127.0.0.1:1/v1/messages"),
+        "{e}"
+    );
 }
 
 /// A write awaiting approval (`"approval": "writes"`, issue 61): without a

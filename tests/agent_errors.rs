@@ -242,3 +242,29 @@ fn a_timeout_against_a_local_server_is_not_retried() {
         "{err}"
     );
 }
+
+#[test]
+fn a_refused_local_connection_names_the_url_and_fails_at_once() {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}/v1");
+    let dir = workdir("refused");
+    let start = Instant::now();
+    let out = run_agent(&dir, &base, &[]);
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "nothing is listening at {base}/chat/completions (connection refused)"
+        )) && err.contains("--base-url"),
+        "{err}"
+    );
+    // Not retried: one attempt, no backoff.
+    assert!(!err.contains("attempts"), "{err}");
+    assert!(took < Duration::from_secs(3), "{took:?}: {err}");
+}

@@ -69,6 +69,9 @@ pub struct LlmError {
     pub message: String,
     /// Requests sent (1 when the first failed for good).
     pub attempts: u32,
+    /// The connection was refused: nothing listens at the address (not
+    /// retried against this machine or a private network).
+    pub refused: bool,
 }
 
 impl LlmError {
@@ -79,6 +82,7 @@ impl LlmError {
             status: None,
             message: message.into(),
             attempts: 1,
+            refused: false,
         }
     }
 

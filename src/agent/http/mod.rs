@@ -242,6 +242,12 @@ impl HttpLlm {
                     return Err(error);
                 }
             }
+            // A refused connection to this machine or a private network
+            // means no server is there: trying again for seconds would only
+            // delay saying so. A remote host's may be a restart: retried.
+            if error.refused && retry::is_local_url(&self.config.base_url) {
+                return Err(error);
+            }
             if !error.kind.is_retryable() || attempt > policy.max_retries {
                 return Err(error);
             }
@@ -275,7 +281,9 @@ impl HttpLlm {
         for (name, value) in headers {
             request = request.header(*name, value.as_str());
         }
-        let mut response = request.send(body).map_err(|e| (transport_error(e), None))?;
+        let mut response = request
+            .send(body)
+            .map_err(|e| (transport_error(e, url), None))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -302,7 +310,7 @@ impl HttpLlm {
             ));
         }
         let text = response.body_mut().read_to_string().map_err(|e| {
-            let mut err = transport_error(e);
+            let mut err = transport_error(e, url);
             err.message = format!("reading the response body: {}", err.message);
             (err, None)
         })?;
@@ -388,8 +396,9 @@ fn not_found_hint(provider: Provider, url: &str) -> String {
     }
 }
 
-/// A failed request without an HTTP answer.
-fn transport_error(e: ureq::Error) -> LlmError {
+/// A failed request to `url` without an HTTP answer; the message names
+/// the URL. A refused connection is [`LlmError::refused`].
+fn transport_error(e: ureq::Error, url: &str) -> LlmError {
     let kind = match &e {
         ureq::Error::Timeout(_) => LlmErrorKind::Timeout,
         ureq::Error::Io(_) | ureq::Error::Protocol(_) | ureq::Error::ConnectionFailed => {
@@ -397,12 +406,22 @@ fn transport_error(e: ureq::Error) -> LlmError {
         }
         _ => LlmErrorKind::Config,
     };
+    let refused =
+        matches!(&e, ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused);
     let message = match &e {
-        ureq::Error::Timeout(t) => format!("no complete answer in time ({t:?} timeout)"),
-        ureq::Error::HostNotFound => "host not found (check --base-url)".into(),
-        other => other.to_string(),
+        _ if refused => format!(
+            "nothing is listening at {url} (connection refused): is the model's server running, \
+             and is --base-url its address?"
+        ),
+        ureq::Error::Timeout(t) => {
+            format!("POST {url}: no complete answer in time ({t:?} timeout)")
+        }
+        ureq::Error::HostNotFound => format!("POST {url}: host not found (check --base-url)"),
+        other => format!("POST {url}: {other}"),
     };
-    LlmError::new(kind, message)
+    let mut error = LlmError::new(kind, message);
+    error.refused = refused;
+    error
 }
 
 /// The first `n` characters of `text`.
