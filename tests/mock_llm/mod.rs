@@ -4,8 +4,7 @@
 //! Messages (`POST …/v1/messages`), answers from a script in order and
 //! records every request. Once the script runs out it answers 500
 //! `script exhausted` (or, made with `repeat`, starts the script again).
-//! `examples/mock_llm.rs` serves it on a fixed port for trying `ptc agent`
-//! by hand (README, "Run an agent").
+//! (For trying `ptc agent` by hand: `examples/mock_llm.py`, docs/agents.md.)
 //!
 //! Like a strict provider, it answers 400 to a history it would reject
 //! (`strict.rs`): an OpenAI `tool` message without its call in the
