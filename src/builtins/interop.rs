@@ -21,7 +21,8 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(.getTime (java.util.Date. \"2026-01-08\")) ;=> 1767830400000"),
     Builtin::new(".getTime", Arity::exact(1), "Epoch milliseconds of a date.", get_time)
         .example("(.getTime (java.util.Date. 1000)) ;=> 1000"),
-    Builtin::new("current-time-millis", Arity::exact(0), "System/currentTimeMillis: the host's clock in epoch milliseconds.", current_time_millis),
+    Builtin::new("current-time-millis", Arity::exact(0), "System/currentTimeMillis: the host's clock in epoch milliseconds.", current_time_millis)
+        .example("(System/currentTimeMillis) ;=> 1767830400000"),
     Builtin::new("local-date-parse", Arity::exact(1), "java.time.LocalDate/parse: validates a YYYY-MM-DD date and returns it as a string.", local_date_parse)
         .example("(str (LocalDate/parse \"2023-10-27\")) ;=> \"2023-10-27\""),
 ];

@@ -47,110 +47,129 @@ pub const BUILTINS: &[Builtin] = &[
         Arity::exact(2),
         "Java String.endsWith.",
         ends_with,
-    ),
+    )
+    .example("(.endsWith \"report.csv\" \".csv\") ;=> true"),
     Builtin::new(
         ".toUpperCase",
         Arity::exact(1),
         "Java String.toUpperCase.",
         to_upper,
-    ),
+    )
+    .example("(.toUpperCase \"abc\") ;=> \"ABC\""),
     Builtin::new(
         ".toLowerCase",
         Arity::exact(1),
         "Java String.toLowerCase.",
         to_lower,
-    ),
-    Builtin::new(".trim", Arity::exact(1), "Java String.trim.", trim),
+    )
+    .example("(.toLowerCase \"ABC\") ;=> \"abc\""),
+    Builtin::new(".trim", Arity::exact(1), "Java String.trim.", trim)
+        .example("(.trim \"  a b  \") ;=> \"a b\""),
     Builtin::new(
         ".length",
         Arity::exact(1),
         "Java String.length: the number of characters.",
         length,
-    ),
+    )
+    .example("(.length \"hello\") ;=> 5"),
     Builtin::new(
         ".substring",
         Arity::range(2, 3),
         "Java String.substring: characters from start (to end).",
         substring,
-    ),
+    )
+    .example("(.substring \"hello\" 1 3) ;=> \"el\""),
     Builtin::new(
         ".split",
         Arity::range(2, 3),
         "Java String.split: pieces around a regex, trailing empty strings dropped (an optional limit as Java's).",
         split,
-    ),
+    )
+    .example("(.split \"a,b,,c\" \",\") ;=> [\"a\" \"b\" \"\" \"c\"]"),
     Builtin::new(
         ".replace",
         Arity::exact(3),
         "Java String.replace: every occurrence of a literal substring replaced.",
         replace,
-    ),
+    )
+    .example("(.replace \"a-b-c\" \"-\" \"+\") ;=> \"a+b+c\""),
     Builtin::new(
         ".getMessage",
         Arity::exact(1),
         "Java Throwable.getMessage: the message of a caught error (ex-message).",
         get_message,
-    ),
+    )
+    .example("(try (throw (Exception. \"boom\")) (catch Exception e (.getMessage e))) ;=> \"boom\""),
     Builtin::new(
         "Exception.",
         Arity::range(0, 1),
         "A java.lang.Exception to throw: (throw (Exception. \"msg\")).",
         exception,
-    ),
+    )
+    .example("(try (throw (Exception. \"boom\")) (catch Exception e (ex-message e))) ;=> \"boom\""),
     Builtin::new(
         "RuntimeException.",
         Arity::range(0, 1),
         "A java.lang.RuntimeException to throw.",
         runtime_exception,
-    ),
+    )
+    .example("(try (throw (RuntimeException. \"boom\")) (catch RuntimeException e (ex-message e))) ;=> \"boom\""),
     Builtin::new(
         "IllegalArgumentException.",
         Arity::range(0, 1),
         "A java.lang.IllegalArgumentException to throw.",
         illegal_argument,
-    ),
+    )
+    .example("(try (throw (IllegalArgumentException. \"bad id\")) (catch IllegalArgumentException e (ex-message e))) ;=> \"bad id\""),
     Builtin::new(
         "IllegalStateException.",
         Arity::range(0, 1),
         "A java.lang.IllegalStateException to throw.",
         illegal_state,
-    ),
+    )
+    .example("(try (throw (IllegalStateException. \"closed\")) (catch IllegalStateException e (ex-message e))) ;=> \"closed\""),
     Builtin::new(
         "ArithmeticException.",
         Arity::range(0, 1),
         "A java.lang.ArithmeticException to throw.",
         arithmetic_exception,
-    ),
+    )
+    .example("(try (throw (ArithmeticException. \"overflow\")) (catch ArithmeticException e (ex-message e))) ;=> \"overflow\""),
     Builtin::new(
         "Character/isLetter",
         Arity::exact(1),
         "Whether a one-character string is a letter.",
         is_letter,
-    ),
+    )
+    .example("(Character/isLetter \"a\") ;=> true"),
     Builtin::new(
         "Character/isDigit",
         Arity::exact(1),
         "Whether a one-character string is a digit.",
         is_digit,
-    ),
+    )
+    .example("(Character/isDigit \"7\") ;=> true"),
     Builtin::new(
         "Character/isWhitespace",
         Arity::exact(1),
         "Whether a one-character string is whitespace.",
         is_whitespace,
-    ),
+    )
+    .example("(Character/isWhitespace \" \") ;=> true"),
     Builtin::new(
         "Character/isUpperCase",
         Arity::exact(1),
         "Whether a one-character string is an upper-case letter.",
         is_upper,
-    ),
+    )
+    .example("(Character/isUpperCase \"A\") ;=> true"),
     Builtin::new(
         "Character/isLowerCase",
         Arity::exact(1),
         "Whether a one-character string is a lower-case letter.",
         is_lower,
-    ),
+    )
+    .example("(Character/isLowerCase \"A\") ;=> false"),
     Builtin::new(
         "Character/digit",
         Arity::exact(2),
@@ -170,7 +189,8 @@ pub const BUILTINS: &[Builtin] = &[
         Arity::range(1, 2),
         "Java Long.parseLong: the integer s holds, in an optional radix 2-36; throws NumberFormatException otherwise.",
         parse_long,
-    ),
+    )
+    .example("(Long/parseLong \"123\") ;=> 123"),
     Builtin::new(
         "Boolean/parseBoolean",
         Arity::exact(1),
@@ -183,31 +203,36 @@ pub const BUILTINS: &[Builtin] = &[
         Arity::exact(1),
         "Java Double.parseDouble: throws NumberFormatException when s is not a number.",
         parse_double,
-    ),
+    )
+    .example("(Double/parseDouble \"1.5\") ;=> 1.5"),
     Builtin::new(
         "Float/parseFloat",
         Arity::exact(1),
         "Java Float.parseFloat, as Double/parseDouble (floats are 64-bit): throws NumberFormatException when s is not a number.",
         parse_float,
-    ),
+    )
+    .example("(Float/parseFloat \"0.25\") ;=> 0.25"),
     Builtin::new(
         "Math/round",
         Arity::exact(1),
         "Java Math.round: the nearest integer, halves rounded up ((Math/round -2.5) is -2).",
         math_round,
-    ),
+    )
+    .example("(Math/round 2.5) ;=> 3"),
     Builtin::new(
         "Math/floor",
         Arity::exact(1),
         "Java Math.floor: the largest integral float not above x.",
         math_floor,
-    ),
+    )
+    .example("(Math/floor 2.7) ;=> 2.0"),
     Builtin::new(
         "Math/ceil",
         Arity::exact(1),
         "Java Math.ceil: the smallest integral float not below x.",
         math_ceil,
-    ),
+    )
+    .example("(Math/ceil 2.1) ;=> 3.0"),
 ];
 
 /// Calls the builtin `name` of `ns` (what a shim means in Clojure terms).

@@ -39,60 +39,102 @@ use crate::eval::Interp;
 use crate::value::{cost, Value};
 
 pub const BUILTINS: &[Builtin] = &[
-    Builtin::new("AssertionError.", Arity::range(0, 1), "A java.lang.AssertionError to throw (what a failed assert throws; Exception does not catch it).", assertion_error),
+    Builtin::new("AssertionError.", Arity::range(0, 1), "A java.lang.AssertionError to throw (what a failed assert throws; Exception does not catch it).", assertion_error)
+        .example("(try (throw (AssertionError. \"bad\")) (catch AssertionError e (ex-message e))) ;=> \"bad\""),
     Builtin::new("printf", Arity::at_least(1), "Prints (format fmt args…) without a newline; returns nil.", printf)
         .example("(printf \"%d items%n\" 3) ;; prints 3 items"),
-    Builtin::new("instance?", Arity::exact(2), "(instance? Class x): whether x is of a class ptc knows (String Long Integer Double Number Boolean Keyword Symbol Map Set Vector List Fn Pattern, and the exception classes).", instance),
-    Builtin::new(".size", Arity::exact(1), "Java .size: the number of items of a collection (characters of a string).", size),
-    Builtin::new(".isEmpty", Arity::exact(1), "Java .isEmpty: whether a collection or string has no items.", is_empty),
-    Builtin::new(".contains", Arity::exact(2), "Java .contains: a string contains the substring, or a vector/set an equal item.", contains),
-    Builtin::new(".containsKey", Arity::exact(2), "Java Map.containsKey.", contains_key),
+    Builtin::new("instance?", Arity::exact(2), "(instance? Class x): whether x is of a class ptc knows (String Long Integer Double Number Boolean Keyword Symbol Map Set Vector List Fn Pattern, and the exception classes).", instance)
+        .example("(instance? String \"a\") ;=> true"),
+    Builtin::new(".size", Arity::exact(1), "Java .size: the number of items of a collection (characters of a string).", size)
+        .example("(.size [1 2 3]) ;=> 3"),
+    Builtin::new(".isEmpty", Arity::exact(1), "Java .isEmpty: whether a collection or string has no items.", is_empty)
+        .example("(.isEmpty \"\") ;=> true"),
+    Builtin::new(".contains", Arity::exact(2), "Java .contains: a string contains the substring, or a vector/set an equal item.", contains)
+        .example("(.contains \"hello\" \"ell\") ;=> true"),
+    Builtin::new(".containsKey", Arity::exact(2), "Java Map.containsKey.", contains_key)
+        .example("(.containsKey {:a 1} :a) ;=> true"),
     Builtin::new(".indexOf", Arity::range(2, 3), "Java .indexOf: the index of a substring in a string (searched from an optional start) or of an item in a vector, or -1.", index_of)
         .example("(.indexOf \"abcabc\" \"c\" 3) ;=> 5"),
     Builtin::new(".lastIndexOf", Arity::range(2, 3), "Java .lastIndexOf: the index of the last occurrence of a substring in a string (at or before an optional index) or of an item in a vector, or -1.", last_index_of)
         .example("(.lastIndexOf \"abcabc\" \"b\") ;=> 4"),
-    Builtin::new(".get", Arity::exact(2), "Java .get: a map's value for a key (nil if absent) or a vector's item at an index.", get),
-    Builtin::new(".charAt", Arity::exact(2), "Java String.charAt: the character (a one-character string) at an index.", char_at),
-    Builtin::new(".isBlank", Arity::exact(1), "Java String.isBlank: empty or only whitespace.", is_blank),
-    Builtin::new(".equals", Arity::exact(2), "Java .equals: value equality (=).", equals),
-    Builtin::new(".equalsIgnoreCase", Arity::exact(2), "Java String.equalsIgnoreCase.", equals_ignore_case),
-    Builtin::new(".toString", Arity::exact(1), "Java .toString: the string form (str).", to_string),
+    Builtin::new(".get", Arity::exact(2), "Java .get: a map's value for a key (nil if absent) or a vector's item at an index.", get)
+        .example("(.get [10 20 30] 1) ;=> 20"),
+    Builtin::new(".charAt", Arity::exact(2), "Java String.charAt: the character (a one-character string) at an index.", char_at)
+        .example("(.charAt \"abc\" 1) ;=> \"b\""),
+    Builtin::new(".isBlank", Arity::exact(1), "Java String.isBlank: empty or only whitespace.", is_blank)
+        .example("(.isBlank \"  \") ;=> true"),
+    Builtin::new(".equals", Arity::exact(2), "Java .equals: value equality (=).", equals)
+        .example("(.equals [1 2] [1 2]) ;=> true"),
+    Builtin::new(".equalsIgnoreCase", Arity::exact(2), "Java String.equalsIgnoreCase.", equals_ignore_case)
+        .example("(.equalsIgnoreCase \"Yes\" \"YES\") ;=> true"),
+    Builtin::new(".toString", Arity::exact(1), "Java .toString: the string form (str).", to_string)
+        .example("(.toString 42) ;=> \"42\""),
     Builtin::new("Integer/toString", Arity::range(1, 2), "Java Integer.toString: an integer's digits, in an optional radix 2-36.", integer_to_string)
         .example("(Integer/toString 255 16) ;=> \"ff\""),
-    Builtin::new("Integer/valueOf", Arity::range(1, 2), "Java Integer.valueOf: Integer/parseInt of a string (optional radix), an integer unchanged.", integer_value_of),
-    Builtin::new("Long/valueOf", Arity::range(1, 2), "Java Long.valueOf: Long/parseLong of a string (optional radix), an integer unchanged.", long_value_of),
-    Builtin::new("Double/valueOf", Arity::exact(1), "Java Double.valueOf: Double/parseDouble of a string, a number as a float.", double_value_of),
-    Builtin::new("Double/isNaN", Arity::exact(1), "Java Double.isNaN.", double_is_nan),
-    Builtin::new("Double/isInfinite", Arity::exact(1), "Java Double.isInfinite.", double_is_infinite),
-    Builtin::new("Math/log", Arity::exact(1), "Java Math.log: the natural logarithm, a float.", math_log),
-    Builtin::new("Math/log10", Arity::exact(1), "Java Math.log10.", math_log10),
-    Builtin::new("Math/exp", Arity::exact(1), "Java Math.exp.", math_exp),
-    Builtin::new("Math/hypot", Arity::exact(2), "Java Math.hypot: sqrt(x² + y²).", math_hypot),
-    Builtin::new("Math/cbrt", Arity::exact(1), "Java Math.cbrt: the cube root.", math_cbrt),
-    Builtin::new("Math/signum", Arity::exact(1), "Java Math.signum: -1.0, 0.0 or 1.0.", math_signum),
-    Builtin::new("Math/toRadians", Arity::exact(1), "Java Math.toRadians.", math_to_radians),
-    Builtin::new("Math/toDegrees", Arity::exact(1), "Java Math.toDegrees.", math_to_degrees),
-    Builtin::new("Math/sin", Arity::exact(1), "Java Math.sin.", math_sin),
-    Builtin::new("Math/cos", Arity::exact(1), "Java Math.cos.", math_cos),
-    Builtin::new("Math/tan", Arity::exact(1), "Java Math.tan.", math_tan),
-    Builtin::new("Math/atan", Arity::exact(1), "Java Math.atan.", math_atan),
-    Builtin::new("Math/atan2", Arity::exact(2), "Java Math.atan2.", math_atan2),
+    Builtin::new("Integer/valueOf", Arity::range(1, 2), "Java Integer.valueOf: Integer/parseInt of a string (optional radix), an integer unchanged.", integer_value_of)
+        .example("(Integer/valueOf \"42\") ;=> 42"),
+    Builtin::new("Long/valueOf", Arity::range(1, 2), "Java Long.valueOf: Long/parseLong of a string (optional radix), an integer unchanged.", long_value_of)
+        .example("(Long/valueOf \"-7\") ;=> -7"),
+    Builtin::new("Double/valueOf", Arity::exact(1), "Java Double.valueOf: Double/parseDouble of a string, a number as a float.", double_value_of)
+        .example("(Double/valueOf \"2.5\") ;=> 2.5"),
+    Builtin::new("Double/isNaN", Arity::exact(1), "Java Double.isNaN.", double_is_nan)
+        .example("(Double/isNaN (/ 0 0)) ;=> true"),
+    Builtin::new("Double/isInfinite", Arity::exact(1), "Java Double.isInfinite.", double_is_infinite)
+        .example("(Double/isInfinite (/ 1 0)) ;=> true"),
+    Builtin::new("Math/log", Arity::exact(1), "Java Math.log: the natural logarithm, a float.", math_log)
+        .example("(Math/log 1) ;=> 0.0"),
+    Builtin::new("Math/log10", Arity::exact(1), "Java Math.log10.", math_log10)
+        .example("(Math/log10 1000) ;=> 3.0"),
+    Builtin::new("Math/exp", Arity::exact(1), "Java Math.exp.", math_exp)
+        .example("(Math/exp 0) ;=> 1.0"),
+    Builtin::new("Math/hypot", Arity::exact(2), "Java Math.hypot: sqrt(x² + y²).", math_hypot)
+        .example("(Math/hypot 3 4) ;=> 5.0"),
+    Builtin::new("Math/cbrt", Arity::exact(1), "Java Math.cbrt: the cube root.", math_cbrt)
+        .example("(Math/cbrt 27) ;=> 3.0"),
+    Builtin::new("Math/signum", Arity::exact(1), "Java Math.signum: -1.0, 0.0 or 1.0.", math_signum)
+        .example("(Math/signum -4.2) ;=> -1.0"),
+    Builtin::new("Math/toRadians", Arity::exact(1), "Java Math.toRadians.", math_to_radians)
+        .example("(Math/toRadians 180) ;=> 3.1415926536"),
+    Builtin::new("Math/toDegrees", Arity::exact(1), "Java Math.toDegrees.", math_to_degrees)
+        .example("(Math/toDegrees Math/PI) ;=> 180.0"),
+    Builtin::new("Math/sin", Arity::exact(1), "Java Math.sin.", math_sin)
+        .example("(Math/sin 0) ;=> 0.0"),
+    Builtin::new("Math/cos", Arity::exact(1), "Java Math.cos.", math_cos)
+        .example("(Math/cos 0) ;=> 1.0"),
+    Builtin::new("Math/tan", Arity::exact(1), "Java Math.tan.", math_tan)
+        .example("(Math/tan 0) ;=> 0.0"),
+    Builtin::new("Math/atan", Arity::exact(1), "Java Math.atan.", math_atan)
+        .example("(Math/atan 0) ;=> 0.0"),
+    Builtin::new("Math/atan2", Arity::exact(2), "Java Math.atan2.", math_atan2)
+        .example("(Math/atan2 0 1) ;=> 0.0"),
     Builtin::new("LocalDate/of", Arity::exact(3), "java.time.LocalDate/of: the ISO date text of year, month, day.", local_date_of)
         .example("(LocalDate/of 2024 2 29) ;=> \"2024-02-29\""),
     Builtin::new(".plusDays", Arity::exact(2), "java.time LocalDate.plusDays on an ISO date: the ISO date n days later.", plus_days)
         .example("(.plusDays (LocalDate/parse \"2024-02-28\") 2) ;=> \"2024-03-01\""),
-    Builtin::new(".minusDays", Arity::exact(2), "java.time LocalDate.minusDays on an ISO date.", minus_days),
-    Builtin::new(".plusWeeks", Arity::exact(2), "java.time LocalDate.plusWeeks on an ISO date.", plus_weeks),
-    Builtin::new(".minusWeeks", Arity::exact(2), "java.time LocalDate.minusWeeks on an ISO date.", minus_weeks),
-    Builtin::new(".plusMonths", Arity::exact(2), "java.time LocalDate.plusMonths on an ISO date (day clamped to the month's end).", plus_months),
-    Builtin::new(".minusMonths", Arity::exact(2), "java.time LocalDate.minusMonths on an ISO date.", minus_months),
-    Builtin::new(".getYear", Arity::exact(1), "java.time LocalDate.getYear of an ISO date.", get_year),
-    Builtin::new(".getMonthValue", Arity::exact(1), "java.time LocalDate.getMonthValue (1-12) of an ISO date.", get_month_value),
-    Builtin::new(".getDayOfMonth", Arity::exact(1), "java.time LocalDate.getDayOfMonth of an ISO date.", get_day_of_month),
-    Builtin::new(".getDayOfYear", Arity::exact(1), "java.time LocalDate.getDayOfYear of an ISO date.", get_day_of_year),
-    Builtin::new(".getDayOfWeek", Arity::exact(1), "java.time LocalDate.getDayOfWeek of an ISO date, as its name (\"MONDAY\").", get_day_of_week),
-    Builtin::new(".isBefore", Arity::exact(2), "java.time LocalDate.isBefore on ISO dates.", is_before),
-    Builtin::new(".isAfter", Arity::exact(2), "java.time LocalDate.isAfter on ISO dates.", is_after),
+    Builtin::new(".minusDays", Arity::exact(2), "java.time LocalDate.minusDays on an ISO date.", minus_days)
+        .example("(.minusDays \"2024-03-01\" 1) ;=> \"2024-02-29\""),
+    Builtin::new(".plusWeeks", Arity::exact(2), "java.time LocalDate.plusWeeks on an ISO date.", plus_weeks)
+        .example("(.plusWeeks \"2024-01-01\" 2) ;=> \"2024-01-15\""),
+    Builtin::new(".minusWeeks", Arity::exact(2), "java.time LocalDate.minusWeeks on an ISO date.", minus_weeks)
+        .example("(.minusWeeks \"2024-01-15\" 2) ;=> \"2024-01-01\""),
+    Builtin::new(".plusMonths", Arity::exact(2), "java.time LocalDate.plusMonths on an ISO date (day clamped to the month's end).", plus_months)
+        .example("(.plusMonths \"2024-01-31\" 1) ;=> \"2024-02-29\""),
+    Builtin::new(".minusMonths", Arity::exact(2), "java.time LocalDate.minusMonths on an ISO date.", minus_months)
+        .example("(.minusMonths \"2024-03-31\" 1) ;=> \"2024-02-29\""),
+    Builtin::new(".getYear", Arity::exact(1), "java.time LocalDate.getYear of an ISO date.", get_year)
+        .example("(.getYear \"2024-03-05\") ;=> 2024"),
+    Builtin::new(".getMonthValue", Arity::exact(1), "java.time LocalDate.getMonthValue (1-12) of an ISO date.", get_month_value)
+        .example("(.getMonthValue \"2024-03-05\") ;=> 3"),
+    Builtin::new(".getDayOfMonth", Arity::exact(1), "java.time LocalDate.getDayOfMonth of an ISO date.", get_day_of_month)
+        .example("(.getDayOfMonth \"2024-03-05\") ;=> 5"),
+    Builtin::new(".getDayOfYear", Arity::exact(1), "java.time LocalDate.getDayOfYear of an ISO date.", get_day_of_year)
+        .example("(.getDayOfYear \"2024-03-05\") ;=> 65"),
+    Builtin::new(".getDayOfWeek", Arity::exact(1), "java.time LocalDate.getDayOfWeek of an ISO date, as its name (\"MONDAY\").", get_day_of_week)
+        .example("(str (.getDayOfWeek \"2024-03-05\")) ;=> \"TUESDAY\""),
+    Builtin::new(".isBefore", Arity::exact(2), "java.time LocalDate.isBefore on ISO dates.", is_before)
+        .example("(.isBefore \"2024-01-01\" \"2024-06-30\") ;=> true"),
+    Builtin::new(".isAfter", Arity::exact(2), "java.time LocalDate.isAfter on ISO dates.", is_after)
+        .example("(.isAfter \"2024-01-01\" \"2024-06-30\") ;=> false"),
     Builtin::new(".between", Arity::exact(3), "java.time (.between ChronoUnit/DAYS a b): whole days (or WEEKS) from date a to date b.", between)
         .example("(.between ChronoUnit/DAYS (LocalDate/parse \"2024-01-01\") (LocalDate/parse \"2024-03-01\")) ;=> 60"),
 ];

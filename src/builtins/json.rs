@@ -39,8 +39,10 @@ pub const BUILTINS: &[Builtin] = &[
         .ns(Ns::Json)
         .example("(json/read-str \"{\\\"a\\\":1}\" :key-fn keyword) ;=> {:a 1}"),
     Builtin::new("generate-string", Arity::range(1, 2), "cheshire.core/generate-string: a value as JSON text; {:pretty true} indents.", generate_string)
+        .example("(json/generate-string {:a [1 2]}) ;=> \"{\\\"a\\\":[1,2]}\"")
         .ns(Ns::Json),
     Builtin::new("parse-string", Arity::range(1, 2), "cheshire.core/parse-string: JSON text as a value; true (or a key function) as second argument makes keys keywords.", parse_string)
+        .example("(json/parse-string \"{\\\"a\\\": 1}\" true) ;=> {:a 1}")
         .ns(Ns::Json),
 ];
 

@@ -28,6 +28,8 @@ mod memo;
 pub mod numbers;
 pub mod predicates;
 pub mod query;
+#[cfg(test)]
+mod reference;
 pub mod seq;
 pub mod set;
 pub mod strformat;

@@ -47,10 +47,10 @@ pub const BUILTINS: &[Builtin] = &[
         .example("(set/map-invert {:a 1}) ;=> {1 :a}"),
     Builtin::new("index", Arity::exact(2), "Map from the values at the given keys ({k v} maps) to the set of maps of the relation having them.", index)
         .ns(Ns::Set)
-        .example("(set/index [{:t 1 :n \"a\"}] [:t]) ;=> {{:t 1} #{{:n \"a\" :t 1}}}"),
+        .example("(set/index [{:t 1 :n \"a\"}] [:t]) ;=> {{:t 1} #{{:t 1 :n \"a\"}}}"),
     Builtin::new("join", Arity::range(2, 3), "Natural join of two relations on their shared keys, or on a {left-key right-key} map.", join)
         .ns(Ns::Set)
-        .example("(set/join [{:id 1 :a 1}] [{:id 1 :b 2}]) ;=> #{{:a 1 :b 2 :id 1}}"),
+        .example("(set/join [{:id 1 :a 1}] [{:id 1 :b 2}]) ;=> #{{:id 1 :a 1 :b 2}}"),
 ];
 
 /// A set argument: sets, nil (empty) and vectors (their items).
