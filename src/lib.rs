@@ -138,3 +138,8 @@ pub use value::Value;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The embedding guide's Rust example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+struct EmbeddingGuideDoctests;

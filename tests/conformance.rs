@@ -19,7 +19,7 @@ fn shared_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/public");
     assert!(
         dir.is_dir(),
-        "../shared/conformance not found ({}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")",
+        "../shared/conformance not found ({}): the project's shared folder must sit beside this checkout (docs/contributing.md, \"What the tests need\")",
         dir.display()
     );
     dir

@@ -3,7 +3,7 @@
 //! LangChain's MCP adapters (tests/deps/.venv-langchain), all installed
 //! pinned by `bash tests/setup.sh` (a missing one fails its test naming
 //! that command). Each runs offline against a mock model on 127.0.0.1
-//! (`tests/mcp_hosts/mock_model.py`) with the README's own configuration,
+//! (`tests/mcp_hosts/mock_model.py`) with docs/mcp.md's own configuration,
 //! and the test asserts on what the host showed its model for a keyword
 //! map, a set, a string-keyed map, a capped big value and an error with
 //! its hint (`tests/mcp_hosts/hosts.py`). The JSON line each prints (what
@@ -39,7 +39,7 @@ fn host(name: &str, venv: &str) {
     let out = Command::new(python(venv))
         .arg(root().join("tests/mcp_hosts/hosts.py"))
         .args([name, PTC])
-        .arg(root().join("README.md"))
+        .arg(root().join("docs/mcp.md"))
         .arg(dir.join(""))
         .output()
         .expect("python runs");

@@ -32,7 +32,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| {
             panic!(
-                "{} not found ({e}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")",
+                "{} not found ({e}): the project's shared folder must sit beside this checkout (docs/contributing.md, \"What the tests need\")",
                 dir.display()
             )
         })

@@ -1,7 +1,8 @@
-//! The README's embedding example, built and run as an external crate
-//! would build it: a new crate whose `[dependencies]` are exactly the
-//! README's block (with `ptc-lisp` by path to this checkout) and whose
-//! `main` is the README's Rust example. The doc test of the same snippet
+//! The README's embedding example and the embedding guide's
+//! (`docs/embedding.md`), built and run as an external crate would build
+//! them: a new crate whose `[dependencies]` are exactly the README's block
+//! (with `ptc-lisp` by path to this checkout) and whose `main` is the
+//! example. The doc test of the same snippet
 //! compiles inside this crate, where every dependency of ptc-lisp is in
 //! scope, so it cannot catch a missing line in the README's block.
 //!
@@ -12,11 +13,11 @@
 use std::path::Path;
 use std::process::Command;
 
-/// The first fenced block of `lang` after `heading` in the README.
+/// The first fenced block of `lang` after `heading` in `text`.
 fn block_after(readme: &str, heading: &str, lang: &str) -> String {
     let at = readme
         .find(heading)
-        .unwrap_or_else(|| panic!("README has no {heading:?}"));
+        .unwrap_or_else(|| panic!("no {heading:?}"));
     let fence = format!("```{lang}\n");
     let start = readme[at..]
         .find(&fence)
@@ -31,18 +32,34 @@ fn block_after(readme: &str, heading: &str, lang: &str) -> String {
 fn the_readme_embedding_example_builds_as_an_external_crate() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let deps = block_after(&readme, "## Using the library", "toml");
+    let deps = block_after(&readme, "### Embedding in Rust", "toml");
     assert!(deps.contains("[dependencies]"), "{deps}");
     let deps = deps.replace(
-        "git = \"…\"",
+        "path = \"/path/to/ptc\"",
         &format!("path = {:?}", repo.to_string_lossy()),
     );
     assert!(
-        deps.contains("path = "),
-        "the ptc-lisp line names git = \"…\": {deps}"
+        deps.contains(&*repo.to_string_lossy()),
+        "the ptc-lisp line no longer names path = \"/path/to/ptc\": {deps}"
     );
-    let example = block_after(&readme, "### Embedding", "rust");
+    // The README's example, then the embedding guide's, with the README's
+    // dependency lines (one target directory: the second builds only itself).
+    let guide = std::fs::read_to_string(repo.join("docs/embedding.md")).unwrap();
+    for (what, example) in [
+        (
+            "the README's",
+            block_after(&readme, "### Embedding in Rust", "rust"),
+        ),
+        (
+            "docs/embedding.md's",
+            block_after(&guide, "### Embedding", "rust"),
+        ),
+    ] {
+        build_and_run(repo, &deps, &example, what);
+    }
+}
 
+fn build_and_run(repo: &Path, deps: &str, example: &str, what: &str) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-embedding");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
@@ -70,7 +87,7 @@ fn the_readme_embedding_example_builds_as_an_external_crate() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "the README's example does not build or run with the README's [dependencies]:\n{stderr}"
+        "{what} example does not build or run with the README's [dependencies]:\n{stderr}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("embedding example ok"));
 }

@@ -205,9 +205,9 @@ fn a_command_tool_is_killed_at_the_turn_deadline() {
 }
 
 #[test]
-fn the_readme_session_file_example_replays_to_its_return() {
+fn the_session_guide_example_replays_to_its_return() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/sessions.md")).unwrap();
     let section = &readme[readme.find("## Session files").expect("the section")..];
     let start = section.find("```json\n").unwrap() + "```json\n".len();
     let end = start + section[start..].find("\n```\n").unwrap();

@@ -12,7 +12,7 @@ fn every_target_var_resolves() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/clojure-vars.tsv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "../shared/spec/clojure-vars.tsv not found ({e}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")"
+            "../shared/spec/clojure-vars.tsv not found ({e}): the project's shared folder must sit beside this checkout (docs/contributing.md, \"What the tests need\")"
         )
     });
     let mut missing = Vec::new();

@@ -32,7 +32,7 @@ pub fn lines(name: &str) -> Vec<Json> {
     let path = corpus_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "../shared/real-llm not found ({}: {e}): the project's shared folder must sit beside this checkout (README, \"What the tests need\")",
+            "../shared/real-llm not found ({}: {e}): the project's shared folder must sit beside this checkout (docs/contributing.md, \"What the tests need\")",
             path.display()
         )
     });

@@ -1,9 +1,9 @@
-"""`ptc mcp` driven by real agent hosts, offline, each with the README's own
+"""`ptc mcp` driven by real agent hosts, offline, each with docs/mcp.md's own
 configuration: Claude Code and Codex (npm, tests/deps/node_modules),
 pydantic-ai and openai-agents (tests/deps/.venv), LangChain's MCP adapters
 (tests/deps/.venv-langchain). Run by tests/mcp_hosts.rs:
 
-    python hosts.py HOST PTC README WORKDIR
+    python hosts.py HOST PTC GUIDE WORKDIR   (GUIDE: docs/mcp.md)
 
 HOST is claude-code, codex, pydantic-ai, openai-agents or langchain. A mock
 model (mock_model.py, on 127.0.0.1) asks for the programs of PROGRAMS one by
@@ -50,15 +50,15 @@ def shows(text, wanted):
 
 
 def readme_block(name):
-    """The fenced block after `<!-- host: NAME -->` in the README."""
+    """The fenced block after `<!-- host: NAME -->` in docs/mcp.md."""
     text = open(README).read()
     m = re.search(r"<!-- host: " + re.escape(name) + r" -->\s*```[a-z]*\n(.*?)```", text, re.S)
-    assert m, f"README.md has no block marked <!-- host: {name} -->"
+    assert m, f"docs/mcp.md has no block marked <!-- host: {name} -->"
     return m.group(1)
 
 
 def localize(text):
-    """A README block made to run here: `ptc` is the built binary and
+    """A guide's block made to run here: `ptc` is the built binary and
     /path/to/session.json the test's session file."""
     text = text.replace("/path/to/session.json", SESSION)
     text = re.sub(r'"ptc"(?=\s*[,}\]])', json.dumps(PTC), text)
@@ -113,7 +113,7 @@ def codex(mock):
     binary = npm_host("codex", "@openai/codex")
     home = os.path.join(WORK, "codex-home")
     os.makedirs(home, exist_ok=True)
-    # The model provider is the mock; the MCP server is the README's block.
+    # The model provider is the mock; the MCP server is the guide's block.
     with open(os.path.join(home, "config.toml"), "w") as f:
         f.write(f'''model = "mock-model"
 model_provider = "mock"
@@ -132,7 +132,7 @@ wire_api = "responses"
 
 
 def readme_python(name, scope):
-    exec(compile(localize(readme_block(name)), f"README.md <!-- host: {name} -->", "exec"), scope)
+    exec(compile(localize(readme_block(name)), f"docs/mcp.md <!-- host: {name} -->", "exec"), scope)
     return scope
 
 
@@ -220,7 +220,7 @@ HOSTS = {"claude-code": claude_code, "codex": codex, "pydantic-ai": pydantic_ai,
 def main():
     with open(SESSION, "w") as f:
         # A tool run by a command: run_ptc_lisp is marked destructive, as
-        # for most real sessions (Codex then needs the README's approval
+        # for most real sessions (Codex then needs the guide's approval
         # line).
         json.dump({"mission": "Answer questions about the orders.",
                    "data": {"orders": [{"id": 1, "total": 10}, {"id": 2, "total": 25}]},

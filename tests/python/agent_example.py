@@ -1,7 +1,7 @@
-"""The README's agent loop, run against a fake OpenAI client (no network).
+"""The Python guide's agent loop (docs/python.md), run against a fake OpenAI client (no network).
 
 `python tests/python/agent_example.py` takes the first ```python block of
-the README's "Python" section, puts a scripted stand-in for the `openai`
+the Python guide (docs/python.md), puts a scripted stand-in for the `openai`
 package in `sys.modules`, and runs the block as it is written. The pytest
 suite (test_agent_loop.py) runs it the same way and checks what happened.
 """
@@ -11,7 +11,7 @@ import sys
 import types
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "python.md"
 
 # What the fake model answers, turn by turn: a typo first (a failed turn the
 # model sees and fixes), then the work, then the answer.
@@ -26,9 +26,9 @@ SCRIPT = [
 
 
 def readme_loop() -> str:
-    """The agent loop's source, from the README."""
+    """The agent loop's source, from the Python guide (docs/python.md)."""
     text = README.read_text()
-    section = text.split("\n## Python\n", 1)[1]
+    section = text
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
@@ -48,14 +48,14 @@ class FakeOpenAI:
 
 
 def run_readme_loop() -> dict:
-    """Runs the README's loop with the fake client; returns its globals."""
+    """Runs the guide's loop with the fake client; returns its globals."""
     fake = types.ModuleType("openai")
     fake.OpenAI = FakeOpenAI
     saved = sys.modules.get("openai")
     sys.modules["openai"] = fake
     try:
         scope: dict = {"__name__": "readme_agent_loop"}
-        exec(compile(readme_loop(), "README.md (agent loop)", "exec"), scope)
+        exec(compile(readme_loop(), "docs/python.md (agent loop)", "exec"), scope)
         scope["fake_client"] = FakeOpenAI.last
         return scope
     finally:

@@ -1,4 +1,4 @@
-"""Many missions in worker processes: the README's ProcessPoolExecutor example.
+"""Many missions in worker processes: the Python guide's ProcessPoolExecutor example.
 
 A Session pickles as its session file plus the tools it was given (pickled
 by reference: module-level functions), so it can be sent to a worker

@@ -1,4 +1,4 @@
-"""The README's 20-line agent loop, with a fake LLM client (agent_example.py)."""
+"""The Python guide's 20-line agent loop, with a fake LLM client (agent_example.py)."""
 
 from agent_example import SCRIPT, readme_loop, run_readme_loop
 
