@@ -18,6 +18,7 @@ mod capture;
 pub mod destructure;
 pub mod doc;
 pub mod expr;
+mod functions;
 pub mod macros;
 pub mod moves;
 pub mod names;
