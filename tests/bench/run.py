@@ -2,7 +2,8 @@
 """Benchmark runner: the shared programs through `ptc run` and, when installed,
 JVM Clojure (`clojure`), nbb (`nbb`), CPython (`python3 -S`, on the Python
 ports in ../shared/bench/python/) and pydantic-monty (`monty`, same ports;
-`pip install pydantic-monty`), in one run.
+`pip install pydantic-monty`) and Lua 5.4 (`lua5.4`, on the ports in
+peers/; `apt-get install lua5.4`), in one run.
 
 Usage: python3 tests/bench/run.py [--runs N] [--programs DIR] [--only SUBSTR]
        python3 tests/bench/run.py --callgrind [--only SUBSTR]
@@ -16,9 +17,10 @@ ratio ptc/peer and every implementation's peak memory per program. Ratios from o
 on a noisy machine. Exits 1 if a check line differs or a run fails.
 
 `--callgrind` instead counts the instructions of one run of each program
-under `valgrind --tool=callgrind` for ptc and CPython (`python3 -S`, the
-interpreter itself: a version manager's shim is resolved first), and prints
-both counts and their ratio. Instruction counts do not depend on what else
+under `valgrind --tool=callgrind` for ptc, CPython (`python3 -S`, the
+interpreter itself: a version manager's shim is resolved first) and Lua 5.4
+when installed, and prints the counts and ptc's ratio to each. `--ptc BIN`
+measures that binary instead of building the release one. Instruction counts do not depend on what else
 the machine is doing, so they compare across runs where wall times do not.
 
 `--link-order` writes tests/bench/link-order.txt (the functions the programs
@@ -41,6 +43,13 @@ import link_order
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED_BENCH = os.path.join(ROOT, "..", "shared", "bench")
+PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers")
+
+
+def lua_port(prog):
+    """The Lua 5.4 port of a program (tests/bench/peers/), or None."""
+    port = os.path.join(PEERS, os.path.basename(prog)[:-4] + ".lua")
+    return port if os.path.exists(port) else None
 
 
 def run_once(cmd):
@@ -116,12 +125,15 @@ def print_table(header, rows):
 
 
 def callgrind_table(ptc, programs, python_port):
-    """Instruction counts of ptc and CPython per program, and their ratio."""
+    """Instruction counts of ptc, CPython and Lua 5.4 per program, and ptc's ratios."""
     if not shutil.which("valgrind"):
         print("valgrind not found: apt-get install valgrind", file=sys.stderr)
         return 1
     python = real_python()
+    lua = shutil.which("lua5.4")
     header = ["program", "ptc instructions", "cpython instructions", "ptc/cpython"]
+    if lua:
+        header += ["lua instructions", "ptc/lua"]
     rows, failed = [], 0
     for prog in programs:
         name = os.path.basename(prog)[:-4]
@@ -136,6 +148,15 @@ def callgrind_table(ptc, programs, python_port):
                     print(f"{name}: cpython printed {check_line(pout)!r}, ptc {check_line(out)!r}", file=sys.stderr)
                     failed += 1
             else:
+                row += ["-", "-"]
+            port = lua_port(prog)
+            if lua and port:
+                ln, lout = instructions([lua, port])
+                row += [f"{ln:,}", f"{n / ln:.3f}"]
+                if check_line(lout) != check_line(out):
+                    print(f"{name}: lua printed {check_line(lout)!r}, ptc {check_line(out)!r}", file=sys.stderr)
+                    failed += 1
+            elif lua:
                 row += ["-", "-"]
         except RuntimeError as e:
             print(f"{name}: {e}", file=sys.stderr)
@@ -157,12 +178,16 @@ def main():
                     help="instruction counts of ptc and CPython under callgrind instead of wall times")
     ap.add_argument("--link-order", action="store_true",
                     help="write tests/bench/link-order.txt from callgrind runs of every program")
+    ap.add_argument("--ptc", help="this ptc binary instead of building the release one")
     args = ap.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    # cargo resolves a relative CARGO_TARGET_DIR against its working directory
-    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
-    ptc = os.path.join(target, "release", "ptc")
+    if args.ptc:
+        ptc = args.ptc
+    else:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        # cargo resolves a relative CARGO_TARGET_DIR against its working directory
+        target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
+        ptc = os.path.join(target, "release", "ptc")
 
     work = tempfile.mkdtemp(prefix="ptc-bench-")
     atexit.register(shutil.rmtree, work, ignore_errors=True)  # however the run ends
@@ -212,6 +237,8 @@ def main():
         if shutil.which("monty"):
             monty = real_monty()
             peers["monty"] = lambda p: python_port(p) and [monty, python_port(p)]
+        if shutil.which("lua5.4"):
+            peers["lua"] = lambda p: lua_port(p) and ["lua5.4", lua_port(p)]
 
     header = ["program", "ptc s", "ptc MB"]
     for name in peers:
