@@ -3,7 +3,7 @@
 //! and conversion of any seqable value to its items.
 
 use crate::error::{Error, Result};
-use crate::value::{Map, Value, Vector};
+use crate::value::{Map, Text, Value, Vector};
 
 /// `NAME expects EXPECTED, got TYPE PREVIEW`.
 pub fn type_error(fname: &str, expected: &str, got: &Value) -> Error {
@@ -137,25 +137,59 @@ pub fn whole(fname: &str, v: &Value) -> Error {
     }
 }
 
+/// A string whose ASCII-ness may be known without reading it: a [`Text`]
+/// knows it (found once when it was made), a `str` is scanned.
+pub(crate) trait Chars {
+    /// The string.
+    fn text(&self) -> &str;
+    /// Whether every byte is ASCII (characters are bytes).
+    fn ascii(&self) -> bool;
+}
+
+impl Chars for str {
+    #[inline]
+    fn text(&self) -> &str {
+        self
+    }
+    #[inline]
+    fn ascii(&self) -> bool {
+        self.is_ascii()
+    }
+}
+
+impl Chars for Text {
+    #[inline]
+    fn text(&self) -> &str {
+        self.as_str()
+    }
+    /// O(1): what `count`, `subs` and `nth` walking a long string ask on
+    /// every step (`value/text.rs`).
+    #[inline]
+    fn ascii(&self) -> bool {
+        self.is_ascii()
+    }
+}
+
 /// The number of characters of `s` (what `count` and `.length` say): its
-/// length in bytes when it is ASCII (checked a word at a time), else its
-/// characters counted.
+/// length in bytes when it is ASCII (known to a [`Text`], else checked a
+/// word at a time), else its characters counted.
 #[inline]
-pub(crate) fn char_count(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
+pub(crate) fn char_count<S: Chars + ?Sized>(s: &S) -> usize {
+    if s.ascii() {
+        s.text().len()
     } else {
-        s.chars().count()
+        s.text().chars().count()
     }
 }
 
 /// The byte offset of character `i` of `s`, clamped to its end: `i` itself
 /// when `s` is ASCII.
-pub(crate) fn byte_at(s: &str, i: usize) -> usize {
-    if s.is_ascii() {
-        i.min(s.len())
+pub(crate) fn byte_at<S: Chars + ?Sized>(s: &S, i: usize) -> usize {
+    let t = s.text();
+    if s.ascii() {
+        i.min(t.len())
     } else {
-        s.char_indices().nth(i).map_or(s.len(), |(b, _)| b)
+        t.char_indices().nth(i).map_or(t.len(), |(b, _)| b)
     }
 }
 
@@ -166,7 +200,13 @@ pub fn count(fname: &str, v: &Value) -> Result<usize> {
         Value::Nil => Ok(0),
         Value::Set(s) => Ok(s.len()),
         Value::Map(m) => Ok(m.len()),
-        Value::Str(s) => Ok(char_count(s)),
+        // An ASCII text knows it is one (O(1)); any other is walked,
+        // charged a step per `BYTES_PER_STEP` bytes.
+        Value::Str(s) if s.is_ascii() => Ok(s.len()),
+        Value::Str(s) => {
+            crate::eval::budget::charge_work(s.len() as u64 / crate::eval::budget::BYTES_PER_STEP);
+            Ok(char_count(s))
+        }
         Value::Lazy(_) => Err(whole(fname, v)),
         _ => Err(type_error(fname, "a collection", v)),
     }

@@ -217,7 +217,7 @@ fn format_one(
                 },
             };
             if let Some(p) = spec.precision {
-                s.truncate(byte_at(&s, p));
+                s.truncate(byte_at(s.as_str(), p));
             }
             if conv == 'S' {
                 s = s.to_uppercase();

@@ -12,6 +12,28 @@
 //! clone adds one (relaxed), a drop takes one (release), and the last one
 //! (after an acquire fence) frees the allocation. Every empty text shares
 //! one static header, never freed.
+//!
+//! The header's second word ([`Header::meta`]) holds the length in its low
+//! 56 bits and two facts about the text beside it:
+//! - **ASCII** (bit 63): every byte is ASCII, found once when the text is
+//!   made (a scan at memory speed beside the copy that makes it) and kept
+//!   by each append. `count`, `subs` and `nth` of an ASCII text are then
+//!   O(1) in its length ([`Text::is_ascii`]: characters are bytes), where a
+//!   `str::is_ascii` per call made a loop over a long string quadratic
+//!   (`(< i (count s))` as a loop test).
+//! - **room** (bits 56..62): the base-2 logarithm of the allocation's
+//!   byte capacity when the text was grown in place ([`Text::push_unique`]),
+//!   0 when the allocation holds exactly its bytes (every text made any
+//!   other way). `(str acc x ",")` onto an accumulator only this handle
+//!   holds appends in place, doubling the room when it runs out, so a
+//!   `reduce` building a string is linear, as `conj` onto a vector is.
+//!
+//! **Rule TEXT-APPEND-1 (soundness).** A text is written only through
+//! [`Text::push_unique`], and only when its count is one: the caller's
+//! `&mut` handle is then the only one, so no other value can see the bytes
+//! change (texts are persistent values). A count of one is final for the
+//! duration of the `&mut` borrow: nobody else holds a handle to clone. The
+//! empty header's count is never one.
 
 use std::alloc::{self, Layout};
 use std::borrow::{Borrow, Cow};
@@ -29,7 +51,44 @@ use super::shared_vec::{count_down, count_up};
 #[repr(C)]
 struct Header {
     count: AtomicUsize,
-    len: usize,
+    /// The length, the room and the ASCII bit (module docs).
+    meta: usize,
+}
+
+/// The length's bits in [`Header::meta`]: a text is shorter than 2^56
+/// bytes (64 PB; longer is the `overflow` panic).
+const LEN_MASK: usize = (1 << 56) - 1;
+/// Where the room's logarithm starts in [`Header::meta`].
+const ROOM_SHIFT: u32 = 56;
+/// The room's bits in [`Header::meta`] (0: the allocation holds exactly
+/// the length).
+const ROOM_MASK: usize = 0x7f << ROOM_SHIFT;
+/// [`Header::meta`]'s bit for an all-ASCII text.
+const ASCII: usize = 1 << 63;
+
+/// The length a header's `meta` says.
+#[inline(always)]
+fn len_of(meta: usize) -> usize {
+    meta & LEN_MASK
+}
+
+/// The bytes the allocation behind a header's `meta` has room for.
+#[inline(always)]
+fn room_of(meta: usize) -> usize {
+    match (meta & ROOM_MASK) >> ROOM_SHIFT {
+        0 => len_of(meta),
+        k => 1 << k,
+    }
+}
+
+/// The `meta` of a text of `bytes`, exactly allocated.
+#[inline]
+fn meta_of(bytes: &[u8]) -> usize {
+    if bytes.is_ascii() {
+        bytes.len() | ASCII
+    } else {
+        bytes.len()
+    }
 }
 
 /// Bytes of the header before a text's bytes (`value/cost.rs`).
@@ -40,7 +99,7 @@ pub(crate) const HEADER_BYTES: u64 = std::mem::size_of::<Header>() as u64;
 /// made from it without a clone), so it is never freed.
 static EMPTY: Header = Header {
     count: AtomicUsize::new(1 << 62),
-    len: 0,
+    meta: ASCII,
 };
 
 /// An immutable reference-counted string in one word (module docs).
@@ -58,17 +117,17 @@ const _: () = assert!(std::mem::size_of::<Text>() == 8);
 const _: () = assert!(std::mem::size_of::<Option<Text>>() == 8);
 
 impl Text {
-    /// The layout of a text of `len` bytes: the header, then the bytes,
-    /// rounded up to the header's alignment.
+    /// The layout of a text with room for `len` bytes: the header, then
+    /// the bytes, rounded up to the header's alignment.
     #[inline]
     fn layout(len: usize) -> Layout {
         const ALIGN: usize = std::mem::align_of::<Header>();
-        if len > isize::MAX as usize - std::mem::size_of::<Header>() - ALIGN {
+        if len > LEN_MASK {
             overflow()
         }
         let size = (std::mem::size_of::<Header>() + len).next_multiple_of(ALIGN);
         // SAFETY: ALIGN is a power of two and `size`, a multiple of it, is
-        // at most `isize::MAX` (checked above).
+        // at most `isize::MAX` (`len` is below 2^56, checked above).
         unsafe { Layout::from_size_align_unchecked(size, ALIGN) }
     }
 
@@ -82,7 +141,7 @@ impl Text {
     }
 
     /// A fresh allocation for `len` bytes, its header written (a count of
-    /// one), its bytes not.
+    /// one, not ASCII until the caller says so), its bytes not.
     #[inline]
     fn allocate(len: usize) -> NonNull<Header> {
         let layout = Text::layout(len);
@@ -96,7 +155,7 @@ impl Text {
         unsafe {
             ptr.as_ptr().write(Header {
                 count: AtomicUsize::new(1),
-                len,
+                meta: len,
             })
         };
         ptr
@@ -111,7 +170,7 @@ impl Text {
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {
-        let len = self.header().len;
+        let len = len_of(self.header().meta);
         // SAFETY: `len` initialised UTF-8 bytes follow the header (every
         // constructor writes them) and are never written again.
         unsafe {
@@ -137,10 +196,81 @@ impl Text {
         self.header().count.load(Ordering::Acquire)
     }
 
+    /// Whether every byte is ASCII (so characters are bytes): O(1), known
+    /// since the text was made (module docs). Shadows `str::is_ascii`.
+    #[inline]
+    pub fn is_ascii(&self) -> bool {
+        self.header().meta & ASCII != 0
+    }
+
+    /// Appends `s` in place when this handle is the text's only one
+    /// (TEXT-APPEND-1), growing the allocation to the next power of two
+    /// (at least 32 bytes) when it is short of room; false, with nothing
+    /// changed, when another handle shares the text (or it is the shared
+    /// empty one).
+    pub(crate) fn push_unique(&mut self, s: &str) -> bool {
+        if self.header().count.load(Ordering::Relaxed) != 1 {
+            return false;
+        }
+        // Pairs with the release decrement of a handle another thread
+        // dropped, so its reads happen before our writes (as `Arc`).
+        std::sync::atomic::fence(Ordering::Acquire);
+        let meta = self.header().meta;
+        let len = len_of(meta);
+        let Some(new_len) = len.checked_add(s.len()).filter(|&n| n <= LEN_MASK) else {
+            overflow()
+        };
+        let mut meta = meta;
+        if new_len > room_of(meta) {
+            let room = new_len.max(32).next_power_of_two();
+            let new = Text::layout(room);
+            // SAFETY: `self.ptr` is an allocation of `layout(room_of(meta))`
+            // (what every constructor and earlier growth made), only this
+            // handle points at it (count one, `&mut self`), and the new size
+            // is nonzero and at most `isize::MAX` (`layout` checked it). The
+            // bytes up to `len` are kept by `realloc`.
+            let raw = unsafe {
+                alloc::realloc(
+                    self.ptr.as_ptr().cast(),
+                    Text::layout(room_of(meta)),
+                    new.size(),
+                )
+            };
+            let Some(ptr) = NonNull::new(raw.cast::<Header>()) else {
+                alloc::handle_alloc_error(new)
+            };
+            self.ptr = ptr;
+            meta = (meta & !ROOM_MASK) | ((room.trailing_zeros() as usize) << ROOM_SHIFT);
+        }
+        if !s.is_ascii() {
+            meta &= !ASCII;
+        }
+        // SAFETY: the allocation has room for `new_len` bytes after the
+        // header (just made sure), `s` cannot overlap the bytes past `len`
+        // (no handle but this one reaches them, and `s` is borrowed
+        // elsewhere), and only this handle reads the header or the bytes
+        // while it is borrowed mutably (TEXT-APPEND-1): writing the header's
+        // plain `meta` races with nothing. The bytes stay UTF-8: a whole
+        // `str` appended to a whole `str`.
+        unsafe {
+            let bytes = self.ptr.as_ptr().add(1).cast::<u8>();
+            std::ptr::copy_nonoverlapping(s.as_ptr(), bytes.add(len), s.len());
+            (*self.ptr.as_ptr()).meta = (meta & !LEN_MASK) | new_len;
+        }
+        true
+    }
+
+    /// The bytes the allocation has room for (its length, or more once
+    /// grown in place).
+    #[cfg(test)]
+    fn room(&self) -> usize {
+        room_of(self.header().meta)
+    }
+
     /// The last handle's drop: frees the allocation.
     #[inline(never)]
     fn drop_last(&mut self) {
-        let layout = Text::layout(self.header().len);
+        let layout = Text::layout(room_of(self.header().meta));
         // SAFETY: the last handle of an allocation made with this layout.
         unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), layout) }
     }
@@ -183,8 +313,12 @@ impl TextBuf {
     /// # Safety
     /// Every byte of [`TextBuf::bytes`] is initialised, and they are UTF-8.
     #[inline]
-    pub(crate) unsafe fn finish(self) -> Text {
+    pub(crate) unsafe fn finish(mut self) -> Text {
+        // SAFETY: every byte is initialised (the caller's contract).
+        let meta = meta_of(unsafe { &*(std::ptr::from_mut(self.bytes()) as *const [u8]) });
         let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: the header of an allocation only this buffer points at.
+        unsafe { (*this.ptr.as_ptr()).meta = meta };
         Text { ptr: this.ptr }
     }
 }
@@ -210,9 +344,10 @@ impl From<&str> for Text {
         }
         let ptr = Text::allocate(s.len());
         // SAFETY: the fresh allocation has room for `s.len()` bytes after
-        // the header; `s` is UTF-8.
+        // the header, and only this function points at it; `s` is UTF-8.
         unsafe {
-            std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(1).cast::<u8>(), s.len())
+            std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(1).cast::<u8>(), s.len());
+            (*ptr.as_ptr()).meta = meta_of(s.as_bytes());
         };
         Text { ptr }
     }
@@ -450,6 +585,44 @@ mod tests {
         assert!(e.is_empty());
         // Dropped unfinished: freed, never read.
         drop(super::TextBuf::new(5));
+    }
+
+    #[test]
+    fn knows_whether_it_is_ascii() {
+        assert!(Text::from("plain").is_ascii() && Text::empty().is_ascii());
+        assert!(!Text::from("héllo").is_ascii());
+        let mut buf = super::TextBuf::new(2);
+        buf.bytes()[0].write(b'o');
+        buf.bytes()[1].write(b'k');
+        // SAFETY: both bytes written, ASCII.
+        assert!(unsafe { buf.finish() }.is_ascii());
+    }
+
+    #[test]
+    fn only_the_only_handle_is_appended_to_in_place() {
+        let mut a = Text::from("ab");
+        assert!(a.push_unique("cd"));
+        assert_eq!((&*a, a.is_ascii(), a.room()), ("abcd", true, 32));
+        let at = a.addr();
+        for _ in 0..7 {
+            assert!(a.push_unique("wxyz"));
+        }
+        assert_eq!((a.len(), a.room(), a.addr()), (32, 32, at), "no growth");
+        assert!(a.push_unique("é"));
+        assert_eq!((a.len(), a.room(), a.is_ascii()), (34, 64, false));
+        assert!(a.ends_with("wxyzé"));
+
+        // Shared: never written, the other handle sees what it saw.
+        let b = a.clone();
+        assert!(!a.push_unique("!"));
+        assert_eq!(a, b);
+        drop(b);
+        assert!(a.push_unique("!"));
+        // The shared empty text is never the only handle.
+        let mut e = Text::empty();
+        assert!(!e.push_unique("x") && e.is_empty());
+        // A grown text is freed with the layout it grew to (ASan, Miri).
+        drop(a);
     }
 
     #[test]

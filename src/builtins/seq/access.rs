@@ -16,7 +16,16 @@ pub(super) fn nth_of(interp: &mut Interp, fname: &str, v: &Value, n: u64) -> Res
     Ok(match v {
         Value::Nil => None,
         Value::Vector(x) => x.get(i).cloned(),
-        Value::Str(s) => s.chars().nth(i).map(char_value),
+        // An ASCII text (it knows it is one) indexes its bytes: walking a
+        // string with `nth` is linear; any other text walks to item `i`,
+        // charged a step per `BYTES_PER_STEP` bytes walked.
+        Value::Str(s) if s.is_ascii() => s.get(i..i.saturating_add(1)).map(Value::string),
+        Value::Str(s) => {
+            let found = s.char_indices().nth(i);
+            let walked = found.map_or(s.len(), |(b, _)| b) as u64;
+            interp.tick(walked / crate::eval::budget::BYTES_PER_STEP)?;
+            found.map(|(_, c)| char_value(c))
+        }
         Value::Map(m) => m
             .iter()
             .nth(i)
