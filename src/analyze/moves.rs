@@ -34,6 +34,10 @@
 //! builtin's argument that only its later arguments read again is taken
 //! late instead ([`Expr::MoveLocalLate`]: after they are evaluated), and a
 //! slot taken late is neither moved nor taken late by any later argument.
+//! A vector literal among the arguments has its items marked as a call's
+//! arguments are (they are evaluated in order into the vector, which the
+//! call alone then holds): `(apply str [acc x ","])` hands `apply` a
+//! vector holding the accumulator's only handle.
 //!
 //! The reference run (`Interp::set_reference`) marks no moves at all (its
 //! analysis has `Context::moves` off), and the oracle test
@@ -69,6 +73,10 @@ pub fn mark(e: &mut Expr, later: &[&Expr], movable: &dyn Fn(Slot) -> bool) {
         }
         Expr::Call(c) => mark_args(&mut c.args, later, movable),
         Expr::CallBuiltin(_, args, _) => mark_builtin_args(args, later, movable),
+        // A vector literal's items are evaluated in order into the vector
+        // (`(apply str [acc x ","])`: the vector, then its items, held by
+        // the call alone).
+        Expr::Vector(items) => mark_args(items, later, movable),
         _ => {}
     }
 }

@@ -26,7 +26,8 @@ use crate::value::{cost, Func, Map, Value};
 
 pub const BUILTINS: &[Builtin] = &[
     Builtin::new("apply", Arity::at_least(2), "Calls f with the given arguments followed by the items of the last one, a collection (nil is empty).", apply)
-        .example("(apply + 1 2 [3 4]) ;=> 10"),
+        .example("(apply + 1 2 [3 4]) ;=> 10")
+        .owned(apply_owned),
     Builtin::new("constantly", Arity::exact(1), "A function that ignores its arguments and returns x.", constantly)
         .example("((constantly 7) 1 2) ;=> 7"),
     Builtin::new("comp", Arity::at_least(0), "Composition: ((comp f g) x) is (f (g x)); the rightmost function takes any arguments.", comp)
@@ -93,6 +94,29 @@ fn apply(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     all.extend_from_slice(middle);
     all.extend(tail);
     interp.call(f, &all)
+}
+
+/// `apply` taking its arguments: a last argument that is a vector gives up
+/// its items (moved out when only this call holds it: `(apply str [acc x
+/// ","])` builds it in the call), and `f` is called with arguments it may
+/// take (`Interp::call_mut`), so `str` appends onto an accumulator text
+/// only the vector held in place. The same steps as [`apply`].
+fn apply_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
+    let n = a.len();
+    // With hidden data about, the arguments stay where the marking after
+    // the call reads them.
+    if n < 2 || !matches!(a[n - 1], Value::Vector(_)) || interp.hidden.active() {
+        return apply(interp, a);
+    }
+    let Value::Vector(tail) = Value::take(&mut a[n - 1]) else {
+        unreachable!("a vector, just matched")
+    };
+    interp.tick(tail.len() as u64)?;
+    let f = Value::take(&mut a[0]);
+    let mut all = Vec::with_capacity(n - 2 + tail.len());
+    all.extend(a[1..n - 1].iter_mut().map(Value::take));
+    all.extend(tail);
+    interp.call_mut(&f, &mut all)
 }
 
 fn constantly(_interp: &mut Interp, a: &[Value]) -> Result<Value> {

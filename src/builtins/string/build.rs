@@ -103,6 +103,89 @@ pub(super) fn str_fn(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     concat(interp, args, Style::Str, "", "")
 }
 
+/// `str` taking its arguments: onto a first argument that is a text only
+/// this call holds — `(str acc x ",")` with `acc` moved in at its last use
+/// (MOVE-1, `analyze/moves.rs`) — the rest is appended in place
+/// ([`append_settled`]); anything else is [`str_fn`].
+pub(super) fn str_owned(interp: &mut Interp, args: &mut [Value]) -> Result<Value> {
+    if let [acc @ Value::Str(_), rest @ ..] = args {
+        let parts = rest.len() + 1;
+        let rest = &*rest;
+        let write = |out: &mut String, room: usize| {
+            rest.iter()
+                .all(|a| format::write_display(out, a, Style::Str, room))
+        };
+        if !rest.is_empty() && !rest.iter().any(|v| matches!(v, Value::Lazy(_))) {
+            if let Some(r) = append_settled(interp, acc, parts, write) {
+                return r;
+            }
+        }
+    }
+    str_fn(interp, args)
+}
+
+/// `str` of `acc` and `parts - 1` more pieces (written by `write` into a
+/// buffer of at most the room it is given, as [`printed`] writes them),
+/// when `acc` is a text no other handle holds and no hidden data is about
+/// (the builtin's own path marks results): the pieces are appended to
+/// `acc` in place (rule TEXT-APPEND-1, `value/text.rs`) and `acc` taken as
+/// the result, so a `reduce` or `loop` building a string is linear. The
+/// same steps as `str` (one per part and one, the meter settled by the
+/// caller); the heap is charged the bytes added (the text's size after
+/// less its size before, as a collection added to is charged), and the
+/// same error past the heap room. `None`, with nothing charged or
+/// changed, when `acc` is not such a text.
+#[inline]
+pub(crate) fn append_settled(
+    interp: &mut Interp,
+    acc: &mut Value,
+    parts: usize,
+    write: impl FnOnce(&mut String, usize) -> bool,
+) -> Option<Result<Value>> {
+    let Value::Str(t) = acc else { return None };
+    if t.strong_count() != 1 || t.is_empty() || interp.hidden.active() {
+        return None;
+    }
+    Some(append_here(interp, acc, parts, write))
+}
+
+/// [`append_settled`] of a text it has found only this call holds.
+fn append_here(
+    interp: &mut Interp,
+    acc: &mut Value,
+    parts: usize,
+    write: impl FnOnce(&mut String, usize) -> bool,
+) -> Result<Value> {
+    interp.tick(parts as u64 + 1)?;
+    let room = heap_room(interp);
+    let mut out = std::mem::take(&mut interp.text_buf);
+    out.clear();
+    let r = if write(&mut out, room) {
+        append_written(interp, acc, &out)
+    } else {
+        Err(out_of_room(interp))
+    };
+    if out.capacity() <= KEPT_BUFFER {
+        interp.text_buf = out;
+    }
+    r
+}
+
+/// `acc` (a text) with `out` appended in place, charged the bytes added.
+fn append_written(interp: &mut Interp, acc: &mut Value, out: &str) -> Result<Value> {
+    let Value::Str(t) = acc else {
+        unreachable!("append_settled checked the text")
+    };
+    let before = cost::string_bytes(t.len());
+    let after = cost::string_bytes(t.len().saturating_add(out.len()));
+    interp.alloc(after - before)?;
+    if !t.push_unique(out) {
+        // Unreachable: nothing ran since the count was one.
+        *t = Text::from(format!("{t}{out}"));
+    }
+    Ok(Value::take(acc))
+}
+
 pub(super) fn print_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     concat(interp, args, Style::Println, " ", "")
 }
@@ -119,15 +202,23 @@ pub(super) fn prn_str(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     concat(interp, args, Style::Readable, " ", "\n")
 }
 
+/// `subs`: O(1) in the string's length for an ASCII text (it knows it is
+/// one: `value/text.rs`), and charged the bytes it copies (and for any
+/// other text the bytes walked to its end index), so `(subs s i (inc i))`
+/// walking a string is linear in steps and in time.
 pub(super) fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
-    let s = text("subs", &args[0])?;
+    let Value::Str(s) = &args[0] else {
+        text("subs", &args[0])?;
+        return Err(Error::internal(
+            "subs: a string argument that is not a text",
+        ));
+    };
     let start = args::index("subs", &args[1])?;
     let n = char_count(s) as i64;
     let end = match args.get(2) {
         Some(e) => args::index("subs", e)?,
         None => n,
     };
-    interp.tick(scan_ticks(s.len()))?;
     // Indices are clamped to the string (conformance up-runtime_collection-81,
     // -82), but an end before the start (once clamped) is an error, as in
     // Clojure (StringIndexOutOfBoundsException), not an empty string.
@@ -140,10 +231,17 @@ pub(super) fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
     }
     let (start, end) = (start as usize, end as usize);
     if start >= end {
+        interp.tick(1)?;
         return Ok(Value::string(""));
     }
-    let b0 = byte_at(s, start);
-    let b1 = b0 + byte_at(&s[b0..], end - start);
+    // Characters are bytes in an ASCII text (which knows it is one).
+    let (b0, b1) = if s.is_ascii() {
+        (start, end)
+    } else {
+        let b0 = byte_at(s, start);
+        (b0, b0 + byte_at(&s[b0..], end - start))
+    };
+    interp.tick(scan_ticks(if s.is_ascii() { b1 - b0 } else { b1 }))?;
     built(interp, s[b0..b1].to_string())
 }
 

@@ -44,7 +44,7 @@ mod split;
 mod tests;
 
 use build::*;
-pub(crate) use build::{printed_settled, texts_settled};
+pub(crate) use build::{append_settled, printed_settled, texts_settled};
 use case_trim::*;
 use names::*;
 use re::*;
@@ -74,6 +74,7 @@ pub const BUILTINS: &[Builtin] = &[
         "Concatenates its arguments: strings as they are, nil as nothing, other values printed",
         str_fn,
     )
+    .owned(str_owned)
     .example("(str \"a\" 1 nil :k [1 \"b\"]) ;=> \"a1:k[1 \\\"b\\\"]\""),
     Builtin::new(
         "subs",

@@ -395,7 +395,10 @@ pub(super) fn str_of_texts<'a>(
 ) -> Option<Code<'a>> {
     let is_text = |e: &Expr| matches!(e, Expr::Const(Value::Str(_)));
     let computed = args.iter().filter(|e| !is_text(e)).count();
-    if !b.is_core("str") || args.len() < 2 || computed == args.len() || computed > 8 {
+    // `str` has an owning entry (appending in place), which `is_core`
+    // refuses; this stands in for both.
+    let is_str = b.name == "str" && b.ns == crate::builtins::Ns::Core;
+    if !is_str || args.len() < 2 || computed == args.len() || computed > 8 {
         return None;
     }
     let pieces: Vec<Piece> = args
@@ -521,11 +524,52 @@ fn texts_of<const N: usize>(
                 Piece::Code(_) => vals.next().unwrap_or(Value::Nil),
             })
             .collect();
-        return it
-            .call_builtin_mut(b, &mut all)
-            .map_err(|e| e.or_span(span));
+        // A constant text first is a fresh copy here, where the walker
+        // passes a clone of the constant: lent (`call_builtin`), so `str`
+        // does not append to it in place and both charge the same heap.
+        let r = match pieces.first() {
+            Some(Piece::Text(_)) => it.call_builtin(b, &all),
+            _ => it.call_builtin_mut(b, &mut all),
+        };
+        return r.map_err(|e| e.or_span(span));
     }
     it.budget.tick_settled(1).map_err(|e| e.or_span(span))?;
+    // `(str acc x ",")` onto a text only this call holds (moved in at its
+    // last use): the rest appended to it in place, with the same steps.
+    if let [Piece::Code(_), rest @ ..] = pieces {
+        let mut vals = vals;
+        let (acc, others) = vals.split_at_mut(1);
+        let write = |out: &mut String, room: usize| {
+            let mut others = others.iter();
+            rest.iter().all(|p| match p {
+                Piece::Text(t) => {
+                    out.push_str(t);
+                    out.len() <= room
+                }
+                Piece::Code(_) => others.next().is_none_or(|v| {
+                    crate::format::write_display(out, v, crate::format::Style::Str, room)
+                }),
+            })
+        };
+        if let Some(r) =
+            crate::builtins::string::append_settled(it, &mut acc[0], pieces.len(), write)
+        {
+            return r.map_err(|e| e.or_span(span));
+        }
+        return texts_exact(it, pieces, fixed, vals, span);
+    }
+    texts_exact(it, pieces, fixed, vals, span)
+}
+
+/// [`texts_of`] of texts and scalars into a new text, after its step.
+#[inline(always)]
+fn texts_exact<const N: usize>(
+    it: &mut Interp,
+    pieces: &[Piece],
+    fixed: usize,
+    vals: [Value; N],
+    span: Span,
+) -> Result<Value> {
     // Texts, numbers, booleans and nils (not keywords: `:a` prints a
     // colon before its name): each one's text first, so the string's
     // length is known before it is written.
