@@ -385,11 +385,18 @@ impl<'a> Analyzer<'a> {
                 let (m, k) = (self.analyze(m, false)?, self.analyze(k, false)?);
                 return Ok(Expr::Get(Box::new((m, k))));
             }
-            let args = if b.name == "where" && b.ns == Ns::Core {
+            let mut args = if b.name == "where" && b.ns == Ns::Core {
                 self.where_args(args_forms)?
             } else {
                 self.analyze_all(args_forms)?
             };
+            // `(count (keys m))` and the like answered from the map
+            // (`builtins/coll/entry_count.rs`); not in the reference run.
+            if let ([Expr::CallBuiltin(inner, m, _)], true) = (args.as_mut_slice(), self.cx.moves) {
+                if let (Some(fused), [_]) = (crate::builtins::coll::of_entries(b, inner), &m[..]) {
+                    return Ok(Expr::CallBuiltin(fused, std::mem::take(m), form.span));
+                }
+            }
             return Ok(Expr::CallBuiltin(b, args, form.span));
         }
         if let (Expr::Const(Value::Keyword(_)), [m]) = (&f, args_forms) {

@@ -251,7 +251,7 @@ fn is_map_entry(_: &mut Interp, a: &[Value]) -> Result<Value> {
     test(matches!(&a[0], Value::Vector(v) if v.len() == 2))
 }
 
-fn is_empty(_: &mut Interp, a: &[Value]) -> Result<Value> {
+pub(crate) fn is_empty(_: &mut Interp, a: &[Value]) -> Result<Value> {
     match &a[0] {
         Value::Lazy(_) => test(false),
         v => match args::count("empty?", v) {

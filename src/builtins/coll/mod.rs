@@ -37,6 +37,7 @@
 use std::cmp::Ordering;
 
 mod build;
+mod entry_count;
 mod maps;
 #[cfg(test)]
 mod tests;
@@ -44,6 +45,7 @@ mod tests;
 use build::*;
 use maps::*;
 
+pub(crate) use entry_count::of_entries;
 pub(crate) use maps::update_parts;
 
 use super::args;
