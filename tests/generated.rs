@@ -97,6 +97,10 @@ fn the_generator_is_deterministic_and_varied() {
         "(try ",
         "(let [[",
         "(mapv (fn [",
+        "(count (keys ",
+        "(empty? (keys ",
+        "(apply str [acc x",
+        "(recur (rest ",
     ] {
         assert!(all.contains(shape), "no generated program has {shape}");
     }

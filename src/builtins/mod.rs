@@ -20,6 +20,8 @@ pub mod args;
 pub mod classes;
 pub mod coll;
 pub mod core;
+#[cfg(test)]
+mod idiom_tests;
 pub mod interop;
 pub mod java;
 pub mod java_methods;

@@ -503,7 +503,7 @@ impl Gen {
 
     fn int(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(26) {
+        match self.below(30) {
             0 => format!("(count {})", e(self, Ty::Vec)),
             1 => format!("(count {})", e(self, Ty::Map)),
             2 => format!("(count {})", e(self, Ty::Set)),
@@ -550,6 +550,27 @@ impl Gen {
             22 => format!("(inc {})", e(self, Ty::Int)),
             23 => format!("(get-in {{:m {}}} [:m {}] 0)", e(self, Ty::Map), self.key()),
             24 => format!("(count (str {} {}))", e(self, Ty::Str), e(self, Ty::Int)),
+            // Answered from the map (`builtins/coll/entry_count.rs`).
+            25 => format!("(count (keys {}))", e(self, Ty::Map)),
+            26 => format!("(+ (count (vals {})) (count (keys nil)))", e(self, Ty::Map)),
+            27 => {
+                // `nth` walking a string (ASCII or not), the loop test
+                // counting it each time.
+                let s = self.pick(&["\"h\u{e9}llo w\u{f6}rld\"", "\"plain text\""]);
+                let (t, i, n) = (self.fresh("t"), self.fresh("i"), self.fresh("n"));
+                format!(
+                    "(let [{t} (str {s} {})] (loop [{i} 0 {n} 0] (if (< {i} (count {t})) (recur (inc {i}) (if (= (nth {t} {i}) \"l\") (inc {n}) {n})) {n})))",
+                    e(self, Ty::Str)
+                )
+            }
+            28 => {
+                // `rest` walking a vector.
+                let (v, t) = (self.fresh("v"), self.fresh("t"));
+                format!(
+                    "(loop [{v} {} {t} 0] (if (seq {v}) (recur (rest {v}) (+ {t} (first {v}))) {t}))",
+                    e(self, Ty::Vec)
+                )
+            }
             _ => {
                 // Reads a vector by index in a loop, the vector an outer
                 // local (issue 58's shape).
@@ -705,7 +726,7 @@ impl Gen {
 
     fn string(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(11) {
+        match self.below(13) {
             0 => format!("(str {} {})", e(self, Ty::Str), e(self, Ty::Int)),
             1 => format!("(str {} \"-\" {})", e(self, Ty::Str), e(self, Ty::Str)),
             2 => {
@@ -733,13 +754,29 @@ impl Gen {
                 )
             }
             9 => self.counting_loop(Ty::Str, d),
+            // `str` onto an accumulator through `apply` and a vector built
+            // in the call (appended in place: `value/text.rs`).
+            10 => format!(
+                "(reduce (fn [acc x] (apply str [acc x \"\u{e9},\"])) {} {})",
+                e(self, Ty::Str),
+                e(self, Ty::Vec)
+            ),
+            11 => {
+                // The accumulator held twice: never written in place.
+                let (acc, x, old) = (self.fresh("acc"), self.fresh("x"), self.fresh("old"));
+                format!(
+                    "(reduce (fn [{acc} {x}] (let [{old} {acc}] (str (str {acc} {x}) (count {old})))) {} {})",
+                    e(self, Ty::Str),
+                    e(self, Ty::Vec)
+                )
+            }
             _ => format!("(pr-str {})", e(self, Ty::Vec)),
         }
     }
 
     fn boolean(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(12) {
+        match self.below(14) {
             0 => format!("(< {} {})", e(self, Ty::Int), e(self, Ty::Int)),
             1 => format!("(= {} {})", e(self, Ty::Int), e(self, Ty::Int)),
             2 => format!("(= {} {})", e(self, Ty::Vec), e(self, Ty::Vec)),
@@ -747,6 +784,11 @@ impl Gen {
             4 => format!("(contains? {} {})", e(self, Ty::Set), e(self, Ty::Int)),
             5 => format!("(contains? {} {})", e(self, Ty::Map), self.key()),
             6 => format!("(empty? {})", e(self, Ty::Vec)),
+            12 => format!("(empty? (keys {}))", e(self, Ty::Map)),
+            13 => format!(
+                "(empty? (vals (dissoc {} :a :b :c :d :e)))",
+                e(self, Ty::Map)
+            ),
             7 => format!("(clojure.string/includes? {} \"a\")", e(self, Ty::Str)),
             8 => format!("(boolean (some even? {}))", e(self, Ty::Vec)),
             9 => format!("(every? odd? {})", e(self, Ty::Vec)),
