@@ -15,9 +15,10 @@
 //!
 //! The header's second word ([`Header::meta`]) holds the length in its low
 //! 56 bits and two facts about the text beside it:
-//! - **ASCII** (bit 63): every byte is ASCII, found once when the text is
-//!   made (a scan at memory speed beside the copy that makes it) and kept
-//!   by each append. `count`, `subs` and `nth` of an ASCII text are then
+//! - **ASCII** (bit 63): every byte is ASCII, found once when a text of
+//!   `SCAN_FROM` bytes or more is made (a scan at memory speed beside the
+//!   copy that makes it) and kept by each append; a shorter text is
+//!   scanned when asked (a few words). `count`, `subs` and `nth` of an ASCII text are then
 //!   O(1) in its length ([`Text::is_ascii`]: characters are bytes), where a
 //!   `str::is_ascii` per call made a loop over a long string quadratic
 //!   (`(< i (count s))` as a loop test).
@@ -81,10 +82,17 @@ fn room_of(meta: usize) -> usize {
     }
 }
 
-/// The `meta` of a text of `bytes`, exactly allocated.
+/// Texts shorter than this are not scanned when made: most texts are
+/// short (keys, words, numbers), and scanning each one cost 06-strings 5%
+/// of its instructions. [`Text::is_ascii`] scans a short one when asked
+/// (a few words); from this length on the ASCII bit is exact.
+const SCAN_FROM: usize = 64;
+
+/// The `meta` of a text of `bytes`, exactly allocated: the ASCII bit set
+/// when it is long enough to be scanned and every byte is ASCII.
 #[inline]
 fn meta_of(bytes: &[u8]) -> usize {
-    if bytes.is_ascii() {
+    if bytes.len() >= SCAN_FROM && bytes.is_ascii() {
         bytes.len() | ASCII
     } else {
         bytes.len()
@@ -197,10 +205,13 @@ impl Text {
     }
 
     /// Whether every byte is ASCII (so characters are bytes): O(1), known
-    /// since the text was made (module docs). Shadows `str::is_ascii`.
+    /// since the text was made for one of [`SCAN_FROM`] bytes or more, a
+    /// scan of at most that many for a shorter one (module docs). Shadows
+    /// `str::is_ascii`.
     #[inline]
     pub fn is_ascii(&self) -> bool {
-        self.header().meta & ASCII != 0
+        let meta = self.header().meta;
+        meta & ASCII != 0 || (len_of(meta) < SCAN_FROM && self.as_str().as_bytes().is_ascii())
     }
 
     /// Appends `s` in place when this handle is the text's only one
@@ -242,7 +253,11 @@ impl Text {
             self.ptr = ptr;
             meta = (meta & !ROOM_MASK) | ((room.trailing_zeros() as usize) << ROOM_SHIFT);
         }
-        if !s.is_ascii() {
+        // Exact from here on: the text's own answer (a scan when it was
+        // short) and the piece's.
+        if self.is_ascii() && s.is_ascii() {
+            meta |= ASCII;
+        } else {
             meta &= !ASCII;
         }
         // SAFETY: the allocation has room for `new_len` bytes after the
@@ -591,6 +606,12 @@ mod tests {
     fn knows_whether_it_is_ascii() {
         assert!(Text::from("plain").is_ascii() && Text::empty().is_ascii());
         assert!(!Text::from("héllo").is_ascii());
+        let long = "x".repeat(super::SCAN_FROM);
+        assert!(Text::from(long.as_str()).is_ascii());
+        assert!(!Text::from(format!("{long}é")).is_ascii());
+        let mut grown = Text::from("ab");
+        assert!(grown.push_unique(&long) && grown.is_ascii());
+        assert!(grown.push_unique("é") && !grown.is_ascii());
         let mut buf = super::TextBuf::new(2);
         buf.bytes()[0].write(b'o');
         buf.bytes()[1].write(b'k');
