@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 
+import run
 from run import print_table, real_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -96,17 +97,10 @@ IDIOMS = {
 
 def instructions(cmd, timeout):
     """(instructions, stdout) of one run under callgrind, or None past the timeout."""
-    full = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
     try:
-        proc = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+        return run.instructions(cmd, timeout)
     except subprocess.TimeoutExpired:
         return None
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
-    for line in proc.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.split(":")[-1].strip()), proc.stdout
-    raise RuntimeError(f"no instruction count for {' '.join(cmd)}")
 
 
 def per_element(cmd_of, setup, body, n, work, ext, timeout):

@@ -90,10 +90,11 @@ def measure(cmd, runs):
     return statistics.median(times), kb, line
 
 
-def instructions(cmd):
-    """(instructions, stdout) of one run under callgrind."""
+def instructions(cmd, timeout=None):
+    """(instructions, stdout) of one run under callgrind (subprocess.TimeoutExpired
+    past `timeout` seconds)."""
     full = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
-    proc = subprocess.run(full, capture_output=True, text=True)
+    proc = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
     for line in proc.stderr.splitlines():

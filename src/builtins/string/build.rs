@@ -33,9 +33,20 @@ fn printed(
     parts: usize,
     write: impl FnOnce(&mut String, usize) -> bool,
 ) -> Result<Value> {
+    printed_into(interp, parts, write, new_text)
+}
+
+/// [`printed`], the text written made a value by `then` (a new string, or
+/// the pieces appended to an accumulator).
+fn printed_into(
+    interp: &mut Interp,
+    parts: usize,
+    write: impl FnOnce(&mut String, usize) -> bool,
+    then: impl FnOnce(&mut Interp, &str) -> Result<Value>,
+) -> Result<Value> {
     interp.tick(parts as u64 + 1)?;
     let room = heap_room(interp);
-    in_text_buf(interp, |out| write(out, room))
+    in_text_buf_then(interp, |out| write(out, room), then)
 }
 
 /// [`printed`] right after the caller settled this thread's meter (the
@@ -76,12 +87,25 @@ pub(super) fn in_text_buf(
     interp: &mut Interp,
     write: impl FnOnce(&mut String) -> bool,
 ) -> Result<Value> {
+    in_text_buf_then(interp, write, new_text)
+}
+
+/// The text written, charged to the heap and copied into a string.
+fn new_text(interp: &mut Interp, out: &str) -> Result<Value> {
+    interp.alloc(cost::string_bytes(out.len()))?;
+    Ok(Value::string(out))
+}
+
+/// [`in_text_buf`], the text written made a value by `then`.
+fn in_text_buf_then(
+    interp: &mut Interp,
+    write: impl FnOnce(&mut String) -> bool,
+    then: impl FnOnce(&mut Interp, &str) -> Result<Value>,
+) -> Result<Value> {
     let mut out = std::mem::take(&mut interp.text_buf);
     out.clear();
     let r = if write(&mut out) {
-        interp
-            .alloc(cost::string_bytes(out.len()))
-            .map(|()| Value::string(out.as_str()))
+        then(interp, &out)
     } else {
         Err(out_of_room(interp))
     };
@@ -156,19 +180,9 @@ fn append_here(
     parts: usize,
     write: impl FnOnce(&mut String, usize) -> bool,
 ) -> Result<Value> {
-    interp.tick(parts as u64 + 1)?;
-    let room = heap_room(interp);
-    let mut out = std::mem::take(&mut interp.text_buf);
-    out.clear();
-    let r = if write(&mut out, room) {
-        append_written(interp, acc, &out)
-    } else {
-        Err(out_of_room(interp))
-    };
-    if out.capacity() <= KEPT_BUFFER {
-        interp.text_buf = out;
-    }
-    r
+    printed_into(interp, parts, write, |interp, out| {
+        append_written(interp, acc, out)
+    })
 }
 
 /// `acc` (a text) with `out` appended in place, charged the bytes added.
