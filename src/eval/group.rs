@@ -83,10 +83,13 @@ impl Sites {
     }
 }
 
+/// The answers gathered for an item, by site.
+type Answers = Vec<(String, std::result::Result<Value, String>)>;
+
 /// The answers an item being tried (or run after its rounds) has, and
 /// the call it wanted.
 pub(crate) struct Attempt {
-    answers: Vec<(String, std::result::Result<Value, String>)>,
+    answers: Answers,
     /// Whether a call without an answer stops the try (discovery) or runs
     /// (the run).
     discovering: bool,
@@ -171,31 +174,32 @@ impl Interp {
         Ok(out)
     }
 
-    /// The discovery rounds: each item's answers, by site.
-    #[allow(clippy::type_complexity)]
+    /// The discovery rounds: each item's answers, by site; nothing is
+    /// printed meanwhile.
     fn discover(
         &mut self,
         group: &str,
         n: usize,
         parallel: usize,
         item: &mut dyn FnMut(&mut Interp, usize) -> Result<Value>,
-    ) -> Result<Vec<Vec<(String, std::result::Result<Value, String>)>>> {
+    ) -> Result<Vec<Answers>> {
         let sink = self.on_print.take();
-        let result = self.discovery_rounds(group, n, parallel, item);
+        let mut answers: Vec<Answers> = vec![Vec::new(); n];
+        let result = self
+            .discovery_rounds(group, parallel, item, &mut answers)
+            .map(|()| answers);
         self.on_print = sink;
         result
     }
 
-    #[allow(clippy::type_complexity)]
     fn discovery_rounds(
         &mut self,
         group: &str,
-        n: usize,
         parallel: usize,
         item: &mut dyn FnMut(&mut Interp, usize) -> Result<Value>,
-    ) -> Result<Vec<Vec<(String, std::result::Result<Value, String>)>>> {
-        let mut answers: Vec<Vec<(String, std::result::Result<Value, String>)>> =
-            vec![Vec::new(); n];
+        answers: &mut [Answers],
+    ) -> Result<()> {
+        let n = answers.len();
         let mut finished = vec![false; n];
         // Items from the first failing one on are not tried again.
         let mut limit = n;
@@ -251,7 +255,7 @@ impl Interp {
                 wanted.truncate(max.saturating_sub(made));
             }
             if wanted.is_empty() {
-                return Ok(answers);
+                return Ok(());
             }
             let got = self.call_together(&wanted, parallel);
             let mut ended: Option<Error> = None;

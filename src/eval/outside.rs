@@ -41,13 +41,7 @@ impl Interp {
         // Arguments that do not fit the tool's signature: a failed call,
         // and the tool does not run.
         if let Err(e) = self.host.check_args(name, &args, &at) {
-            self.tool_calls.push(ToolCall {
-                name: name.to_string(),
-                args,
-                result: Err(e.message().to_string()),
-                at,
-            });
-            return Err(e);
+            return Err(self.failed_call(name, args, at, e));
         }
         // Inside a `pmap` item: the answer gathered for this site, or the
         // item's try stops here (`group.rs`).
@@ -67,15 +61,7 @@ impl Interp {
                 });
                 return Err(self.paused_error());
             }
-            CallAnswer::Stop(e) => {
-                self.tool_calls.push(ToolCall {
-                    name: name.to_string(),
-                    args,
-                    result: Err(e.message().to_string()),
-                    at,
-                });
-                return Err(e);
-            }
+            CallAnswer::Stop(e) => return Err(self.failed_call(name, args, at, e)),
         }
         // A failure's text (a command's stderr, a Python traceback) goes
         // into the next prompt: 1 KB of it.
@@ -99,6 +85,18 @@ impl Interp {
             .map_err(|msg| Error::new(ErrorKind::Tool, format!("tool/{name} failed: {msg}")))?;
         self.charge_outside_value(&value)?;
         Ok(value)
+    }
+
+    /// Records a call that failed with `e` (a signature check, a stopped
+    /// turn) and gives `e` back.
+    fn failed_call(&mut self, name: &str, args: Vec<Value>, at: String, e: Error) -> Error {
+        self.tool_calls.push(ToolCall {
+            name: name.to_string(),
+            args,
+            result: Err(e.message().to_string()),
+            at,
+        });
+        e
     }
 
     /// Runs the call through the host: no call starts after the turn's

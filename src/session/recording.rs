@@ -207,6 +207,34 @@ impl RecordedCall {
     }
 }
 
+impl RecordedCall {
+    /// The recorded answer for the call `(tool/name args…)` made as call
+    /// `call`, or why it is not the recorded one.
+    fn answer_to(
+        &self,
+        call: &str,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Result<Value, String>, String> {
+        let live: Vec<Json> = args.iter().map(encode).collect();
+        if self.tool == name && self.args == live {
+            return Ok(self.answer.clone());
+        }
+        let what = if self.tool != name {
+            format!("the recording has tool/{} here", self.tool)
+        } else {
+            difference(&self.args, &live)
+        };
+        Err(format!(
+            "call {call} (tool/{name}): the recording no longer matches: {what}; recorded \
+             (tool/{} {}), made (tool/{name} {})",
+            self.tool,
+            inner(&recorded_args_text(&self.args)),
+            inner(&args_text(args.iter().cloned()))
+        ))
+    }
+}
+
 /// The recording the turn under way replays, shared by the session and
 /// its host.
 #[derive(Clone, Default)]
@@ -324,25 +352,11 @@ impl ReplaySlot {
         if let Some(used) = r.by_site.as_mut() {
             let i = r.calls.iter().position(|c| c.at == at)?;
             used[i] = true;
-            let rec = &r.calls[i];
-            let live: Vec<Json> = args.iter().map(encode).collect();
-            if rec.tool != name || rec.args != live {
-                let what = if rec.tool != name {
-                    format!("the recording has tool/{} here", rec.tool)
-                } else {
-                    difference(&rec.args, &live)
-                };
-                let m = format!(
-                    "call {at} (tool/{name}): the recording no longer matches: {what}; recorded \
-                     (tool/{} {}), made (tool/{name} {})",
-                    rec.tool,
-                    inner(&recorded_args_text(&rec.args)),
-                    inner(&args_text(args.iter().cloned()))
-                );
+            let checked = r.calls[i].answer_to(at, name, args);
+            if let Err(m) = &checked {
                 r.mismatch = Some(m.clone());
-                return Some(Err(m));
             }
-            return Some(Ok(rec.answer.clone()));
+            return Some(checked);
         }
         let n = r.next;
         r.next += 1;
@@ -359,24 +373,11 @@ impl ReplaySlot {
             r.mismatch = Some(m.clone());
             return Some(Err(m));
         };
-        let live: Vec<Json> = args.iter().map(encode).collect();
-        if rec.tool != name || rec.args != live {
-            let what = if rec.tool != name {
-                format!("the recording has tool/{} here", rec.tool)
-            } else {
-                difference(&rec.args, &live)
-            };
-            let m = format!(
-                "call {} (tool/{name}): the recording no longer matches: {what}; recorded (tool/{} {}), made {}",
-                n + 1,
-                rec.tool,
-                inner(&recorded_args_text(&rec.args)),
-                made()
-            );
+        let checked = rec.answer_to(&(n + 1).to_string(), name, args);
+        if let Err(m) = &checked {
             r.mismatch = Some(m.clone());
-            return Some(Err(m));
         }
-        Some(Ok(rec.answer.clone()))
+        Some(checked)
     }
 }
 
