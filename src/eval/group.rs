@@ -29,6 +29,11 @@
 //!    errors, steps and the recorded calls are those of the sequential
 //!    run; only the time differs.
 //!
+//! A group whose first item ends without calling a tool is not gathered:
+//! its items run one after the other (a call a later item makes runs then,
+//! on its own), so a `pmap` over plain data costs one extra try of its
+//! first item, not a second run of every item.
+//!
 //! The rounds never make more calls than the turn's `max_tool_calls`
 //! leaves, counting those gathered (items in order first).
 //!
@@ -205,6 +210,7 @@ impl Interp {
         let mut limit = n;
         // The calls that ran, for the record of a turn that pauses here.
         let mut ran: Vec<(usize, ToolCall)> = Vec::new();
+        let mut first_round = true;
         loop {
             let mut wanted: Vec<(usize, ToolCall)> = Vec::new();
             for i in 0..n {
@@ -245,7 +251,14 @@ impl Interp {
                         limit = i + 1;
                     }
                 }
+                // The first item ended without a call: a group that calls
+                // no tool (`(pmap f xs)` over plain data) is not tried
+                // twice over; its items just run.
+                if first_round && i == 0 && finished[0] {
+                    return Ok(());
+                }
             }
+            first_round = false;
             wanted.retain(|(i, _)| *i < limit);
             // The turn's tool-call limit counts the calls gathered too: no
             // more run than one after the other could (the run then stops

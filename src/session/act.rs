@@ -52,6 +52,7 @@ use serde_json::Value as Json;
 
 use super::recording::{decode, encode};
 use crate::error::{Error, ErrorKind};
+use crate::eval::CallAnswer;
 use crate::value::Value;
 
 /// Whether a tool only reads or changes the world (ACT-1).
@@ -312,12 +313,9 @@ pub(crate) struct ActSlot(pub(crate) Arc<Mutex<Acting>>);
 
 /// What the host does with a call before running its tool.
 pub(crate) enum Gate {
-    /// Answered without running the tool.
-    Answer(Result<Value, String>),
-    /// The turn pauses at it.
-    Pause,
-    /// The turn ends.
-    Stop(Error),
+    /// Answered without running the tool: a value or error, a pause, or
+    /// the turn's end.
+    Answer(CallAnswer),
     /// Run the tool, with this idempotency key (writes); the intent is
     /// journaled when `journaled`.
     Run {
@@ -342,14 +340,17 @@ impl ActSlot {
                 tool: tool.to_string(),
                 args: args.to_vec(),
             });
-            return Gate::Answer(Ok(acts.preview.clone().unwrap_or(Value::Nil)));
+            return Gate::Answer(CallAnswer::Done(Ok(acts
+                .preview
+                .clone()
+                .unwrap_or(Value::Nil))));
         }
         let key = writes.then(|| format!("{}:{}:{}", a.session_id, a.turn, at));
         if acts.approval || (writes && a.approval_writes) {
             match a.decisions.get(at) {
                 Some(Decision::Approve) => {}
                 Some(Decision::Deny(reason)) => {
-                    return Gate::Answer(Err(format!("denied: {reason}")));
+                    return Gate::Answer(CallAnswer::Done(Err(format!("denied: {reason}"))));
                 }
                 None => {
                     a.pending.push(PendingCall {
@@ -358,7 +359,7 @@ impl ActSlot {
                         args: args.to_vec(),
                         key: key.clone(),
                     });
-                    return Gate::Pause;
+                    return Gate::Answer(CallAnswer::Pause);
                 }
             }
         }
@@ -375,9 +376,9 @@ impl ActSlot {
             };
         };
         match journal.before.get(at).cloned() {
-            Some(Journaled::Answer(answer)) => return Gate::Answer(answer),
+            Some(Journaled::Answer(answer)) => return Gate::Answer(CallAnswer::Done(answer)),
             Some(Journaled::Intent { key, tool: was }) if !acts.idempotent => {
-                return Gate::Stop(
+                return Gate::Answer(CallAnswer::Stop(
                     Error::new(
                         ErrorKind::Indeterminate,
                         format!(
@@ -396,14 +397,14 @@ impl ActSlot {
                          key names it); declare the tool \"idempotent\": true to run it again \
                          with the same key",
                     ),
-                )
+                ))
             }
             _ => {}
         }
         if let Err(msg) = journal.intent(at, &key, tool, args) {
-            return Gate::Answer(Err(format!(
+            return Gate::Answer(CallAnswer::Done(Err(format!(
                 "not run: its intent could not be recorded: {msg}"
-            )));
+            ))));
         }
         Gate::Run {
             key: Some(key),

@@ -112,9 +112,9 @@ impl Host for SessionHost {
         }
     }
     fn call_at(&mut self, req: &CallRequest<'_>, time_left: Option<Duration>) -> CallAnswer {
-        match self.prepare(req, time_left) {
-            Prepared::Answer(a) => a,
-            Prepared::Run { key, journaled } => {
+        match self.prepare(req) {
+            Gate::Answer(a) => a,
+            Gate::Run { key, journaled } => {
                 let ctx = CallContext {
                     time_left,
                     idempotency_key: key,
@@ -138,9 +138,9 @@ impl Host for SessionHost {
         let mut inline: Vec<(usize, CallContext)> = Vec::new();
         let mut journaled = vec![false; reqs.len()];
         for (i, req) in reqs.iter().enumerate() {
-            match self.prepare(req, time_left) {
-                Prepared::Answer(a) => answers[i] = Some(a),
-                Prepared::Run { key, journaled: j } => {
+            match self.prepare(req) {
+                Gate::Answer(a) => answers[i] = Some(a),
+                Gate::Run { key, journaled: j } => {
                     journaled[i] = j;
                     let ctx = CallContext {
                         time_left,
@@ -193,34 +193,20 @@ impl Host for SessionHost {
     }
 }
 
-/// A call, once what answers it without the tool was asked.
-enum Prepared {
-    Answer(CallAnswer),
-    Run {
-        key: Option<String>,
-        journaled: bool,
-    },
-}
-
 impl SessionHost {
     /// The recording, then approvals, the journal and a preview (`act.rs`)
     /// answer a call, or say how it runs.
-    fn prepare(&mut self, req: &CallRequest<'_>, _time_left: Option<Duration>) -> Prepared {
+    fn prepare(&mut self, req: &CallRequest<'_>) -> Gate {
         if let Some(answer) = self.replay.take(req.name, req.args, req.at) {
-            return Prepared::Answer(CallAnswer::Done(answer.and_then(|a| a)));
+            return Gate::Answer(CallAnswer::Done(answer.and_then(|a| a)));
         }
         let Some(tool) = self.tools.get(req.name) else {
-            return Prepared::Answer(CallAnswer::Done(Err(format!(
+            return Gate::Answer(CallAnswer::Done(Err(format!(
                 "there is no tool named {}",
                 req.name
             ))));
         };
-        match self.act.gate(req.name, &tool.info().acts, req.args, req.at) {
-            Gate::Answer(a) => Prepared::Answer(CallAnswer::Done(a)),
-            Gate::Pause => Prepared::Answer(CallAnswer::Pause),
-            Gate::Stop(e) => Prepared::Answer(CallAnswer::Stop(e)),
-            Gate::Run { key, journaled } => Prepared::Run { key, journaled },
-        }
+        self.act.gate(req.name, &tool.info().acts, req.args, req.at)
     }
 
     /// A call's answer, journaled when its intent was.
