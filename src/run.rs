@@ -223,6 +223,10 @@ impl Interp {
             });
             analyzer.top_level(form)?
         };
+        // What analysing charged through the meter, charged now: the form
+        // starts with nothing pending (rule KERNEL-1's loops and calls
+        // start only then).
+        self.budget.tick_settled(0)?;
         let bp = self.push_top_frame(top.frame_size);
         #[cfg(test)]
         if self.compile_top {

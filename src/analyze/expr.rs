@@ -145,25 +145,44 @@ impl ArithOp {
     /// leaves the error to the builtin.
     #[inline]
     pub fn ints(self, a: i64, b: i64) -> Option<Value> {
+        match self {
+            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq => {
+                Some(Value::Bool(self.test_ints(a, b)?))
+            }
+            _ => Some(Value::Int(self.int(a, b)?)),
+        }
+    }
+
+    /// The integer result of an arithmetic operation on two integers;
+    /// `None` on overflow, division by zero, or for a comparison.
+    #[inline(always)]
+    pub fn int(self, a: i64, b: i64) -> Option<i64> {
         Some(match self {
             // Floored, as Clojure's `mod`: the result has the divisor's sign.
             ArithOp::Mod => {
                 let m = a.checked_rem(b)?;
-                Value::Int(if m != 0 && ((m < 0) != (b < 0)) {
+                if m != 0 && ((m < 0) != (b < 0)) {
                     m + b
                 } else {
                     m
-                })
+                }
             }
-            ArithOp::Rem => Value::Int(a.checked_rem(b)?),
-            ArithOp::Quot => Value::Int(a.checked_div(b)?),
-            ArithOp::Add => Value::Int(a.checked_add(b)?),
-            ArithOp::Sub => Value::Int(a.checked_sub(b)?),
-            ArithOp::Mul => Value::Int(a.checked_mul(b)?),
-            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq => {
-                Value::Bool(self.test_ints(a, b)?)
-            }
+            ArithOp::Rem => a.checked_rem(b)?,
+            ArithOp::Quot => a.checked_div(b)?,
+            ArithOp::Add => a.checked_add(b)?,
+            ArithOp::Sub => a.checked_sub(b)?,
+            ArithOp::Mul => a.checked_mul(b)?,
+            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq => return None,
         })
+    }
+
+    /// Whether the operation is a comparison (its result a boolean).
+    #[inline]
+    pub fn is_test(self) -> bool {
+        matches!(
+            self,
+            ArithOp::Lt | ArithOp::Gt | ArithOp::Le | ArithOp::Ge | ArithOp::Eq
+        )
     }
 
     /// The answer of a comparison of two integers; `None` for the

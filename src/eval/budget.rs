@@ -123,6 +123,12 @@ pub fn charge_heap(bytes: u64) {
     METER.with(|m| m.heap.set(m.heap.get().saturating_add(bytes)));
 }
 
+/// Whether this thread's meter holds nothing to charge.
+#[inline]
+fn meter_is_empty() -> bool {
+    METER.with(|m| m.work.get() == 0 && m.heap.get() == 0)
+}
+
 /// Takes what the meter holds: (work steps, heap bytes).
 #[inline]
 fn drain_meter() -> (u64, u64) {
@@ -269,6 +275,15 @@ pub struct Budget {
 }
 
 /// A budget's counters at a point of the turn ([`Budget::mark`]).
+/// The counters the integer kernel runs with ([`Budget::kernel_view`]).
+#[derive(Clone, Copy)]
+pub(crate) struct KernelView {
+    pub steps: u64,
+    pub next_check: u64,
+    pub depth: usize,
+    pub max_depth: usize,
+}
+
 pub(crate) struct BudgetMark {
     steps: u64,
     heap: u64,
@@ -410,6 +425,53 @@ impl Budget {
     }
     pub fn heap_bytes(&self) -> u64 {
         self.heap
+    }
+
+    /// What the integer kernel (`compile/kernel/`) counts with while it
+    /// runs: the steps so far, the count at which [`Budget::tick`] would
+    /// take its slow path, the calls open and their limit. `None` while
+    /// this thread's meter holds work not yet charged (a builtin's): the
+    /// general path would settle it at a point the kernel does not see.
+    #[inline]
+    pub(crate) fn kernel_view(&self) -> Option<KernelView> {
+        if !meter_is_empty() {
+            return None;
+        }
+        Some(KernelView {
+            steps: self.steps,
+            next_check: self.next_check,
+            depth: self.depth,
+            max_depth: self.max_depth,
+        })
+    }
+
+    /// The kernel's steps reached `steps` at or past `next_check`: what
+    /// [`Budget::tick`] does there (the clock, the step limit). Gives the
+    /// new `next_check`.
+    #[cold]
+    pub(crate) fn kernel_settle(&mut self, steps: u64) -> Result<u64> {
+        self.steps = steps;
+        if self.steps >= self.next_check {
+            self.slow_tick(0)?;
+        }
+        Ok(self.next_check)
+    }
+
+    /// Hands the kernel's step count over (below `next_check`: nothing to
+    /// check).
+    #[inline]
+    pub(crate) fn kernel_commit(&mut self, steps: u64) {
+        debug_assert!(steps < self.next_check);
+        self.steps = steps;
+    }
+
+    /// Takes the steps back to `steps`, where the general path runs again
+    /// what the kernel gave up; its first tick reads the clock (a timeout
+    /// the kernel met is met again at once, not a whole run later).
+    #[cold]
+    pub(crate) fn kernel_rewind(&mut self, steps: u64) {
+        self.steps = steps;
+        self.next_check = self.next_check.min(steps.saturating_add(1));
     }
 
     /// Charges `n` steps: the evaluator's hot path (calls, loop

@@ -419,6 +419,8 @@ impl Interp {
         l: &crate::analyze::expr::Loop,
         frame: Frame,
     ) -> Result<Value> {
+        // A loop starts with the meter settled (as the compiled loop).
+        self.budget.tick_settled(0)?;
         self.run_binds(&l.inits, frame)?;
         self.walk_repeating(&l.prologue, &l.body, frame)
     }

@@ -173,6 +173,11 @@ pub struct Interp {
     /// A `recur` has rebound its slots: the enclosing loop or function
     /// body runs again.
     pending_recur: bool,
+    /// The integer kernel is not to start (`compile/kernel/`): a general
+    /// iteration it gave up is running.
+    kernel_off: bool,
+    /// The integer kernel's registers, kept between its runs.
+    kernel_regs: Vec<i64>,
     /// The reference run (`reference.rs`): no compiled code, no moves, no
     /// in-place writes, no lent arguments.
     pub(crate) reference: bool,
@@ -205,6 +210,8 @@ impl Interp {
             stack: Vec::new(),
             text_buf: String::new(),
             pending_recur: false,
+            kernel_off: false,
+            kernel_regs: Vec::new(),
             reference: reference::on_this_thread(),
             #[cfg(test)]
             compile_top: false,

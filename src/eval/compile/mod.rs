@@ -66,6 +66,7 @@ mod arith;
 pub(super) use arith::finish as arith2;
 mod build;
 pub(crate) use build::build_record;
+mod kernel;
 mod call;
 mod lent;
 pub(crate) use lent::LendBody;
@@ -116,7 +117,14 @@ impl Compiled {
 /// The compiled prologue and body of a function arity.
 pub(crate) fn fn_body(arity: &FnArity) -> &Compiled {
     arity.compiled.get_or_init(|| {
-        let code = with_prologue(&arity.prologue, &arity.body);
+        let body = with_prologue(&arity.prologue, &arity.body);
+        let code: Code = match kernel::of_fn(arity) {
+            Some(k) => Box::new(move |it, f| match kernel::run_fn(&k, it, f, &body) {
+                Some(r) => r,
+                None => body(it, f),
+            }),
+            None => body,
+        };
         // SAFETY: the code borrows only `arity`'s own fields and is kept in
         // `arity.compiled`.
         unsafe { Compiled::erase(code) }
@@ -290,7 +298,19 @@ fn with_prologue<'a>(prologue: &'a [Bind], body: &'a Expr) -> Code<'a> {
 fn compile_loop(l: &Loop) -> Code<'_> {
     let inits = binds_code(&l.inits);
     let body = with_prologue(&l.prologue, &l.body);
+    if let Some(k) = kernel::of_loop(l) {
+        return Box::new(move |it, f| {
+            it.budget.tick_settled(0)?;
+            if let Some(r) = kernel::run_loop(&k, it, f, &inits, &body) {
+                return r;
+            }
+            run_binds(&inits, it, f)?;
+            kernel::general_iterations(it, f, &body)
+        });
+    }
     Box::new(move |it, f| {
+        // Entered with the meter settled (rule KERNEL-1; the walker too).
+        it.budget.tick_settled(0)?;
         run_binds(&inits, it, f)?;
         loop {
             let v = body(it, f)?;
