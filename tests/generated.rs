@@ -101,6 +101,21 @@ fn the_generator_is_deterministic_and_varied() {
         "(empty? (keys ",
         "(apply str [acc x",
         "(recur (rest ",
+        // Integers only (`gen_kernel.rs`): loops, self-recursive defns,
+        // the code around them, near misses.
+        "(rem ",
+        "(quot ",
+        "(- -1 (mod ",
+        "(if (zero? ",
+        "(even? ",
+        "(str \"x\" ",
+        "(or (loop [",
+        "(println \"at\" ",
+        "(int f",
+        "(recur (dec n",
+        "(if (zero? m",
+        "(+ (* 3 ",
+        "(defn f",
     ] {
         assert!(all.contains(shape), "no generated program has {shape}");
     }

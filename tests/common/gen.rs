@@ -4,7 +4,9 @@
 //! chains ending a loop's iteration that read outer locals, `reduce` with
 //! vector, map and set accumulators, transducers, `fnil`/`partial`/`comp`,
 //! destructuring, `letfn`, `try`, and a local read again after it was
-//! passed to `conj`/`assoc`/`count`/`nth`/`subs`/`str`/`into`.
+//! passed to `conj`/`assoc`/`count`/`nth`/`subs`/`str`/`into`; and
+//! integer-only `loop`s and self-recursive integer `defn`s, with near
+//! misses (`gen_kernel.rs`).
 //!
 //! Every program is well typed and terminates: loops count to a bound or
 //! over a collection, recursion is bounded, integers stay small (products
@@ -17,6 +19,9 @@
 //! by `tests/generated.rs` (fixed seeds, and a long run) and the fuzz
 //! target `tests/fuzz/fuzz_targets/generated.rs`.
 #![allow(dead_code)]
+
+#[path = "gen_kernel.rs"]
+mod kernel;
 
 /// The value types programs are typed with.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,6 +58,9 @@ struct FnSig {
     name: String,
     params: Vec<Ty>,
     ret: Ty,
+    /// Per parameter, a bound its argument is taken modulo (a recursion
+    /// count stays small); empty for none.
+    mods: Vec<Option<i64>>,
 }
 
 /// The generator's state: its random numbers, the variables in scope and
@@ -230,8 +238,14 @@ impl Gen {
         let ret = self.ty();
         let n = 1 + self.below(2);
         let params: Vec<Ty> = (0..n).map(|_| self.ty()).collect();
-        let shape = self.below(10);
+        let shape = self.below(13);
         let text = match shape {
+            // Integers only: self-recursive, or a loop over the parameters.
+            10..=12 => {
+                let (text, sig) = self.kernel_defn(&name);
+                self.fns.push(sig);
+                return text;
+            }
             // A loop over a parameter by index, its iteration ending in a
             // let that reads the parameter (issue 58's shape).
             0 | 1 => {
@@ -257,6 +271,7 @@ impl Gen {
                     name: name.clone(),
                     params: vec![Ty::Vec],
                     ret: Ty::Int,
+                    mods: Vec::new(),
                 });
                 return format!("(defn {name} [{v}] {body})");
             }
@@ -276,6 +291,7 @@ impl Gen {
                     name: name.clone(),
                     params: vec![Ty::Vec, Ty::Int],
                     ret: Ty::Vec,
+                    mods: vec![None, Some(6)],
                 });
                 return format!("(defn {name} [{acc} {k}] {body})");
             }
@@ -293,6 +309,7 @@ impl Gen {
                     name: name.clone(),
                     params: vec![Ty::Vec, Ty::Map],
                     ret,
+                    mods: Vec::new(),
                 });
                 return format!("(defn {name} [[{a} {b}] {m}] {body})");
             }
@@ -307,7 +324,12 @@ impl Gen {
                 format!("(defn {name} [{}] {body})", names.join(" "))
             }
         };
-        self.fns.push(FnSig { name, params, ret });
+        self.fns.push(FnSig {
+            name,
+            params,
+            ret,
+            mods: Vec::new(),
+        });
         text
     }
 
@@ -325,10 +347,9 @@ impl Gen {
             .map(|(i, t)| {
                 let e = self.expr(*t, depth);
                 // A recursion count stays small.
-                if f.params == [Ty::Vec, Ty::Int] && i == 1 {
-                    format!("(mod {e} 6)")
-                } else {
-                    e
+                match f.mods.get(i).copied().flatten() {
+                    Some(k) => format!("(mod {e} {k})"),
+                    None => e,
                 }
             })
             .collect();
@@ -503,7 +524,8 @@ impl Gen {
 
     fn int(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(30) {
+        match self.below(34) {
+            30..=33 => self.kernel_int(d),
             0 => format!("(count {})", e(self, Ty::Vec)),
             1 => format!("(count {})", e(self, Ty::Map)),
             2 => format!("(count {})", e(self, Ty::Set)),
@@ -571,7 +593,7 @@ impl Gen {
                     e(self, Ty::Vec)
                 )
             }
-            _ => {
+            29 => {
                 // Reads a vector by index in a loop, the vector an outer
                 // local (issue 58's shape).
                 let v = e(self, Ty::Vec);
@@ -580,12 +602,14 @@ impl Gen {
                     "(let [{w} {v}] (loop [{i} 0 {s} 0] (let [n (count {w})] (if (< {i} n) (recur (inc {i}) (+ {s} (nth {w} {i}))) {s}))))"
                 )
             }
+            _ => unreachable!(),
         }
     }
 
     fn vector(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(24) {
+        match self.below(25) {
+            24 => self.kernel_mapv(d),
             0 => format!("(conj {} {})", e(self, Ty::Vec), e(self, Ty::Int)),
             1 => {
                 let (v, x) = (self.fresh("v"), e(self, Ty::Int));
@@ -726,7 +750,8 @@ impl Gen {
 
     fn string(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(13) {
+        match self.below(14) {
+            13 => self.kernel_str(d),
             0 => format!("(str {} {})", e(self, Ty::Str), e(self, Ty::Int)),
             1 => format!("(str {} \"-\" {})", e(self, Ty::Str), e(self, Ty::Str)),
             2 => {
@@ -776,7 +801,8 @@ impl Gen {
 
     fn boolean(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(14) {
+        match self.below(15) {
+            14 => self.kernel_bool(d),
             0 => format!("(< {} {})", e(self, Ty::Int), e(self, Ty::Int)),
             1 => format!("(= {} {})", e(self, Ty::Int), e(self, Ty::Int)),
             2 => format!("(= {} {})", e(self, Ty::Vec), e(self, Ty::Vec)),
