@@ -379,7 +379,7 @@ impl Gen {
                 let locals = [n.clone(), a.clone()];
                 let term = self.kexpr(&locals, 2);
                 let next = self.kexpr(&locals, 1);
-                let done = self.kexpr(&[a.clone()], 1);
+                let done = self.kexpr(std::slice::from_ref(&a), 1);
                 let text = format!(
                     "(defn {f} [{n} {a}] (if (<= {n} 0) (rem {done} 1000) (+ (rem {term} 1000) ({f} (dec {n}) (rem {next} 1000)))))"
                 );
