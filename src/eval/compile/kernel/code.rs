@@ -11,8 +11,7 @@ use super::{K, O, T};
 /// Compiled integer code: its value in the frame at `bp`.
 pub(crate) type KC = Box<dyn for<'c> Fn(&mut Cx<'c>, usize) -> Out + Send + Sync>;
 /// A compiled test.
-pub(crate) type TC =
-    Box<dyn for<'c> Fn(&mut Cx<'c>, usize) -> Result<bool, Bail> + Send + Sync>;
+pub(crate) type TC = Box<dyn for<'c> Fn(&mut Cx<'c>, usize) -> Result<bool, Bail> + Send + Sync>;
 
 const ADD: u8 = ArithOp::Add as u8;
 const SUB: u8 = ArithOp::Sub as u8;
@@ -195,9 +194,9 @@ fn arith<const OP: u8>(x: O, y: O) -> KC {
         (O::Reg(s), O::Const(c)) => {
             Box::new(move |cx, bp| cx.charged(op::<OP>().int(cx.reg(bp, s), c)))
         }
-        (O::Reg(s), O::Reg(t)) => Box::new(move |cx, bp| {
-            cx.charged(op::<OP>().int(cx.reg(bp, s), cx.reg(bp, t)))
-        }),
+        (O::Reg(s), O::Reg(t)) => {
+            Box::new(move |cx, bp| cx.charged(op::<OP>().int(cx.reg(bp, s), cx.reg(bp, t))))
+        }
         (x, O::Const(c)) => {
             let x = operand(x);
             Box::new(move |cx, bp| {
@@ -286,9 +285,9 @@ fn cmp<const OP: u8>(x: O, y: O) -> TC {
         (O::Reg(s), O::Const(c)) => {
             Box::new(move |cx, bp| cx.tested(op::<OP>().test_ints(cx.reg(bp, s), c)))
         }
-        (O::Reg(s), O::Reg(t)) => Box::new(move |cx, bp| {
-            cx.tested(op::<OP>().test_ints(cx.reg(bp, s), cx.reg(bp, t)))
-        }),
+        (O::Reg(s), O::Reg(t)) => {
+            Box::new(move |cx, bp| cx.tested(op::<OP>().test_ints(cx.reg(bp, s), cx.reg(bp, t))))
+        }
         (x, y) => {
             let x = operand(x);
             let y = operand(y);

@@ -109,26 +109,47 @@ fn what_the_kernel_gives_up_on_ends_as_the_reference_ends() {
 
 #[test]
 fn limits_met_in_the_kernel_end_as_the_reference_ends() {
-    let src = format!(
-        "(println \"start\")\n{}",
-        LOOP.replace('N', "100000")
-    );
-    for max in [10, 1000, 4095, 4096, 4097, 4096 * 3 + 5, 99_999, 123_457, 599_998] {
+    let src = format!("(println \"start\")\n{}", LOOP.replace('N', "100000"));
+    for max in [
+        10,
+        1000,
+        4095,
+        4096,
+        4097,
+        4096 * 3 + 5,
+        99_999,
+        123_457,
+        599_998,
+    ] {
         let (seen, _) = agree(&src, &limits(Some(max), None));
-        assert!(seen.result.starts_with("LimitExceeded"), "{max}: {}", seen.result);
+        assert!(
+            seen.result.starts_with("LimitExceeded"),
+            "{max}: {}",
+            seen.result
+        );
     }
     let fib = format!("{FIB}(fib 20)");
     for max in [5, 100, 4096, 4099, 20_000, 40_321] {
         let (seen, _) = agree(&fib, &limits(Some(max), None));
-        assert!(seen.result.starts_with("LimitExceeded"), "{max}: {}", seen.result);
+        assert!(
+            seen.result.starts_with("LimitExceeded"),
+            "{max}: {}",
+            seen.result
+        );
     }
     // The depth limit: deep recursion and endless recursion.
-    agree(&format!("{FIB}(fib 30)"), &limits(Some(100_000_000), Some(12)));
+    agree(
+        &format!("{FIB}(fib 30)"),
+        &limits(Some(100_000_000), Some(12)),
+    );
     agree(
         "(defn down [n] (+ 1 (down (inc n)))) (down 0)",
         &limits(Some(10_000_000), Some(300)),
     );
-    let (seen, _) = agree(&format!("{FIB}(fib 12)"), &limits(Some(10_000_000), Some(12)));
+    let (seen, _) = agree(
+        &format!("{FIB}(fib 12)"),
+        &limits(Some(10_000_000), Some(12)),
+    );
     assert_eq!(seen.result, "144");
 }
 
@@ -137,10 +158,7 @@ fn a_redefined_name_is_not_the_function_the_kernel_calls() {
     let l = limits(Some(10_000_000), None);
     // `fib` calls whatever `fib` names when it calls: after the name is
     // given to another function, the old closure's kernel must not start.
-    let src = format!(
-        "{FIB}(def old fib)\n(defn fib [n] (* n 100))\n[(old 10) (fib 10)]"
-    );
+    let src = format!("{FIB}(def old fib)\n(defn fib [n] (* n 100))\n[(old 10) (fib 10)]");
     let (seen, _) = agree(&src, &l);
     assert_eq!(seen.result, "[1700 1000]");
 }
-
