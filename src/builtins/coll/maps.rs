@@ -427,11 +427,28 @@ pub(super) fn merge_with_owned(interp: &mut Interp, a: &mut [Value]) -> Result<V
     let (f, maps) = a.split_at_mut(1);
     if let Some((first, rest)) = maps.split_first_mut() {
         match Value::take(first) {
-            Value::Map(m) => return merge_with_parts(interp, &f[0], Some(m), rest),
+            // A sorted map stays one when merged into; the plain path
+            // builds an insertion-ordered map.
+            Value::Map(m) if !m.is_sorted() => {
+                charge_entries_copied(interp, m.len())?;
+                return merge_with_parts(interp, &f[0], Some(m), rest);
+            }
             other => *first = other,
         }
     }
     merge_with_parts(interp, &f[0], None, maps)
+}
+
+/// The steps [`merge_with_parts`] charges for the `n` entries of its
+/// first map when it copies them into a new map (one each: no key
+/// repeats, so `f` is never called), charged as a number by the in-place
+/// path that does not copy them (EVAL-STEPS-1; a step limit inside them
+/// fires here as in the copy, with the same error). The copy's bytes are
+/// not charged: they are what merging in place saves (`eval/reference.rs`:
+/// the reference run pays for the copies the optimisations avoid), and a
+/// first map another value shares is charged its copy on write anyway.
+fn charge_entries_copied(interp: &mut Interp, n: usize) -> Result<()> {
+    interp.tick(n64(n))
 }
 
 /// `(merge-with f start maps…)`: `maps` merged into `start` (none: into a
