@@ -390,11 +390,13 @@ impl<'a> Analyzer<'a> {
             } else {
                 self.analyze_all(args_forms)?
             };
-            // `(count (keys m))` and the like answered from the map
+            // `(count (keys m))` and the like answered from the map: the
+            // inner call, at its own place, hands the map to the outer one,
+            // charged as the vector it stands for
             // (`builtins/coll/entry_count.rs`); not in the reference run.
             if let ([Expr::CallBuiltin(inner, m, _)], true) = (args.as_mut_slice(), self.cx.moves) {
-                if let (Some(fused), [_]) = (crate::builtins::coll::of_entries(b, inner), &m[..]) {
-                    return Ok(Expr::CallBuiltin(fused, std::mem::take(m), form.span));
+                if let (Some(sized), [_]) = (crate::builtins::coll::of_entries(b, inner), &m[..]) {
+                    *inner = sized;
                 }
             }
             return Ok(Expr::CallBuiltin(b, args, form.span));

@@ -40,6 +40,8 @@ mod build;
 mod entry_count;
 mod maps;
 #[cfg(test)]
+mod steps_tests;
+#[cfg(test)]
 mod tests;
 
 use build::*;
