@@ -391,10 +391,10 @@ impl<'a> Analyzer<'a> {
                 self.analyze_all(args_forms)?
             };
             // `(count (keys m))` and the like answered from the map: the
-            // inner call, at its own place, hands the map to the outer one,
-            // charged as the vector it stands for
-            // (`builtins/coll/entry_count.rs`); not in the reference run.
-            if let ([Expr::CallBuiltin(inner, m, _)], true) = (args.as_mut_slice(), self.cx.moves) {
+            // inner call, at its own place, hands the map to the outer one
+            // (`builtins/coll/entry_count.rs`, rule COST-ENTRIES-1: what
+            // the pair costs, so the reference run does it too).
+            if let [Expr::CallBuiltin(inner, m, _)] = args.as_mut_slice() {
                 if let (Some(sized), [_]) = (crate::builtins::coll::of_entries(b, inner), &m[..]) {
                     *inner = sized;
                 }

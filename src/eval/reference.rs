@@ -19,6 +19,10 @@
 //!   each time: no shared frame, nothing done in place, no integer fold,
 //!   no lent item.
 //!
+//! Not an optimisation, so done in both runs: `(count (keys m))` and its
+//! kin call a `keys`/`vals` that hands the map on, charged one step (rule
+//! COST-ENTRIES-1, `builtins/coll/entry_count.rs`).
+//!
 //! A value that the program can read is then held by at least two handles
 //! whenever a builtin could write it (the slot and the copy passed), so
 //! no collection the program can still read is written in place. The only

@@ -15,35 +15,29 @@
 //! that nothing marks as hidden (`count`'s never is, `empty?`'s is a
 //! boolean).
 //!
-//! Why it is charged the same (rule EVAL-STEPS-1): the rewritten call is
-//! an ordinary call of a builtin, at the inner call's place, so its step
-//! (the call's, settling the thread's meter) and its errors, with the
-//! inner call's span, are those of `keys`/`vals`; then it charges, as a
-//! number, what `keys`/`vals` charge for the vector of `n` they build (`n`
-//! steps through `interp.tick`, then the vector's bytes through
-//! `interp.alloc`, in that order); and the outer call is the plain
-//! `count`/`empty?`, with its own step and span, on a map as on a vector
-//! (neither walks). The steps a loop over the pair charges are therefore
-//! the reference's, a step per key per test; only the time is constant.
-//! The reference run (`eval/reference.rs`) analyses without optimisations
-//! and keeps the two plain calls, so the oracle tests compare both.
+//! What it costs (rule COST-ENTRIES-1): `(count (keys m))`, `(count
+//! (vals m))`, `(empty? (keys m))` and `(empty? (vals m))` of a map build
+//! nothing, so they charge no step per entry and no bytes: the inner
+//! call's one step (an ordinary builtin call at the inner call's place:
+//! its step settles the thread's meter, its errors carry the inner call's
+//! span) and the outer call's. The rule is the language's, not an
+//! optimisation's: the analyser rewrites the pair in the reference run
+//! too (`eval/reference.rs`), so both runs charge the same (EVAL-STEPS-1)
+//! and a loop testing `(count (keys m))` is charged linearly, as it runs.
+//! Everything else `keys`/`vals` is given (a vector of entries, `nil`,
+//! values it refuses) is charged as `keys`/`vals`.
 
 use super::{keys, vals, Arity, Builtin};
 use crate::error::Result;
 use crate::eval::Interp;
-use crate::value::{cost, Value};
+use crate::value::Value;
 
 /// `keys` (`index` 0) or `vals` (1) for a count or an emptiness test: a
-/// map of `n > 0` entries itself, charged as the vector of `n` parts
-/// `keys`/`vals` would build; anything else as `keys`/`vals`.
+/// map of `n > 0` entries itself (rule COST-ENTRIES-1: nothing built,
+/// nothing more charged); anything else as `keys`/`vals`.
 fn parts_for_count(interp: &mut Interp, a: &[Value], index: usize) -> Result<Value> {
     match &a[0] {
-        Value::Map(m) if !m.is_empty() => {
-            let n = m.len();
-            interp.tick(n as u64)?;
-            interp.alloc(cost::vector_bytes(n))?;
-            Ok(a[0].clone())
-        }
+        Value::Map(m) if !m.is_empty() => Ok(a[0].clone()),
         _ if index == 0 => keys(interp, a),
         _ => vals(interp, a),
     }
