@@ -138,7 +138,7 @@ fn forget_ints(x: Value, y: Value) {
 /// their bodies: an `op` bound outside and captured would be read from the
 /// closure's environment, a jump on the operation at every call.
 #[inline(always)]
-const fn op_of<const OP: u8>() -> ArithOp {
+pub(super) const fn op_of<const OP: u8>() -> ArithOp {
     const ALL: [ArithOp; 11] = [
         ArithOp::Add,
         ArithOp::Sub,

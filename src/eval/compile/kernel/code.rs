@@ -25,23 +25,8 @@ const LE: u8 = ArithOp::Le as u8;
 const GE: u8 = ArithOp::Ge as u8;
 const EQ: u8 = ArithOp::Eq as u8;
 
-/// The operation a constant parameter names.
-#[inline(always)]
-const fn op<const OP: u8>() -> ArithOp {
-    match OP {
-        ADD => ArithOp::Add,
-        SUB => ArithOp::Sub,
-        MUL => ArithOp::Mul,
-        MOD => ArithOp::Mod,
-        REM => ArithOp::Rem,
-        QUOT => ArithOp::Quot,
-        LT => ArithOp::Lt,
-        GT => ArithOp::Gt,
-        LE => ArithOp::Le,
-        GE => ArithOp::Ge,
-        _ => ArithOp::Eq,
-    }
-}
+/// The operation a constant parameter names (`compile/arith.rs`).
+use super::super::arith::op_of as op;
 
 /// An operand's code.
 pub(crate) fn operand(o: O) -> KC {
