@@ -274,7 +274,6 @@ pub struct Budget {
     serial: u64,
 }
 
-/// A budget's counters at a point of the turn ([`Budget::mark`]).
 /// The counters the integer kernel runs with ([`Budget::kernel_view`]).
 #[derive(Clone, Copy)]
 pub(crate) struct KernelView {
@@ -284,6 +283,7 @@ pub(crate) struct KernelView {
     pub max_depth: usize,
 }
 
+/// A budget's counters at a point of the turn ([`Budget::mark`]).
 pub(crate) struct BudgetMark {
     steps: u64,
     heap: u64,

@@ -456,13 +456,7 @@ impl Interp {
         if !arity.recurs {
             return code.run(self, frame);
         }
-        loop {
-            let v = code.run(self, frame)?;
-            if !std::mem::take(&mut self.pending_recur) {
-                return Ok(v);
-            }
-            self.budget.tick(1)?;
-        }
+        code.run_repeating(self, frame)
     }
 }
 

@@ -1,6 +1,6 @@
 //! `(count (keys m))`, `(count (vals m))`, `(empty? (keys m))` and
 //! `(empty? (vals m))` answered from the map: the analyser
-//! ([`of_entries`], with optimisations on) calls one of the builtins here
+//! ([`of_entries`], in every run) calls one of the builtins here
 //! in place of the inner `keys`/`vals`, leaving the outer `count`/`empty?`
 //! as written. `keys` builds a vector of the map's keys, so the plain pair
 //! in a loop test did that work on every iteration; a map knows its size.

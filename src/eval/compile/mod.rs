@@ -102,6 +102,12 @@ impl Compiled {
         (self.0)(it, frame)
     }
 
+    /// Runs the code again after each `recur` back to it ([`iterations`]).
+    #[inline(always)]
+    pub(crate) fn run_repeating(&self, it: &mut Interp, frame: Frame) -> Result<Value> {
+        iterations(it, frame, &self.0)
+    }
+
     /// Erases the borrow of `code` on its node's expressions.
     ///
     /// # Safety
@@ -298,28 +304,32 @@ fn with_prologue<'a>(prologue: &'a [Bind], body: &'a Expr) -> Code<'a> {
 fn compile_loop(l: &Loop) -> Code<'_> {
     let inits = binds_code(&l.inits);
     let body = with_prologue(&l.prologue, &l.body);
-    if let Some(k) = kernel::of_loop(l) {
-        return Box::new(move |it, f| {
-            it.budget.tick_settled(0)?;
-            if let Some(r) = kernel::run_loop(&k, it, f, &inits, &body) {
-                return r;
-            }
-            run_binds(&inits, it, f)?;
-            kernel::general_iterations(it, f, &body)
-        });
-    }
+    let kernel = kernel::of_loop(l);
     Box::new(move |it, f| {
         // Entered with the meter settled (rule KERNEL-1; the walker too).
         it.budget.tick_settled(0)?;
-        run_binds(&inits, it, f)?;
-        loop {
-            let v = body(it, f)?;
-            if !std::mem::take(&mut it.pending_recur) {
-                return Ok(v);
-            }
-            it.budget.tick(1)?;
+        if let Some(r) = kernel
+            .as_ref()
+            .and_then(|k| kernel::run_loop(k, it, f, &inits, &body))
+        {
+            return r;
         }
+        run_binds(&inits, it, f)?;
+        iterations(it, f, &body)
     })
+}
+
+/// Iterations of `body` until one ends without `recur`, a step per
+/// back-edge: what a loop and a function body that recurs run.
+#[inline(always)]
+pub(super) fn iterations(it: &mut Interp, f: Frame, body: &Code) -> Result<Value> {
+    loop {
+        let v = body(it, f)?;
+        if !std::mem::take(&mut it.pending_recur) {
+            return Ok(v);
+        }
+        it.budget.tick(1)?;
+    }
 }
 
 /// `recur`: every argument is evaluated before any slot is rebound (they

@@ -41,7 +41,7 @@ mod run;
 
 use crate::analyze::expr::{ArithOp, Bind, Expr, FnArity, GlobalId, Loop, Slot};
 
-pub(crate) use run::{general_iterations, run_fn, run_loop};
+pub(crate) use run::{run_fn, run_loop};
 
 /// An operand: a leaf read in place, or code.
 pub(crate) enum O {

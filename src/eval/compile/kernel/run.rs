@@ -8,7 +8,7 @@ use crate::eval::budget::Budget;
 use crate::eval::{Frame, Interp};
 use crate::value::{FuncRef, Value};
 
-use super::super::{run_binds, BindCode, Code};
+use super::super::{iterations, run_binds, BindCode, Code};
 use super::code::KC;
 use super::{Kernel, Outside};
 
@@ -36,26 +36,21 @@ pub(crate) struct Cx<'b> {
 }
 
 impl Cx<'_> {
-    /// One step charged, as [`Budget::tick`] charges it.
+    /// One step charged, as [`Budget::tick`] charges it, with its error.
     #[inline(always)]
-    pub(crate) fn tick(&mut self) -> std::result::Result<(), Bail> {
+    fn step(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps >= self.next_check {
-            return self.settle();
+            self.next_check = self.budget.kernel_settle(self.steps)?;
         }
         Ok(())
     }
 
-    #[cold]
-    #[inline(never)]
-    fn settle(&mut self) -> std::result::Result<(), Bail> {
-        match self.budget.kernel_settle(self.steps) {
-            Ok(next) => {
-                self.next_check = next;
-                Ok(())
-            }
-            Err(_) => Err(Bail),
-        }
+    /// One step charged inside an iteration: its error gives up (the
+    /// general path meets it at its own place).
+    #[inline(always)]
+    pub(crate) fn tick(&mut self) -> std::result::Result<(), Bail> {
+        self.step().map_err(|_| Bail)
     }
 
     #[inline(always)]
@@ -215,12 +210,8 @@ impl Kernel {
                     cx.recur = false;
                     // The back-edge: the general path's own tick, its
                     // error returned as that path returns it.
-                    cx.steps += 1;
-                    if cx.steps >= cx.next_check {
-                        match cx.budget.kernel_settle(cx.steps) {
-                            Ok(next) => cx.next_check = next,
-                            Err(e) => return Ended::Done(Err(e)),
-                        }
+                    if let Err(e) = cx.step() {
+                        return Ended::Done(Err(e));
                     }
                 }
                 Err(Bail) => return Ended::GaveUp(start),
@@ -247,7 +238,7 @@ impl Kernel {
                 }
                 // The bindings a general iteration left are not all
                 // integers (not met: the code is integer code).
-                return Some(general_iterations(it, f, body));
+                return Some(iterations(it, f, body));
             };
             first = false;
             #[cfg(test)]
@@ -256,13 +247,15 @@ impl Kernel {
             let regs = std::mem::take(&mut cx.regs);
             drop(cx);
             fresh = false;
-            match ended {
-                Ended::Done(r) => {
-                    it.kernel_regs = regs;
-                    return Some(r.map(Value::Int));
+            if let Ended::GaveUp(_) = ended {
+                for &s in self.binds.iter() {
+                    it.stack[f.bp + s as usize] = Value::Int(regs[s as usize]);
                 }
+            }
+            it.kernel_regs = regs;
+            match ended {
+                Ended::Done(r) => return Some(r.map(Value::Int)),
                 Ended::InitsGaveUp(entry) => {
-                    it.kernel_regs = regs;
                     it.budget.kernel_rewind(entry);
                     let off = std::mem::replace(&mut it.kernel_off, true);
                     let r = run_binds(inits, it, f);
@@ -272,11 +265,8 @@ impl Kernel {
                     }
                 }
                 Ended::GaveUp(start) => {
+                    // The bindings' registers are in the frame (above).
                     it.budget.kernel_rewind(start);
-                    for &s in self.binds.iter() {
-                        it.stack[f.bp + s as usize] = Value::Int(regs[s as usize]);
-                    }
-                    it.kernel_regs = regs;
                     let off = std::mem::replace(&mut it.kernel_off, true);
                     let r = body(it, f);
                     it.kernel_off = off;
@@ -292,18 +282,6 @@ impl Kernel {
                 }
             }
         }
-    }
-}
-
-/// Iterations of `body` on the general path until one ends without
-/// `recur` (what a loop and a function body that recurs run).
-pub(crate) fn general_iterations(it: &mut Interp, f: Frame, body: &Code) -> Result<Value> {
-    loop {
-        let v = body(it, f)?;
-        if !std::mem::take(&mut it.pending_recur) {
-            return Ok(v);
-        }
-        it.budget.tick(1)?;
     }
 }
 
