@@ -295,7 +295,9 @@ mod tests {
                 let l = Arc::new(Load::default());
                 tokio::spawn(async move { pool.run(&l, move || wait.recv().ok()).await })
             };
-            while pool.started() == 0 {
+            // Until the worker has taken it: a blocker still queued would
+            // count as one of the jobs waited for below.
+            while pool.started() == 0 || pool.waiting() > 0 {
                 tokio::task::yield_now().await;
             }
             let mut tasks = Vec::new();
