@@ -19,10 +19,10 @@
 //! thread's meter holds uncharged work, the general path runs instead.
 //!
 //! **Soundness (rule KERNEL-1).** The kernel does only what the general
-//! path would, with the same step charges at the same points (EVAL-STEPS-1:
-//! one per arithmetic operation, comparison and predicate, one per call
-//! entered, one per `recur` back-edge); calls entered count against the
-//! depth limit. It gives up — [`run::Bail`] — wherever the general path
+//! path would, with the same step charges (EVAL-STEPS-1: one per
+//! arithmetic operation, comparison and predicate, one per call entered,
+//! one per `recur` back-edge), charged a block at a time (rule KERNEL-2,
+//! `code.rs`); calls entered count against the depth limit. It gives up — [`run::Bail`] — wherever the general path
 //! would do anything else: an overflow or a division by zero (the builtin's
 //! error), a step, clock or depth limit met inside an iteration. Code in the
 //! kernel has no effect but its steps, so giving up is exact: the steps go
@@ -106,10 +106,13 @@ pub(crate) enum Outside {
 
 /// A kernel: its code, and what it reads from outside.
 pub(crate) struct Kernel {
-    /// The function body or the loop.
+    /// The function body or the loop's body.
     code: code::KC,
-    /// For a loop, its bindings' first values, in order.
+    /// The steps of `code`'s first block (rule KERNEL-2).
+    cost: u64,
+    /// For a loop, its bindings' first values, in order, and their steps.
     inits: Box<[(u32, code::KC)]>,
+    inits_cost: u64,
     /// The slots each iteration starts from: a loop's bindings, a
     /// function's parameters (what `recur` rebinds).
     binds: Box<[u32]>,
@@ -197,6 +200,8 @@ impl Build {
 
     fn finish(self, code: K, inits: Box<[(u32, O)]>, binds: Box<[u32]>) -> Kernel {
         Kernel {
+            cost: code::cost(&code),
+            inits_cost: inits.iter().map(|(_, v)| code::cost_o(v)).sum(),
             code: code::code(code),
             inits: inits
                 .into_vec()

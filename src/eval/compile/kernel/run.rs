@@ -21,9 +21,11 @@ pub(crate) type Out = std::result::Result<i64, Bail>;
 /// the running one at `bp`), captures, and the budget's counters kept in
 /// locals between its slow checks.
 pub(crate) struct Cx<'b> {
-    pub(crate) regs: Vec<i64>,
-    /// The body a call of the kernel's function runs.
+    pub(super) regs: Vec<i64>,
+    /// The body a call of the kernel's function runs, and its block's
+    /// steps.
     body: &'b KC,
+    body_cost: u64,
     caps: Vec<i64>,
     frame: usize,
     steps: u64,
@@ -36,31 +38,41 @@ pub(crate) struct Cx<'b> {
 }
 
 impl Cx<'_> {
-    /// One step charged, as [`Budget::tick`] charges it, with its error.
+    /// A block's `n` steps charged (rule KERNEL-2), as [`Budget::tick`]
+    /// charges them: a limit met gives up (the general path meets it at
+    /// its own step).
     #[inline(always)]
-    fn step(&mut self) -> Result<()> {
-        self.steps += 1;
+    pub(crate) fn charge(&mut self, n: u64) -> std::result::Result<(), Bail> {
+        self.steps += n;
         if self.steps >= self.next_check {
-            self.next_check = self.budget.kernel_settle(self.steps)?;
+            self.next_check = self.budget.kernel_settle(self.steps).map_err(|_| Bail)?;
         }
         Ok(())
     }
 
-    /// One step charged inside an iteration: its error gives up (the
-    /// general path meets it at its own place).
-    #[inline(always)]
-    pub(crate) fn tick(&mut self) -> std::result::Result<(), Bail> {
-        self.step().map_err(|_| Bail)
-    }
-
+    /// Register `s` of the frame at `bp`.
     #[inline(always)]
     pub(crate) fn reg(&self, bp: usize, s: u32) -> i64 {
-        self.regs[bp + s as usize]
+        let i = bp + s as usize;
+        debug_assert!(i < self.regs.len(), "kernel register {i} outside its frame");
+        // SAFETY: `i < self.regs.len()`, the frame invariant: the code of
+        // a kernel names only slots below its `frame` (`Build::slot` raises
+        // `frame` past every slot it hands out; a function's `frame` is at
+        // least its arity's), and code runs at `bp` only while
+        // `regs.len() >= bp + frame` (`Kernel::start` sizes the first
+        // frame, `Cx::call` each callee's, and whatever is pushed above a
+        // frame — a call's arguments and frame, `recur`'s values — is
+        // truncated away before that frame's code goes on).
+        unsafe { *self.regs.get_unchecked(i) }
     }
 
+    /// Sets register `s` of the frame at `bp`.
     #[inline(always)]
     pub(crate) fn set(&mut self, bp: usize, s: u32, v: i64) {
-        self.regs[bp + s as usize] = v;
+        let i = bp + s as usize;
+        debug_assert!(i < self.regs.len(), "kernel register {i} outside its frame");
+        // SAFETY: `i < self.regs.len()`, the frame invariant of `Cx::reg`.
+        unsafe { *self.regs.get_unchecked_mut(i) = v }
     }
 
     #[inline(always)]
@@ -68,48 +80,31 @@ impl Cx<'_> {
         self.caps[i as usize]
     }
 
-    /// An operation's result (`None`: overflow, division by zero, which
-    /// the builtin reports) charged its step.
-    #[inline(always)]
-    pub(crate) fn charged(&mut self, v: Option<i64>) -> Out {
-        let v = v.ok_or(Bail)?;
-        self.tick()?;
-        Ok(v)
-    }
-
-    /// A comparison's answer charged its step.
-    #[inline(always)]
-    pub(crate) fn tested(&mut self, t: Option<bool>) -> std::result::Result<bool, Bail> {
-        let t = t.ok_or(Bail)?;
-        self.tick()?;
-        Ok(t)
-    }
-
-    /// A body run again after each `recur`, one step per back-edge.
+    /// A body of `n` steps run again after each `recur` (whose block
+    /// charged the back-edge).
     #[inline]
-    pub(crate) fn repeat(&mut self, k: &KC, bp: usize) -> Out {
+    pub(crate) fn repeat(&mut self, k: &KC, n: u64, bp: usize) -> Out {
         loop {
+            self.charge(n)?;
             let v = k(self, bp)?;
             if !std::mem::take(&mut self.recur) {
                 return Ok(v);
             }
-            self.tick()?;
         }
     }
 
-    /// A call of the kernel's function, its arguments pushed from `nbp`:
-    /// the call's step and depth (as `Budget::tick_enter`), a frame of
-    /// registers there.
+    /// A call of the kernel's function, its arguments pushed from `nbp`
+    /// (the call's step charged by the caller's block): its depth (as
+    /// `Budget::tick_enter`), a frame of registers there.
     #[inline(never)]
     pub(crate) fn call(&mut self, nbp: usize) -> Out {
-        self.tick()?;
         if self.depth >= self.max_depth {
             return Err(Bail);
         }
         self.depth += 1;
         self.regs.resize(nbp + self.frame, 0);
-        let body = self.body;
-        let v = self.repeat(body, nbp);
+        let (body, n) = (self.body, self.body_cost);
+        let v = self.repeat(body, n, nbp);
         self.regs.truncate(nbp);
         self.depth -= 1;
         v
@@ -140,9 +135,8 @@ thread_local! {
 
 /// How a run of iterations in the kernel ended.
 enum Ended {
-    /// The last iteration's value, or the general path's error at a
-    /// back-edge.
-    Done(Result<i64>),
+    /// The last iteration's value.
+    Done(i64),
     /// An iteration gave up at the step count it started at (its
     /// bindings' registers are as it found them).
     GaveUp(u64),
@@ -178,6 +172,7 @@ impl Kernel {
             caps,
             frame: self.frame,
             body: &self.code,
+            body_cost: self.cost,
             steps: view.steps,
             next_check: view.next_check,
             depth: view.depth,
@@ -192,6 +187,9 @@ impl Kernel {
     fn iterate(&self, cx: &mut Cx, fresh: bool) -> Ended {
         if fresh {
             let entry = cx.steps;
+            if cx.charge(self.inits_cost).is_err() {
+                return Ended::InitsGaveUp(entry);
+            }
             for (s, v) in self.inits.iter() {
                 match v(cx, 0) {
                     Ok(v) => cx.regs[*s as usize] = v,
@@ -201,19 +199,13 @@ impl Kernel {
         }
         loop {
             let start = cx.steps;
-            match (self.code)(cx, 0) {
+            // The back-edge's step is in the block that ends in `recur`.
+            match cx.charge(self.cost).and_then(|()| (self.code)(cx, 0)) {
                 Ok(v) if !cx.recur => {
                     cx.budget.kernel_commit(cx.steps);
-                    return Ended::Done(Ok(v));
+                    return Ended::Done(v);
                 }
-                Ok(_) => {
-                    cx.recur = false;
-                    // The back-edge: the general path's own tick, its
-                    // error returned as that path returns it.
-                    if let Err(e) = cx.step() {
-                        return Ended::Done(Err(e));
-                    }
-                }
+                Ok(_) => cx.recur = false,
                 Err(Bail) => return Ended::GaveUp(start),
             }
         }
@@ -254,7 +246,7 @@ impl Kernel {
             }
             it.kernel_regs = regs;
             match ended {
-                Ended::Done(r) => return Some(r.map(Value::Int)),
+                Ended::Done(v) => return Some(Ok(Value::Int(v))),
                 Ended::InitsGaveUp(entry) => {
                     it.budget.kernel_rewind(entry);
                     let off = std::mem::replace(&mut it.kernel_off, true);
