@@ -162,3 +162,26 @@ fn a_redefined_name_is_not_the_function_the_kernel_calls() {
     let (seen, _) = agree(&src, &l);
     assert_eq!(seen.result, "[1700 1000]");
 }
+
+/// Steps charged by block (rule KERNEL-2): under every step limit from 1
+/// to past the end, programs whose blocks are of different sizes — `and`
+/// and `or` items after the first, branches of nested `if`s, a nested
+/// loop, calls — end as the reference ends (the same value or error at the
+/// same place, the same prints and steps).
+#[test]
+fn every_step_limit_ends_as_the_reference_ends() {
+    let programs = [
+        "(println \"x\") (loop [i 0 n 0] (if (and (< i 30) (or (even? i) (< i 7) (zero? (mod i 5)))) (recur (inc i) (if (> n 40) (- n (* i 2)) (+ n (rem (* i 3) 11)))) n))",
+        "(loop [i 0 t 0] (if (< i 6) (recur (inc i) (+ t (loop [j 0 s 0] (if (< j i) (recur (inc j) (+ s (quot (* i j) 3))) s)))) t))",
+        "(defn f [n] (if (<= n 1) 1 (+ (f (dec n)) (if (odd? n) (f (- n 2)) 0)))) (f 9)",
+        "(loop [a 0 b 1 k 0] (if (< k 12) (recur b (+ a b) (inc k)) (mod a 7)))",
+    ];
+    for src in programs {
+        let (free, runs) = agree(src, &limits(None, None));
+        assert!(runs > 0, "the kernel did not run: {src}");
+        assert!(!free.result.starts_with("LimitExceeded"), "{src}");
+        for max in 1..=free.steps + 1 {
+            agree(src, &limits(Some(max), None));
+        }
+    }
+}
