@@ -343,6 +343,21 @@ pub fn vector_push(len: usize) -> u64 {
     vector_growth(len, len.saturating_add(1))
 }
 
+/// What `n` pushes onto a vector of `len` items add, one by one: the sum
+/// of [`vector_push`] over them, in constant time (`vector_bytes` is
+/// linear on each side of `SMALL`, where it may drop).
+pub fn vector_pushes(len: usize, n: usize) -> u64 {
+    let end = len.saturating_add(n);
+    let small = vector::SMALL;
+    if end <= small || len > small {
+        return vector_growth(len, end);
+    }
+    // From `len` to `SMALL`, the step to `SMALL + 1`, and on to `end`.
+    vector_growth(len, small)
+        .saturating_add(vector_push(small))
+        .saturating_add(vector_growth(small + 1, end))
+}
+
 /// What adding one new key to an insertion-ordered map of `len` entries
 /// adds.
 pub fn map_insert(len: usize) -> u64 {

@@ -295,6 +295,17 @@ pub(super) fn into(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 /// `(reduce (fn [acc x] (into acc (f x))) [] xs)`).
 pub(super) fn into_owned(interp: &mut Interp, a: &mut [Value]) -> Result<Value> {
     match a {
+        // `(into [] v)`: `v` itself, charged the steps and heap of adding
+        // its items one by one, as the plain entry does (`(into [] (concat
+        // acc [x]))` in a loop copied the whole accumulator every step).
+        // When the steps would pass the limit, the items go one by one, so
+        // the limit fires where it always would.
+        [Value::Vector(to), Value::Vector(from)]
+            if to.is_empty() && interp.budget.tick_if_room(from.len() as u64)? =>
+        {
+            interp.alloc(cost::vector_pushes(0, from.len()))?;
+            Ok(Value::Vector(std::mem::take(from)))
+        }
         [to, rest @ ..] if !rest.is_empty() => into_parts(interp, Value::take(to), rest),
         _ => into(interp, a),
     }

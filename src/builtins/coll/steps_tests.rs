@@ -129,3 +129,36 @@ fn a_map_of_n_entries_costs_what_its_n_inserts_add_up_to() {
         sum += map_insert(n);
     }
 }
+
+/// `(into [] v)` hands `v` on in an optimised run, charged the steps and
+/// heap of the reference run's item-by-item copy: the same, at sizes on
+/// both sides of a small vector's, and under every step limit the same
+/// error at the same place.
+#[test]
+fn into_an_empty_vector_hands_the_vector_on_charged_as_the_copy() {
+    for n in [0, 1, 2, 63, 64, 65, 66, 130, 700] {
+        let src = format!("(def xs (vec (range {n})))\n(into [] (concat xs [:end]))");
+        let (o, r) = alike(&src);
+        assert_eq!(o.heap, r.heap, "{src}");
+    }
+    for src in [
+        "(count (reduce (fn [acc x]\n  (into [] (concat acc [x]))) [] (range 40)))",
+        "(let [v [1 2 3] w (into [] (concat v [4]))] [v w (conj w 5) v])",
+        "(into [] (concat [1 2] (map inc [3 4])))",
+        "(into [] [nil false])",
+    ] {
+        alike(src);
+    }
+}
+
+#[test]
+fn n_pushes_cost_what_each_push_adds_up_to() {
+    use crate::value::cost::{vector_push, vector_pushes};
+    for len in [0, 1, 30, 62, 63, 64, 65, 66, 200] {
+        let mut sum = 0;
+        for n in 0..300 {
+            assert_eq!(vector_pushes(len, n), sum, "{n} pushes onto {len}");
+            sum += vector_push(len + n);
+        }
+    }
+}
