@@ -34,8 +34,10 @@ pub fn lookup(coll: &Value, k: &Value) -> Option<Value> {
 }
 
 /// [`lookup`] by reference, for everything but strings (whose characters
-/// are new values): `None` for a string.
-#[inline]
+/// are new values): `None` for a string. Always inlined: `get-in`'s walk
+/// and the compiled lookups are most of its calls, and where the inliner
+/// declined (a thin-LTO build's partition) 10-nested ran 1.5 % slower.
+#[inline(always)]
 pub fn lookup_ref<'a>(coll: &'a Value, k: &Value) -> Option<&'a Value> {
     match coll {
         Value::Map(m) => {

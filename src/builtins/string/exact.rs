@@ -89,6 +89,7 @@ unsafe fn move_ends<T: Copy>(from: *const u8, to: *mut u8, n: usize) {
 ///
 /// # Panics
 /// When `write` appends fewer or more than `len` bytes (a caller's bug).
+#[inline(always)]
 pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Text {
     let mut text = TextBuf::new(len);
     let mut out = Exact {
@@ -148,6 +149,7 @@ pub(super) fn swap_byte(bytes: &mut [u8], from: u8, to: u8) {
 /// [`exact_value`] of a string of `len` bytes (`None`: past `usize`)
 /// that must fit the heap room, as a printed one must: past it, the
 /// printing path's error ([`out_of_room`](super::out_of_room)).
+#[inline(always)]
 pub(super) fn exact_in_room(
     interp: &mut Interp,
     len: Option<usize>,
@@ -161,6 +163,7 @@ pub(super) fn exact_in_room(
 
 /// [`exact_text`] as a value, charged to the heap before it is made (the
 /// charge [`super::build::in_text_buf`] makes for the same string).
+#[inline(always)]
 pub(super) fn exact_value(
     interp: &mut Interp,
     len: usize,
