@@ -36,6 +36,7 @@
 
 use std::cmp::Ordering;
 
+mod adding;
 mod build;
 mod entry_count;
 mod maps;
@@ -44,6 +45,7 @@ mod steps_tests;
 #[cfg(test)]
 mod tests;
 
+use adding::*;
 use build::*;
 use maps::*;
 
