@@ -89,6 +89,10 @@ unsafe fn move_ends<T: Copy>(from: *const u8, to: *mut u8, n: usize) {
 ///
 /// # Panics
 /// When `write` appends fewer or more than `len` bytes (a caller's bug).
+///
+/// Always inlined, as are [`exact_value`] and [`exact_in_room`]: each
+/// caller's `write` is then one function with it (where a thin-LTO build
+/// declined to inline them, 06-strings ran 1.9 % slower).
 #[inline(always)]
 pub(super) fn exact_text(len: usize, write: impl FnOnce(&mut Exact<'_>)) -> Text {
     let mut text = TextBuf::new(len);

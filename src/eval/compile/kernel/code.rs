@@ -181,28 +181,32 @@ pub(crate) fn code(k: K) -> KC {
 }
 
 /// `recur` of two arguments.
-fn recur_two(a: KC, b: KC, [sa, sb]: [u32; 2]) -> KC {
+fn recur_two(a: KC, b: KC, slots: [u32; 2]) -> KC {
     Box::new(move |cx, bp| {
         let va = a(cx, bp)?;
         let vb = b(cx, bp)?;
-        cx.set(bp, sa, va);
-        cx.set(bp, sb, vb);
-        cx.recur = true;
-        Ok(0)
+        rebind_two(cx, bp, slots, [va, vb])
     })
 }
 
 /// `recur` of two arguments, the first `inc`/`dec` of a register (a
 /// counter: the common loop) read in place.
-fn recur_step(s: u32, d: i64, b: KC, [sa, sb]: [u32; 2]) -> KC {
+fn recur_step(s: u32, d: i64, b: KC, slots: [u32; 2]) -> KC {
     Box::new(move |cx, bp| {
         let va = cx.reg(bp, s).checked_add(d).ok_or(Bail)?;
         let vb = b(cx, bp)?;
-        cx.set(bp, sa, va);
-        cx.set(bp, sb, vb);
-        cx.recur = true;
-        Ok(0)
+        rebind_two(cx, bp, slots, [va, vb])
     })
+}
+
+/// The two slots `recur` rebinds given their new values, once both are
+/// computed; the loop or body repeats.
+#[inline(always)]
+fn rebind_two(cx: &mut Cx, bp: usize, [sa, sb]: [u32; 2], [va, vb]: [i64; 2]) -> Out {
+    cx.set(bp, sa, va);
+    cx.set(bp, sb, vb);
+    cx.recur = true;
+    Ok(0)
 }
 
 /// `recur` of other than two arguments.
@@ -275,6 +279,8 @@ fn arith<const OP: u8>(x: O, y: O) -> KC {
 fn by_positive<const OP: u8>(x: O, c: i64) -> KC {
     #[inline(always)]
     fn div<const OP: u8>(a: i64, c: i64) -> Out {
+        // Never taken (`c` was checked when built): it tells the compiler
+        // `c > 0`, so the division has no zero or -1 to check.
         if c <= 0 {
             return Err(Bail);
         }
