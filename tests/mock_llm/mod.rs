@@ -13,7 +13,7 @@
 //! in the previous assistant message, a `tool_use` without its result in
 //! the next user message, roles out of turn, empty content. Usage reports
 //! prompt caching: OpenAI `prompt_tokens_details.cached_tokens` is the
-//! bytes shared with the previous request's start / 4 (at most the fixed
+//! longest start shared with any earlier request, in bytes / 4 (at most the fixed
 //! 100 prompt tokens); Anthropic reports
 //! `cache_read_input_tokens` (or `cache_creation_input_tokens` the first
 //! time) for a `cache_control`-marked `tools` + `system` prefix.
@@ -291,12 +291,12 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             0,
         );
     }
-    let (cached, written) = {
-        let s = state.lock().expect("state");
-        strict::cache_counts(&path, &body_text, &s.requests)
-    };
-    let reply = {
+    // Counted and recorded under one lock: requests made at once (`ptc
+    // eval --jobs`) each see every request before them, never two of them
+    // the same empty history.
+    let (cached, written, reply) = {
         let mut s = state.lock().expect("state");
+        let (cached, written) = strict::cache_counts(&path, &body_text, &s.requests);
         let request = Request {
             path: path.clone(),
             headers,
@@ -319,9 +319,11 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
                 s.script = again.into();
             }
         }
-        s.script
+        let reply = s
+            .script
             .pop_front()
-            .unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#))
+            .unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#));
+        (cached, written, reply)
     };
     let input = if state.lock().expect("state").count_tokens {
         server_prompt_tokens(&String::from_utf8_lossy(&body))

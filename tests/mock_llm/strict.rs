@@ -157,7 +157,6 @@ fn anthropic(json: &Json) -> Result<(), String> {
 /// (cache reads, cache writes) the provider reports for this request,
 /// given the earlier ones.
 pub fn cache_counts(path: &str, body: &str, earlier: &[Request]) -> (u64, u64) {
-    let previous = earlier.iter().rev().find(|r| r.path == path);
     if path.ends_with("/v1/messages") {
         let Ok(json) = serde_json::from_str::<Json>(body) else {
             return (0, 0);
@@ -183,13 +182,22 @@ pub fn cache_counts(path: &str, body: &str, earlier: &[Request]) -> (u64, u64) {
             (0, tokens)
         }
     } else {
-        let shared = previous.map_or(0, |p| {
-            p.body
-                .bytes()
-                .zip(body.bytes())
-                .take_while(|(a, b)| a == b)
-                .count()
-        });
+        // The longest start shared with any earlier request, as a
+        // provider's prefix cache keeps every prompt it has seen: what a
+        // request finds cached does not depend on which request of a
+        // concurrent run came just before it.
+        let shared = earlier
+            .iter()
+            .filter(|r| r.path == path)
+            .map(|p| {
+                p.body
+                    .bytes()
+                    .zip(body.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
         (shared as u64 / 4, 0)
     }
 }
