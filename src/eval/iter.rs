@@ -232,8 +232,9 @@ impl SeqIter {
         !matches!(self, SeqIter::Finite { .. })
     }
 
-    /// The next item, or `None` at the end of a finite sequence.
-    #[inline]
+    /// The next item, or `None` at the end of a finite sequence. Always
+    /// inlined: it is the inner step of every walk over a collection.
+    #[inline(always)]
     pub fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
         // The common case inline: the next item of a small or flat vector.
         if let SeqIter::Finite { items, pos, run } = self {

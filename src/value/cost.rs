@@ -422,10 +422,11 @@ pub const fn boxed_bytes<T>() -> u64 {
 
 /// A vector of `len` items cut from another (`take`, `drop`, `rest`,
 /// `subvec` …): a small one is a copy of its items ([`vector_bytes`]); a
-/// large one shares the other's tree and is charged its handle only. The
-/// chunk it copies where it cuts (about 1.6 KB) is not counted, so walking
-/// a long vector with `rest` stays as cheap as walking it with `[x &
-/// xs]` (each step's cut is garbage at the next).
+/// large one shares the other's items (a slice of a flat vector's, or the
+/// other's tree) and is charged its handle only. The chunk a tree's cut
+/// copies (about 1.6 KB) is not counted, so walking a long vector with
+/// `rest` stays as cheap as walking it with `[x & xs]` (each step's cut
+/// is garbage at the next).
 pub fn vector_slice_bytes(len: usize) -> u64 {
     if len <= vector::SMALL {
         vector_bytes(len)

@@ -52,8 +52,7 @@ pub(super) fn subvec(interp: &mut Interp, a: &[Value]) -> Result<Value> {
     }
     let (start, end) = (start as usize, end as usize);
     interp.alloc(cost::vector_slice_bytes(end - start))?;
-    let mut all: Vector = items.clone();
-    Ok(Value::vector(all.slice(start..end)))
+    Ok(Value::vector(items.sub(start..end)))
 }
 
 pub(super) fn vec(interp: &mut Interp, a: &[Value]) -> Result<Value> {

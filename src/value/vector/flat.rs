@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::{Large, Repr, Vector, View, SMALL};
+use super::{Large, Repr, Vector, SMALL};
 use crate::value::shared_vec::SharedVec;
 use crate::value::unique::make_mut;
 use crate::value::Value;
@@ -87,7 +87,7 @@ impl Flat {
 impl Vector {
     /// A flat vector at or below [`SMALL`] items becomes small.
     pub(super) fn demote(&mut self) {
-        if !matches!(self.view(), View::Flat(f) if f.items.len() <= SMALL) {
+        if !matches!(self.flat(), Some(f) if f.items.len() <= SMALL) {
             return;
         }
         let mut repr = self.repr_mut();
@@ -102,7 +102,7 @@ impl Vector {
     /// A flat vector becomes a tree (before a change only a tree makes in
     /// O(log n)).
     pub(super) fn make_tree(&mut self) {
-        if !matches!(self.view(), View::Flat(_)) {
+        if self.flat().is_none() {
             return;
         }
         let mut repr = self.repr_mut();
@@ -130,6 +130,10 @@ impl Vector {
     #[inline(never)]
     fn copy_items(&mut self) {
         let charge = crate::value::cost::vector_copy_bytes(self.len());
+        if self.is_slice() {
+            crate::eval::budget::charge_heap(charge);
+            return self.own_slice();
+        }
         match &mut *self.repr_mut() {
             Repr::Small(v) => {
                 super::charge_small_copy(v.len());
@@ -142,6 +146,7 @@ impl Vector {
                 return;
             }
             Repr::Flat(_) => crate::eval::budget::charge_heap(charge),
+            Repr::Slice(_) => unreachable!("a slice was made a tree above"),
         }
         self.make_tree();
     }
@@ -150,7 +155,7 @@ impl Vector {
     /// holds, to change in place; `None` for a tree or shared items (no
     /// copy is made).
     pub fn unique_items_mut(&mut self) -> Option<&mut [Value]> {
-        if let View::Small(_) = self.view() {
+        if self.is_small() {
             let v = self.small_mut()?;
             return v.is_unique().then(|| v.make_mut());
         }

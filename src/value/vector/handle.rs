@@ -2,14 +2,15 @@
 //! one word (`value/mod.rs`), as a `Map` is (`map/handle.rs`).
 //!
 //! The word is a tagged pointer: the low two bits name the representation
-//! ([`Repr`]: small, flat, tree) and the rest points at the storage: a
-//! [`SharedVec`]'s header (small) or the value in an `Arc`'s allocation
-//! (`Arc::into_raw`: flat and tree), all 8-aligned (checked below). It is
-//! never null: an empty vector is a small one over `SharedVec`'s shared
-//! empty header (`SharedVec::new`), and a small vector's tag is 0, so its
-//! word is its header's address as is: the word *is* the `SharedVec`
-//! (transparent over that pointer), lent as one to write a small vector
-//! in place ([`Vector::small_mut`]) without unpacking anything.
+//! ([`Repr`]: small, flat, tree, slice) and the rest points at the
+//! storage: a [`SharedVec`]'s header (small) or the value in an `Arc`'s
+//! allocation (`Arc::into_raw`: flat, tree and slice), all 8-aligned
+//! (checked below). It is never null: an empty vector is a small one over
+//! `SharedVec`'s shared empty header (`SharedVec::new`), and a small
+//! vector's tag is 0, so its word is its header's address as is: the word
+//! *is* the `SharedVec` (transparent over that pointer), lent as one to
+//! write a small vector in place ([`Vector::small_mut`]) without
+//! unpacking anything.
 //!
 //! Everything unsafe about the handle is here (and in `value/packed.rs`,
 //! the guard and borrowed copy shared with maps' handles, [`Packed`]).
@@ -29,7 +30,7 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::{Flat, Large, Repr};
+use super::{Flat, Large, Repr, Slice};
 use crate::value::packed::{arc_raw, Borrowed, Packed, ReprMut};
 use crate::value::shared_vec::{SharedVec, HEADER_ALIGN};
 use crate::value::unique::{get_mut, make_mut};
@@ -39,16 +40,19 @@ const KIND: usize = 0b11;
 const SMALL: usize = 0;
 const FLAT: usize = 1;
 const LARGE: usize = 2;
+const SLICE: usize = 3;
 
 // The tag needs two free low bits in every pointer a vector keeps.
 const _: () = {
     assert!(HEADER_ALIGN > KIND);
     assert!(std::mem::align_of::<Flat>() > KIND);
     assert!(std::mem::align_of::<Large>() > KIND);
+    assert!(std::mem::align_of::<Slice>() > KIND);
 };
 
-/// A persistent vector of values: small ones contiguous, large ones flat
-/// or an imbl RRB tree (module docs of `vector`).
+/// A persistent vector of values: small ones contiguous, large ones flat,
+/// an imbl RRB tree or a slice of a flat one's items (module docs of
+/// `vector`).
 pub struct Vector {
     /// The tagged pointer of the module docs, which owns one count of the
     /// storage it points at.
@@ -77,8 +81,24 @@ fn empty_word() -> NonNull<u8> {
 impl Vector {
     /// Whether this is a small vector (its word a `SharedVec`'s).
     #[inline(always)]
-    fn is_small(&self) -> bool {
+    pub(super) fn is_small(&self) -> bool {
         self.ptr.as_ptr().addr() & KIND == SMALL
+    }
+
+    /// Whether this is a slice of a flat vector's items (`slice.rs`).
+    #[inline(always)]
+    pub(super) fn is_slice(&self) -> bool {
+        self.ptr.as_ptr().addr() & KIND == SLICE
+    }
+
+    /// A flat vector's storage, to read; `None` for the other kinds.
+    #[inline(always)]
+    pub(super) fn flat(&self) -> Option<&Flat> {
+        let (raw, tag) = self.parts();
+        // SAFETY: flat: `raw` is an `Arc<Flat>`'s value, kept alive by the
+        // count this vector owns and unchanged (changes need `&mut self`)
+        // while it is borrowed.
+        (tag == FLAT).then(|| unsafe { &*raw.as_ptr().cast::<Flat>() })
     }
 
     /// A small vector's items as the `SharedVec` its word is, to change in
@@ -159,7 +179,7 @@ impl Vector {
             // SAFETY: small: the word is the `SharedVec` (`as_small_mut`),
             // borrowed here as long as the vector is.
             let v = unsafe { &*(&raw const self.ptr).cast::<SharedVec<Value>>() };
-            return View::Small(v);
+            return View::Items(v);
         }
         let (raw, tag) = self.parts();
         // SAFETY: by the invariant, `raw` is the storage of the kind the
@@ -168,7 +188,8 @@ impl Vector {
         // borrowed.
         unsafe {
             match tag {
-                FLAT => View::Flat(&*raw.as_ptr().cast::<Flat>()),
+                FLAT => View::Items(&(*raw.as_ptr().cast::<Flat>()).items),
+                SLICE => View::Items((*raw.as_ptr().cast::<Slice>()).items()),
                 _ => View::Large(&*raw.as_ptr().cast::<Large>()),
             }
         }
@@ -193,10 +214,14 @@ impl Vector {
             // SAFETY: small.
             return ViewMut::Small(unsafe { self.as_small_mut() }.make_mut());
         }
+        // A slice shares its items: they become its own first (callers
+        // have, `unshare_items`; this keeps the view sound without it).
+        self.own_slice();
         let part = match &mut *self.repr_mut() {
             Repr::Small(v) => RawPart::Small(v.make_mut()),
             Repr::Flat(f) => RawPart::Flat(make_mut(f)),
             Repr::Large(t) => RawPart::Large(make_mut(t)),
+            Repr::Slice(_) => unreachable!("own_slice leaves no slice"),
         };
         // SAFETY: each part is in the storage (the `SharedVec`'s or the
         // `Arc`'s allocation), which the guard's drop packed back into the
@@ -234,6 +259,7 @@ unsafe impl Packed for Vector {
             match tag {
                 SMALL => Repr::Small(SharedVec::from_raw(raw)),
                 FLAT => Repr::Flat(Arc::from_raw(raw.as_ptr().cast::<Flat>())),
+                SLICE => Repr::Slice(Arc::from_raw(raw.as_ptr().cast::<Slice>())),
                 _ => Repr::Large(Arc::from_raw(raw.as_ptr().cast::<Large>())),
             }
         }
@@ -245,6 +271,7 @@ unsafe impl Packed for Vector {
             Repr::Small(v) => (v.into_raw(), SMALL),
             Repr::Flat(f) => (arc_raw(f), FLAT),
             Repr::Large(t) => (arc_raw(t), LARGE),
+            Repr::Slice(s) => (arc_raw(s), SLICE),
         };
         // SAFETY: the tag bits were free (8-aligned, checked above), so
         // the tagged pointer is not null either.
@@ -280,6 +307,7 @@ impl Clone for Vector {
                     _ = SharedVec::clone(&v).into_raw();
                 }
                 FLAT => Arc::increment_strong_count(raw.as_ptr().cast::<Flat>()),
+                SLICE => slice_count(raw, 1),
                 _ => Arc::increment_strong_count(raw.as_ptr().cast::<Large>()),
             }
         }
@@ -301,16 +329,38 @@ impl Drop for Vector {
             match tag {
                 SMALL => drop(SharedVec::<Value>::from_raw(raw)),
                 FLAT => Arc::decrement_strong_count(raw.as_ptr().cast::<Flat>()),
+                SLICE => slice_count(raw, -1),
                 _ => Arc::decrement_strong_count(raw.as_ptr().cast::<Large>()),
             }
         }
     }
 }
 
-/// A vector's parts, borrowed from it ([`Vector::view`]).
+/// Adds (`by` 1) or gives back (`by` -1) a count of a slice's `Arc`: out
+/// of line, so that the clone and drop of every vector, inlined wherever
+/// a value is copied or dropped, are no bigger for the slice's arm.
+///
+/// # Safety
+/// `raw` is an `Arc<Slice>`'s value (`Arc::into_raw`), alive; giving back
+/// a count, the caller owns it.
+#[inline(never)]
+unsafe fn slice_count(raw: NonNull<u8>, by: i8) {
+    let raw = raw.as_ptr().cast::<Slice>();
+    // SAFETY: the caller's.
+    unsafe {
+        if by > 0 {
+            Arc::increment_strong_count(raw);
+        } else {
+            Arc::decrement_strong_count(raw);
+        }
+    }
+}
+
+/// A vector's parts, borrowed from it ([`Vector::view`]): the items of a
+/// small or flat vector or a slice, in one array, or a tree. (What is
+/// particular to a flat vector: [`Vector::flat`].)
 pub(super) enum View<'a> {
-    Small(&'a [Value]),
-    Flat(&'a Flat),
+    Items(&'a [Value]),
     Large(&'a Large),
 }
 

@@ -15,7 +15,10 @@
 //!   instructions);
 //! - **a tree**: an imbl `Vector` (an RRB tree), which keeps `conj`,
 //!   `assoc`, `subvec`, `rest` and `concat` O(log n) on shared large
-//!   vectors.
+//!   vectors;
+//! - **a slice** of a flat vector's items (`slice.rs`), read only: what
+//!   `skip` and `take` of a flat vector give, so walking one with `rest`
+//!   copies nothing; a write makes it a tree.
 //!
 //! A flat vector's items sit in an `Arc` of their own, so copying the
 //! vector (an iterator's or a builtin's copy) shares them. It becomes a
@@ -54,11 +57,13 @@ use crate::value::unique::make_mut;
 mod flat;
 mod handle;
 mod iter;
+mod slice;
 mod traits;
 pub(crate) use flat::Flat;
 pub use handle::Vector;
 use handle::{View, ViewMut};
 pub use iter::{Chunked, IntoIter, Iter, IterMut};
+pub(crate) use slice::Slice;
 
 type Large = imbl::Vector<Value>;
 
@@ -79,6 +84,7 @@ pub(crate) enum Repr {
     Small(SharedVec<Value>),
     Flat(Arc<Flat>),
     Large(Arc<Large>),
+    Slice(Arc<Slice>),
 }
 
 impl Default for Vector {
@@ -129,13 +135,14 @@ impl Vector {
     }
 
     /// Whether another value holds these items too (a write copies them
-    /// first).
+    /// first): always for a slice, whose items are its base's.
     #[inline]
     pub fn is_shared(&self) -> bool {
         match &*self.repr() {
             Repr::Small(v) => !v.is_unique() && !v.is_empty(),
             Repr::Flat(f) => Arc::strong_count(f) > 1,
             Repr::Large(v) => Arc::strong_count(v) > 1,
+            Repr::Slice(_) => true,
         }
     }
 
@@ -151,7 +158,7 @@ impl Vector {
     /// or the room `filter` reserved for every item of its input when it
     /// kept half of them or more (`builtins/seq/hof.rs`, `select`).
     pub fn shrink_to_fit(&mut self) {
-        if let View::Flat(f) = self.view() {
+        if let Some(f) = self.flat() {
             if f.items.len() <= SMALL {
                 self.demote();
             }
@@ -163,7 +170,9 @@ impl Vector {
 
     /// Bytes the items take outside the `Vector` itself: the small
     /// vector's allocation (none for an empty one: they share one), or
-    /// imbl's chunks (approximately: 64 slots per started chunk).
+    /// imbl's chunks (approximately: 64 slots per started chunk); a
+    /// slice, its own few words and its base's items, which it keeps
+    /// alive.
     pub fn heap_bytes(&self) -> usize {
         let slot = std::mem::size_of::<Value>();
         let chunks = |n: usize| n.div_ceil(64) * 64 * slot;
@@ -176,6 +185,7 @@ impl Vector {
                     + f.tree.get().map_or(0, |t| chunks(t.len()))
             }
             Repr::Large(v) => std::mem::size_of::<Large>() + chunks(v.len()),
+            Repr::Slice(s) => std::mem::size_of::<Slice>() + s.base().items.capacity() * slot,
         }
     }
 
@@ -183,13 +193,13 @@ impl Vector {
     #[inline]
     pub fn len(&self) -> usize {
         match self.view() {
-            View::Small(v) => v.len(),
-            View::Flat(f) => f.items.len(),
+            View::Items(v) => v.len(),
             View::Large(v) => v.len(),
         }
     }
 
-    /// Whether the items are one contiguous array (small or flat): then
+    /// Whether the items are one contiguous array (small, flat or a
+    /// slice): then
     /// [`Vector::get`] is an index, not a tree lookup.
     #[inline]
     pub fn is_contiguous(&self) -> bool {
@@ -209,6 +219,7 @@ impl Vector {
             (Repr::Small(a), Repr::Small(b)) => a.len() == b.len() && (a.is_empty() || a.ptr_eq(b)),
             (Repr::Flat(a), Repr::Flat(b)) => Arc::ptr_eq(a, b),
             (Repr::Large(a), Repr::Large(b)) => Arc::ptr_eq(a, b) || a.ptr_eq(b),
+            (Repr::Slice(a), Repr::Slice(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -217,20 +228,18 @@ impl Vector {
     #[inline]
     pub fn get(&self, i: usize) -> Option<&Value> {
         match self.view() {
-            View::Small(v) => v.get(i),
-            View::Flat(f) => f.items.get(i),
+            View::Items(v) => v.get(i),
             View::Large(v) => v.get(i),
         }
     }
 
     /// The items from index `i` to the end of the contiguous run that holds
-    /// it: `&items[i..]` of a small or flat vector, the rest of the leaf
+    /// it: `&items[i..]` of a small or flat vector or a slice, the rest of the leaf
     /// (up to 64 items) of a tree; empty past the end. Walking a tree run
     /// by run costs one tree lookup per leaf, not one per item.
     pub fn run_from(&self, i: usize) -> &[Value] {
         match self.view() {
-            View::Small(v) => v.get(i..).unwrap_or(&[]),
-            View::Flat(f) => f.items.get(i..).unwrap_or(&[]),
+            View::Items(v) => v.get(i..).unwrap_or(&[]),
             View::Large(v) => {
                 if i >= v.len() {
                     return &[];
@@ -269,15 +278,14 @@ impl Vector {
     #[inline]
     pub fn back(&self) -> Option<&Value> {
         match self.view() {
-            View::Small(v) => v.last(),
-            View::Flat(f) => f.items.last(),
+            View::Items(v) => v.last(),
             View::Large(v) => v.back(),
         }
     }
 
     /// Moves a full small vector's items into a flat one before it grows.
     fn grow_one(&mut self) {
-        if matches!(self.view(), View::Small(v) if v.len() >= SMALL) {
+        if self.is_small() && self.len() >= SMALL {
             self.make_flat();
         }
     }
@@ -326,8 +334,10 @@ impl Vector {
     }
 
     /// [`Vector::push_back`] onto a full small vector, a shared flat one
-    /// or a tree.
+    /// or a tree. Never inlined: `push_back`'s small-vector path stays a
+    /// leaf with few registers to save.
     #[cold]
+    #[inline(never)]
     fn push_flat(&mut self, x: Value) {
         if let View::Large(_) = self.view() {
             self.unshare_items();
@@ -355,6 +365,7 @@ impl Vector {
             Repr::Small(v) => return v.pop(),
             Repr::Flat(f) => make_mut(f).items_mut().pop(),
             Repr::Large(v) => make_mut(v).pop_back(),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         };
         self.shrunk();
         self.demote();
@@ -381,6 +392,7 @@ impl Vector {
             Repr::Small(v) => std::mem::replace(&mut v.make_mut()[i], x),
             Repr::Flat(f) => std::mem::replace(&mut make_mut(f).items_mut()[i], x),
             Repr::Large(v) => make_mut(v).set(i, x),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         }
     }
 
@@ -413,7 +425,7 @@ impl Vector {
     /// bounds.
     pub fn remove(&mut self, i: usize) -> Value {
         self.unshare_items();
-        if i + 1 == self.len() && matches!(self.view(), View::Flat(_)) {
+        if i + 1 == self.len() && self.flat().is_some() {
             if let Some(x) = self.pop_back() {
                 return x;
             }
@@ -423,6 +435,7 @@ impl Vector {
             Repr::Small(v) => return v.remove(i),
             Repr::Flat(f) => make_mut(f).items_mut().remove(i),
             Repr::Large(v) => make_mut(v).remove(i),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         };
         self.shrunk();
         self.demote();
@@ -432,13 +445,7 @@ impl Vector {
     /// The items from `n` on (empty when `n` is past the end).
     pub fn skip(&self, n: usize) -> Vector {
         match self.view() {
-            View::Small(v) => Vector::pack(Repr::Small(SharedVec::from_slice(
-                v.get(n..).unwrap_or_default(),
-            ))),
-            View::Flat(f) if f.items.len().saturating_sub(n) <= SMALL => Vector::pack(Repr::Small(
-                SharedVec::from_slice(f.items.get(n..).unwrap_or_default()),
-            )),
-            View::Flat(f) => Vector::from_large(f.tree().skip(n)),
+            View::Items(v) => self.cut_items(n.min(v.len())..v.len()),
             View::Large(v) if v.len().saturating_sub(n) <= SMALL => {
                 Vector::pack(Repr::Small(v.iter().skip(n).cloned().collect()))
             }
@@ -449,20 +456,29 @@ impl Vector {
     /// The first `n` items (all of them when `n` is past the end).
     pub fn take(&self, n: usize) -> Vector {
         match self.view() {
-            View::Small(v) => {
-                Vector::pack(Repr::Small(SharedVec::from_slice(&v[..n.min(v.len())])))
-            }
-            View::Flat(f) if n <= SMALL => {
-                Vector::pack(Repr::Small(SharedVec::from_slice(&f.items[..n])))
-            }
-            View::Flat(f) if n >= f.items.len() => self.clone(),
-            View::Flat(f) => Vector::from_large(f.tree().take(n)),
+            View::Items(v) => self.cut_items(0..n.min(v.len())),
             View::Large(v) if n <= SMALL => {
                 Vector::pack(Repr::Small(v.iter().take(n).cloned().collect()))
             }
             View::Large(v) if n >= v.len() => self.clone(),
             View::Large(v) => Vector::from_large(v.take(n)),
         }
+    }
+
+    /// The items in `range` (`subvec`): a slice of a flat vector or a
+    /// slice, a cut copy of the others. Panics when `range` is out of
+    /// bounds.
+    pub fn sub(&self, range: Range<usize>) -> Vector {
+        assert!(
+            range.start <= range.end && range.end <= self.len(),
+            "sub {range:?} of {}",
+            self.len()
+        );
+        if let View::Large(_) = self.view() {
+            let mut all = self.clone();
+            return all.slice(range);
+        }
+        self.cut_items(range)
     }
 
     /// Splits at `i`: the items before it and the items from it on.
@@ -481,6 +497,7 @@ impl Vector {
             Repr::Small(v) => return Vector::from_vec(v.edit_as_vec(|left| left.split_off(i))),
             Repr::Flat(f) => Vector::from_vec(make_mut(f).items_mut().split_off(i)),
             Repr::Large(v) => Vector::from_large(make_mut(v).split_off(i)),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         };
         self.shrunk();
         self.demote();
@@ -498,6 +515,7 @@ impl Vector {
             }
             Repr::Flat(f) => Vector::from_vec(make_mut(f).items_mut().drain(range).collect()),
             Repr::Large(v) => Vector::from_large(make_mut(v).slice(range)),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         };
         self.shrunk();
         self.demote();
@@ -529,11 +547,13 @@ impl Vector {
             Repr::Small(v) => Large::from(v.into_vec()),
             Repr::Flat(f) => Flat::into_tree(f),
             Repr::Large(v) => Arc::unwrap_or_clone(v),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         };
         match other.into_repr() {
             Repr::Small(v) => left.extend(v.into_vec()),
             Repr::Flat(f) => left.extend(f.items.iter().cloned()),
             Repr::Large(v) => left.append(Arc::unwrap_or_clone(v)),
+            Repr::Slice(s) => left.extend(s.items().iter().cloned()),
         }
         *self = Vector::from_large(left);
     }
@@ -545,6 +565,7 @@ impl Vector {
             Repr::Small(v) => return v.truncate(n),
             Repr::Flat(f) => make_mut(f).items_mut().truncate(n),
             Repr::Large(v) => make_mut(v).truncate(n),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         }
         self.shrunk();
         self.demote();
@@ -562,6 +583,7 @@ impl Vector {
             Repr::Small(v) => v.retain(|x| keep(x)),
             Repr::Flat(f) => make_mut(f).items_mut().retain(|x| keep(x)),
             Repr::Large(v) => make_mut(v).retain(|x| keep(x)),
+            Repr::Slice(_) => unreachable!("unshare_items leaves no slice"),
         }
         self.shrunk();
         self.demote();
@@ -571,8 +593,7 @@ impl Vector {
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
         match self.view() {
-            View::Small(v) => Iter::Small(v.iter()),
-            View::Flat(f) => Iter::Small(f.items.iter()),
+            View::Items(v) => Iter::Small(v.iter()),
             View::Large(v) => Iter::Large(Box::new(iter::Chunked::new(v))),
         }
     }

@@ -1,4 +1,4 @@
-//! Tests of [`Vector`](super::Vector): the three representations and the
+//! Tests of [`Vector`](super::Vector): the four representations and the
 //! moves between them.
 
 use super::*;
@@ -21,6 +21,10 @@ fn is_flat(v: &Vector) -> bool {
 
 fn is_tree(v: &Vector) -> bool {
     matches!(*v.repr(), Repr::Large(_))
+}
+
+fn is_slice(v: &Vector) -> bool {
+    matches!(*v.repr(), Repr::Slice(_))
 }
 
 #[test]
@@ -172,6 +176,10 @@ enum Op {
     IterMut,
     Skip(usize),
     Take(usize),
+    /// The vector becomes its items from the first on (`rest`).
+    Rest(usize),
+    /// The vector becomes its items in a range (`subvec`).
+    Sub(usize, usize),
     /// Keep a copy of the vector as it is now (to check it never changes).
     Hold,
     /// Drop the oldest copy kept.
@@ -195,6 +203,8 @@ fn op() -> impl proptest::strategy::Strategy<Value = Op> {
         1 => Just(Op::IterMut),
         1 => (0..200usize).prop_map(Op::Skip),
         1 => (0..200usize).prop_map(Op::Take),
+        2 => (0..30usize).prop_map(Op::Rest),
+        1 => (0..200usize, 0..200usize).prop_map(|(a, b)| Op::Sub(a, b)),
         2 => Just(Op::Hold),
         1 => Just(Op::Release),
     ]
@@ -285,6 +295,14 @@ proptest::proptest! {
                 Op::Take(k) => {
                     let got = v.take(k);
                     assert_eq!(got.iter().cloned().collect::<Vec<_>>(), model[..k.min(len)]);
+                }
+                Op::Rest(k) => {
+                    v = v.skip(k);
+                    model = model.get(k..).unwrap_or_default().to_vec();
+                }
+                Op::Sub(a, b) if a <= b && b <= len => {
+                    v = v.sub(a..b);
+                    model = model[a..b].to_vec();
                 }
                 Op::Hold => held.push((v.clone(), model.clone())),
                 Op::Release if !held.is_empty() => {
@@ -428,8 +446,8 @@ fn cutting_or_appending_flat_vectors_keeps_every_item() {
     let big = ints(0..1000);
     let rest = big.skip(1);
     assert!(
-        is_tree(&rest),
-        "rest of a flat vector shares a tree, not a copy"
+        is_slice(&rest),
+        "rest of a flat vector shares its items, not a copy"
     );
     assert_eq!(as_ints(&rest), (1..1000).collect::<Vec<_>>());
     let mut joined = ints(0..100);
@@ -455,9 +473,14 @@ fn cutting_or_appending_flat_vectors_keeps_every_item() {
 /// items that own storage (strings), so a lost or doubled count shows.
 fn every_kind() -> Vec<Vector> {
     let strs = |r: Range<i64>| -> Vector { r.map(|i| Value::string(i.to_string())).collect() };
-    let tree = strs(0..200).skip(1);
+    let mut tree = strs(0..200);
+    let shared = tree.clone();
+    tree.remove(0);
+    drop(shared);
     assert!(is_tree(&tree));
-    let kinds = vec![Vector::new(), strs(0..5), strs(0..200), tree];
+    let slice = strs(0..200).sub(3..150);
+    assert!(is_slice(&slice));
+    let kinds = vec![Vector::new(), strs(0..5), strs(0..200), tree, slice];
     assert!(is_small(&kinds[1]) && is_flat(&kinds[2]));
     kinds
 }
@@ -528,4 +551,51 @@ fn a_write_that_panics_leaves_the_vector_whole() {
             }
         }
     }
+}
+
+#[test]
+fn rest_of_a_flat_vector_is_a_slice_of_its_items_until_it_fits_in_a_small_one() {
+    let strs = |r: Range<i64>| -> Vector { r.map(|i| Value::string(i.to_string())).collect() };
+    let text = |v: &Vector| -> Vec<String> { v.iter().map(|x| x.to_string()).collect() };
+    let big = strs(0..300);
+    let first = big[0].clone();
+    let mut v = big.clone();
+    let mut walked = 0;
+    while !v.is_empty() {
+        assert_eq!(v[0], strs(walked..walked + 1)[0]);
+        v = v.skip(1);
+        walked += 1;
+        let left = 300 - walked as usize;
+        assert_eq!(v.len(), left);
+        assert_eq!(is_slice(&v), left > SMALL, "{left} left");
+        assert_eq!(is_small(&v), left <= SMALL);
+    }
+    // Cut from a slice: the base's items again, at the right offsets.
+    let mid = big.skip(10).skip(20).take(200);
+    assert!(is_slice(&mid));
+    assert_eq!(text(&mid), text(&strs(30..230)));
+    assert_eq!(text(&big.sub(5..250).sub(5..100)), text(&strs(10..105)));
+    assert_eq!(mid.run_from(199).len(), 1);
+    assert_eq!(mid.back(), Some(&Value::string("229")));
+    assert_eq!(mid.iter().rev().next(), Some(&Value::string("229")));
+    assert_eq!(mid.clone().into_iter().count(), 200);
+    assert!(mid.is_contiguous() && mid.is_shared() && mid.clone().unique_items_mut().is_none());
+    assert_eq!(mid, strs(30..230), "equal to the same items in any form");
+    // Writing to a slice makes it a tree of its own; nothing else changes.
+    let mut w = mid.clone();
+    w.push_back(Value::Int(-1));
+    w.set(0, Value::Int(-2));
+    assert!(is_tree(&w));
+    assert_eq!(
+        (w.len(), w[0].clone(), w[200].clone()),
+        (201, Value::Int(-2), Value::Int(-1))
+    );
+    assert_eq!(text(&mid), text(&strs(30..230)));
+    assert_eq!(text(&big), text(&strs(0..300)));
+    assert_eq!(big[0], first);
+    // A slice outlives the vector it was cut from.
+    let tail = strs(0..500).skip(1);
+    assert_eq!(tail.len(), 499);
+    assert_eq!(tail[498], Value::string("499"));
+    assert!(tail.heap_bytes() >= 500 * std::mem::size_of::<Value>());
 }

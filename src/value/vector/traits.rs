@@ -19,8 +19,7 @@ impl Index<usize> for Vector {
     type Output = Value;
     fn index(&self, i: usize) -> &Value {
         match self.view() {
-            View::Small(v) => &v[i],
-            View::Flat(f) => &f.items[i],
+            View::Items(v) => &v[i],
             View::Large(v) => &v[i],
         }
     }
@@ -108,6 +107,7 @@ impl IntoIterator for Vector {
                 Err(f) => IntoIter::Small(f.items.clone().into_iter()),
             },
             Repr::Large(v) => IntoIter::Large(Arc::unwrap_or_clone(v).into_iter()),
+            Repr::Slice(s) => IntoIter::Small(s.items().to_vec().into_iter()),
         }
     }
 }
