@@ -55,6 +55,8 @@ mod table;
 mod xf;
 
 #[cfg(test)]
+mod cut_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::builtins::args;

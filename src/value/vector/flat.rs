@@ -66,9 +66,16 @@ impl Flat {
     #[inline]
     pub(super) fn items_mut(&mut self) -> &mut Vec<Value> {
         if self.tree.get().is_some() {
-            self.tree = OnceLock::new();
+            self.drop_tree();
         }
         &mut self.items
+    }
+
+    /// Out of line: writers in place (`push_back` …) stay small.
+    #[cold]
+    #[inline(never)]
+    fn drop_tree(&mut self) {
+        self.tree = OnceLock::new();
     }
 
     /// The items as a tree, taking them when nothing else holds them (the

@@ -294,8 +294,9 @@ unsafe impl Packed for Vector {
 }
 
 impl Clone for Vector {
-    /// Adds a count to the storage; the copy is the same word.
-    #[inline]
+    /// Adds a count to the storage; the copy is the same word. Always
+    /// inlined, as is the drop: every copy of a value runs it.
+    #[inline(always)]
     fn clone(&self) -> Vector {
         let (raw, tag) = self.parts();
         // SAFETY: by the invariant, `raw` is the storage of the kind the
@@ -307,7 +308,7 @@ impl Clone for Vector {
                     _ = SharedVec::clone(&v).into_raw();
                 }
                 FLAT => Arc::increment_strong_count(raw.as_ptr().cast::<Flat>()),
-                SLICE => slice_count(raw, 1),
+                SLICE => Arc::increment_strong_count(raw.as_ptr().cast::<Slice>()),
                 _ => Arc::increment_strong_count(raw.as_ptr().cast::<Large>()),
             }
         }
@@ -319,7 +320,7 @@ impl Clone for Vector {
 }
 
 impl Drop for Vector {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         let (raw, tag) = self.parts();
         // SAFETY: by the invariant, `raw` is the storage of the kind the
@@ -329,31 +330,24 @@ impl Drop for Vector {
             match tag {
                 SMALL => drop(SharedVec::<Value>::from_raw(raw)),
                 FLAT => Arc::decrement_strong_count(raw.as_ptr().cast::<Flat>()),
-                SLICE => slice_count(raw, -1),
+                SLICE => drop_slice(raw),
                 _ => Arc::decrement_strong_count(raw.as_ptr().cast::<Large>()),
             }
         }
     }
 }
 
-/// Adds (`by` 1) or gives back (`by` -1) a count of a slice's `Arc`: out
-/// of line, so that the clone and drop of every vector, inlined wherever
-/// a value is copied or dropped, are no bigger for the slice's arm.
+/// Gives back a slice's count of its `Arc`: out of line, so that the drop
+/// of every vector, inlined wherever a value is dropped, is no bigger for
+/// it than for the other kinds (each of which is a decrement and a call).
 ///
 /// # Safety
-/// `raw` is an `Arc<Slice>`'s value (`Arc::into_raw`), alive; giving back
-/// a count, the caller owns it.
+/// `raw` is an `Arc<Slice>`'s value (`Arc::into_raw`), whose count the
+/// caller owns and gives back.
 #[inline(never)]
-unsafe fn slice_count(raw: NonNull<u8>, by: i8) {
-    let raw = raw.as_ptr().cast::<Slice>();
+unsafe fn drop_slice(raw: NonNull<u8>) {
     // SAFETY: the caller's.
-    unsafe {
-        if by > 0 {
-            Arc::increment_strong_count(raw);
-        } else {
-            Arc::decrement_strong_count(raw);
-        }
-    }
+    unsafe { Arc::decrement_strong_count(raw.as_ptr().cast::<Slice>()) }
 }
 
 /// A vector's parts, borrowed from it ([`Vector::view`]): the items of a

@@ -590,7 +590,7 @@ impl Vector {
     }
 
     /// The items, in order.
-    #[inline]
+    #[inline(always)]
     pub fn iter(&self) -> Iter<'_> {
         match self.view() {
             View::Items(v) => Iter::Small(v.iter()),

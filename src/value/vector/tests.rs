@@ -213,7 +213,7 @@ fn op() -> impl proptest::strategy::Strategy<Value = Op> {
 proptest::proptest! {
     /// Random writes, with copies of the vector kept along the way, do to
     /// the vector what they do to a `Vec` and leave every kept copy as it
-    /// was, across the small, flat and tree representations; every item
+    /// was, across the small, flat, tree and slice representations; every item
     /// holding an allocation is dropped exactly once at the end.
     #[test]
     fn every_write_changes_only_its_own_copy(
@@ -469,7 +469,7 @@ fn cutting_or_appending_flat_vectors_keeps_every_item() {
     assert_eq!(as_ints(&kept), (0..10).map(|i| i * 100).collect::<Vec<_>>());
 }
 
-/// A vector of each representation: empty, small, flat and tree, with
+/// A vector of each representation: empty, small, flat, tree and slice, with
 /// items that own storage (strings), so a lost or doubled count shows.
 fn every_kind() -> Vec<Vector> {
     let strs = |r: Range<i64>| -> Vector { r.map(|i| Value::string(i.to_string())).collect() };
@@ -577,7 +577,7 @@ fn rest_of_a_flat_vector_is_a_slice_of_its_items_until_it_fits_in_a_small_one() 
     assert_eq!(text(&big.sub(5..250).sub(5..100)), text(&strs(10..105)));
     assert_eq!(mid.run_from(199).len(), 1);
     assert_eq!(mid.back(), Some(&Value::string("229")));
-    assert_eq!(mid.iter().rev().next(), Some(&Value::string("229")));
+    assert_eq!(mid.iter().next_back(), Some(&Value::string("229")));
     assert_eq!(mid.clone().into_iter().count(), 200);
     assert!(mid.is_contiguous() && mid.is_shared() && mid.clone().unique_items_mut().is_none());
     assert_eq!(mid, strs(30..230), "equal to the same items in any form");
