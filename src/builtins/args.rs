@@ -182,6 +182,14 @@ pub(crate) fn char_count<S: Chars + ?Sized>(s: &S) -> usize {
     }
 }
 
+/// Whether `s` is one character (a Clojure char's stand-in): looks at two
+/// characters at most, whatever the text's length.
+#[inline]
+pub(crate) fn is_one_char(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some() && chars.next().is_none()
+}
+
 /// The byte offset of character `i` of `s`, clamped to its end: `i` itself
 /// when `s` is ASCII.
 pub(crate) fn byte_at<S: Chars + ?Sized>(s: &S, i: usize) -> usize {

@@ -709,7 +709,7 @@ fn is_instance(class: &str, x: &Value) -> bool {
     match class {
         "Object" => !matches!(x, Value::Nil),
         "String" | "CharSequence" => matches!(x, Value::Str(_)),
-        "Character" => matches!(x, Value::Str(s) if s.chars().count() == 1),
+        "Character" => matches!(x, Value::Str(s) if crate::builtins::args::is_one_char(s)),
         "Long" | "Integer" => matches!(x, Value::Int(_)),
         "Double" | "Float" => matches!(x, Value::Float(_)),
         "Number" => matches!(x, Value::Int(_) | Value::Float(_)),

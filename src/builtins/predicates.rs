@@ -158,7 +158,7 @@ fn is_string(_: &mut Interp, a: &[Value]) -> Result<Value> {
     test(matches!(a[0], Value::Str(_)))
 }
 fn is_char(_: &mut Interp, a: &[Value]) -> Result<Value> {
-    test(matches!(&a[0], Value::Str(s) if s.chars().count() == 1))
+    test(matches!(&a[0], Value::Str(s) if crate::builtins::args::is_one_char(s)))
 }
 fn is_number(_: &mut Interp, a: &[Value]) -> Result<Value> {
     test(a[0].is_number())

@@ -310,7 +310,7 @@ fn format_one(
         }
         'c' | 'C' => {
             let c = match arg {
-                Value::Str(s) if s.chars().count() == 1 => s.to_string(),
+                Value::Str(s) if crate::builtins::args::is_one_char(s) => s.to_string(),
                 Value::Int(n) => u32::try_from(*n)
                     .ok()
                     .and_then(char::from_u32)

@@ -525,7 +525,7 @@ pub(super) fn contains(interp: &mut Interp, a: &[Value]) -> Result<Value> {
             found
         }
         Value::Str(s) => match k {
-            Value::Int(i) => *i >= 0 && (*i as u64) < n64(s.chars().count()),
+            Value::Int(i) => *i >= 0 && (*i as u64) < n64(args::char_count(s)),
             _ => false,
         },
         v @ Value::Lazy(_) => return Err(args::whole("contains?", v)),

@@ -350,6 +350,35 @@ fn select_zip_find_contains() {
     assert_eq!(ok(contains, &[st(&[i(1)]), i(1)]), Value::Bool(true));
     assert_eq!(ok(contains, &[Value::Nil, i(1)]), Value::Bool(false));
     assert_eq!(err(contains, &[i(1), i(1)]), ErrorKind::Type);
+    // A string's indexes are its characters', ASCII or not.
+    for (text, index, has) in [
+        ("abc", 2, true),
+        ("abc", 3, false),
+        ("héllo", 4, true),
+        ("héllo", 5, false),
+        ("", 0, false),
+    ] {
+        assert_eq!(
+            ok(contains, &[s(text), i(index)]),
+            Value::Bool(has),
+            "{text} {index}"
+        );
+    }
+    assert_eq!(ok(contains, &[s("abc"), i(-1)]), Value::Bool(false));
+}
+
+#[test]
+fn one_character_texts() {
+    for (text, one) in [
+        ("a", true),
+        ("é", true),
+        ("🙂", true),
+        ("", false),
+        ("ab", false),
+        ("éé", false),
+    ] {
+        assert_eq!(args::is_one_char(text), one, "{text:?}");
+    }
 }
 
 #[test]

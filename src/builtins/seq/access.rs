@@ -105,7 +105,7 @@ pub(super) fn nnext(interp: &mut Interp, a: &[Value]) -> Result<Value> {
 pub(super) fn last(_interp: &mut Interp, a: &[Value]) -> Result<Value> {
     Ok(match &a[0] {
         Value::Vector(x) => x.back().cloned(),
-        Value::Str(s) => s.chars().last().map(char_value),
+        Value::Str(s) => s.chars().next_back().map(char_value),
         other => args::items("last", other)?.back().cloned(),
     }
     .unwrap_or(Value::Nil))

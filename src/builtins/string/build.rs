@@ -261,7 +261,7 @@ pub(super) fn subs(interp: &mut Interp, args: &[Value]) -> Result<Value> {
 
 pub(super) fn char_fn(_interp: &mut Interp, args: &[Value]) -> Result<Value> {
     match &args[0] {
-        Value::Str(s) if s.chars().count() == 1 => Ok(args[0].clone()),
+        Value::Str(s) if crate::builtins::args::is_one_char(s) => Ok(args[0].clone()),
         v @ (Value::Int(_) | Value::Float(_)) => {
             let code = args::index("char", v)?;
             u32::try_from(code)
