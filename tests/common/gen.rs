@@ -608,8 +608,32 @@ impl Gen {
 
     fn vector(&mut self, d: usize) -> String {
         let e = |g: &mut Gen, t| g.expr(t, d);
-        match self.below(25) {
+        match self.below(28) {
             24 => self.kernel_mapv(d),
+            // Cuts of a vector past a small one's 64 items (slices of its
+            // items), then written to (a slice made a tree of its own):
+            // the vector cut from never changes. Small results, so that
+            // accumulators over them stay in range.
+            25..=27 => {
+                let (v, c) = (self.fresh("v"), self.fresh("c"));
+                let big = format!(
+                    "(into (vec (range {})) {})",
+                    60 + self.below(80),
+                    e(self, Ty::Vec)
+                );
+                let x = e(self, Ty::Int);
+                let (cut, written) = match self.below(3) {
+                    0 => (format!("(rest {v})"), format!("(conj {c} {x})")),
+                    1 => (format!("(drop 2 {v})"), format!("(assoc (vec {c}) 0 {x})")),
+                    _ => (
+                        format!("(subvec {v} (quot (count {v}) 2))"),
+                        format!("(into {c} (nthrest {v} 1))"),
+                    ),
+                };
+                format!(
+                    "(let [{v} {big} {c} {cut} w {written}] [(count {c}) (first {c}) (last w) (count w) (nth {v} 2) (count {v})])"
+                )
+            }
             0 => format!("(conj {} {})", e(self, Ty::Vec), e(self, Ty::Int)),
             1 => {
                 let (v, x) = (self.fresh("v"), e(self, Ty::Int));
