@@ -6,37 +6,8 @@
 //! under every step limit short of the program's steps the same error at
 //! the same place.
 
-use crate::eval::{reference, Interp, Limits, StaticHost};
-
-/// What a run showed: its value, or its error's kind, message and line
-/// and column; the steps and heap bytes it charged.
-#[derive(Debug, PartialEq)]
-struct Run {
-    shown: String,
-    steps: u64,
-    heap: u64,
-}
-
-fn run(src: &str, max_steps: Option<u64>, as_reference: bool) -> Run {
-    reference::scope(as_reference, || {
-        let limits = Limits {
-            max_steps,
-            timeout_ms: None,
-            ..Limits::default()
-        };
-        let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
-        let out = interp.run_program(src);
-        let shown = match out.result {
-            Ok(v) => v.to_string(),
-            Err(e) => format!("{:?}: {} at {:?}", e.kind(), e.message(), e.line_col()),
-        };
-        Run {
-            shown,
-            steps: interp.budget.steps(),
-            heap: interp.budget.heap_bytes(),
-        }
-    })
-}
+use crate::builtins::testing::{run_program as run, Run};
+use crate::eval::Interp;
 
 /// Asserts `src` runs alike both ways, unlimited (the optimised run
 /// charging no more heap) and under every step limit below its steps;

@@ -4,21 +4,17 @@
 //! representation (EVAL-STEPS-1 counts items, never storage), and a write
 //! to a cut never shows in the vector it was cut from.
 
-use crate::eval::{Interp, Limits, StaticHost};
+use crate::builtins::testing::run_program;
 
-/// The value (printed) and the steps of `src`.
+/// The value (printed, or `ERROR` and the error) and the steps of `src`.
 fn run(src: &str) -> (String, u64) {
-    let limits = Limits {
-        timeout_ms: None,
-        ..Limits::default()
+    let run = run_program(src, None, false);
+    let shown = if run.ok {
+        run.shown
+    } else {
+        format!("ERROR {}", run.shown)
     };
-    let mut interp = Interp::new(Box::new(StaticHost::default()), limits);
-    let out = interp.run_program(src);
-    let shown = match out.result {
-        Ok(v) => v.to_string(),
-        Err(e) => format!("ERROR {:?}: {}", e.kind(), e.message()),
-    };
-    (shown, interp.budget.steps())
+    (shown, run.steps)
 }
 
 /// `(def v …)` of the items 0..n, built flat (`vec` of a range) or as a
