@@ -444,25 +444,13 @@ impl Vector {
 
     /// The items from `n` on (empty when `n` is past the end).
     pub fn skip(&self, n: usize) -> Vector {
-        match self.view() {
-            View::Items(v) => self.cut_items(n.min(v.len())..v.len()),
-            View::Large(v) if v.len().saturating_sub(n) <= SMALL => {
-                Vector::pack(Repr::Small(v.iter().skip(n).cloned().collect()))
-            }
-            View::Large(v) => Vector::from_large(v.skip(n)),
-        }
+        let len = self.len();
+        self.cut(n.min(len)..len)
     }
 
     /// The first `n` items (all of them when `n` is past the end).
     pub fn take(&self, n: usize) -> Vector {
-        match self.view() {
-            View::Items(v) => self.cut_items(0..n.min(v.len())),
-            View::Large(v) if n <= SMALL => {
-                Vector::pack(Repr::Small(v.iter().take(n).cloned().collect()))
-            }
-            View::Large(v) if n >= v.len() => self.clone(),
-            View::Large(v) => Vector::from_large(v.take(n)),
-        }
+        self.cut(0..n.min(self.len()))
     }
 
     /// The items in `range` (`subvec`): a slice of a flat vector or a
@@ -478,7 +466,7 @@ impl Vector {
             let mut all = self.clone();
             return all.slice(range);
         }
-        self.cut_items(range)
+        self.cut(range)
     }
 
     /// Splits at `i`: the items before it and the items from it on.

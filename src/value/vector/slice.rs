@@ -19,7 +19,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{Flat, Packed, Repr, Vector, SMALL};
+use super::{Flat, Large, Packed, Repr, Vector, SMALL};
 use crate::value::shared_vec::SharedVec;
 use crate::value::Value;
 
@@ -65,12 +65,22 @@ impl Slice {
     }
 }
 
+/// Items `range` of a tree, as a tree (imbl copies the path at each end
+/// it cuts).
+fn tree_range(t: &Large, range: Range<usize>) -> Large {
+    match (range.start, range.end == t.len()) {
+        (_, true) => t.skip(range.start),
+        (0, false) => t.take(range.end),
+        (start, false) => t.take(range.end).skip(start),
+    }
+}
+
 impl Vector {
-    /// Items `range` of a vector whose items are one array (not a tree):
-    /// the whole vector when that is all of them, a slice of a flat
-    /// vector's items when more than [`SMALL`] are left (module docs), a
-    /// small copy otherwise. `range` is within the items.
-    pub(super) fn cut_items(&self, range: Range<usize>) -> Vector {
+    /// Items `range` of any vector (`skip`, `take`, `sub`): the whole
+    /// vector when that is all of them, a small copy when they fit in
+    /// one; past that, a slice of a flat vector's items (module docs) or
+    /// a tree's cut. `range` is within the items.
+    pub(super) fn cut(&self, range: Range<usize>) -> Vector {
         if range.start == 0 && range.end == self.len() {
             return self.clone();
         }
@@ -78,7 +88,11 @@ impl Vector {
             Repr::Flat(f) => Slice::cut(f, range),
             Repr::Slice(s) => Slice::cut(&s.base, s.start + range.start..s.start + range.end),
             Repr::Small(v) => Vector::pack(Repr::Small(SharedVec::from_slice(&v[range]))),
-            Repr::Large(v) => Vector::from_large(v.skip(range.start).take(range.len())),
+            Repr::Large(v) if range.len() <= SMALL => {
+                let items = v.iter().skip(range.start).take(range.len());
+                Vector::pack(Repr::Small(items.cloned().collect()))
+            }
+            Repr::Large(v) => Vector::from_large(tree_range(v, range)),
         }
     }
 
@@ -99,15 +113,7 @@ impl Vector {
     #[inline(never)]
     fn copy_slice(&mut self) {
         let tree = match &*self.repr() {
-            Repr::Slice(s) => {
-                let tree = s.base.tree();
-                let tree = if s.end < tree.len() {
-                    tree.take(s.end)
-                } else {
-                    tree.clone()
-                };
-                tree.skip(s.start)
-            }
+            Repr::Slice(s) => tree_range(s.base.tree(), s.start..s.end),
             _ => return,
         };
         *self = Vector::from_large(tree);
